@@ -1,0 +1,47 @@
+# Thin wrapper around CMake (as DuckDB does). `make run` and `make test` are
+# the two set-up commands of the README; both install missing Debian packages.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all deps build run test unit asan format format-check bench fuzz clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/build.ninja $(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/$(if $(GENERATOR),build.ninja,Makefile)
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/kvplan plan --gpu rtx-pro-6000 --pre-load-free-gib 93.999 --post-load-free-gib 21.697 -- \
+	  python -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 \
+	  --mem-fraction-static 0.55 --cuda-graph-max-bs 128
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DKVPLAN_SANITIZE=ON -DKVPLAN_BENCH=OFF
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+format-check: deps
+	@files=$$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc' 2>/dev/null || find src bench -name '*.cc' -o -name '*.h'); \
+	clang-format --dry-run --Werror $$files && echo "clang-format: clean"
+
+format:
+	clang-format -i $$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc')
+
+test: format-check unit asan
+
+bench: build
+	./scripts/run-benchmarks.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

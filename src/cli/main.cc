@@ -1,0 +1,39 @@
+// kvplan: predicts what an LLM-serving launch does with GPU memory.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "cli/verbs.h"
+#include "util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "kvplan: what an SGLang, vLLM or TensorRT-LLM launch will do with GPU memory,\n"
+      "before you launch it, and why a launch failed after it did."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "kvplan 0.1.0");
+  kvplan::cli::RegisterPlanVerb(app);
+  kvplan::cli::RegisterModelsVerb(app);
+  kvplan::cli::RegisterGpusVerb(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    return kvplan::kExitBadInput;
+  } catch (const kvplan::InputError& e) {
+    fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    return kvplan::kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kvplan: internal error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

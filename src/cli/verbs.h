@@ -1,0 +1,14 @@
+// The kvplan verbs. Each verb lives in its own cmd_<verb>.cc and registers a
+// CLI11 subcommand; main.cc only wires them together and maps errors to exit
+// codes. Verbs throw InputError for bad input.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace kvplan::cli {
+
+void RegisterPlanVerb(CLI::App& app);
+void RegisterModelsVerb(CLI::App& app);
+void RegisterGpusVerb(CLI::App& app);
+
+}  // namespace kvplan::cli

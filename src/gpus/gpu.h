@@ -1,0 +1,42 @@
+// The GPU catalog (data/gpus.json): what each card reports and how fast it is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kvplan {
+
+enum class LinkKind { kNvlink, kPcie, kInfinityFabric };
+
+struct GpuSpec {
+  std::string id;                    // canonical lower-case id, e.g. "h100-sxm"
+  std::vector<std::string> aliases;  // other accepted names, lower-case hyphenated
+  std::string name;                  // marketing name, e.g. "NVIDIA H100 80GB HBM3"
+  std::string vendor;                // "nvidia" or "amd"
+  // Total bytes as the CUDA runtime reports them (torch.cuda.mem_get_info()[1]).
+  int64_t total_bytes = 0;
+  // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.
+  int64_t capacity_mib = 0;
+  double hbm_bandwidth = 0;          // bytes/s
+  double bf16_flops = 0;             // dense FLOP/s
+  double fp8_flops = 0;              // dense FLOP/s (0 when unsupported)
+  double fp4_flops = 0;              // dense FLOP/s (0 when unsupported)
+  // Scale-up interconnect between GPUs of one node.
+  LinkKind link = LinkKind::kPcie;
+  int nvlink_generation = 0;         // 0 when no NVLink
+  double nvlink_bandwidth = 0;       // bytes/s per GPU, one direction
+  int pcie_generation = 0;
+  double pcie_bandwidth = 0;         // bytes/s per GPU, one direction (x16)
+  bool p2p = true;                   // peer-to-peer access between GPUs of the node
+  std::string source;                // where the figures come from
+};
+
+// All GPUs of the catalog, in catalog order.
+const std::vector<GpuSpec>& GpuCatalog();
+
+// Finds a GPU by id or alias (case-insensitive, '_' and ' ' read as '-').
+// Throws InputError listing the known ids when there is no such GPU.
+const GpuSpec& FindGpu(const std::string& name);
+
+}  // namespace kvplan
