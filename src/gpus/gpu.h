@@ -18,18 +18,18 @@ struct GpuSpec {
   int64_t total_bytes = 0;
   // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.
   int64_t capacity_mib = 0;
-  double hbm_bandwidth = 0;          // bytes/s
-  double bf16_flops = 0;             // dense FLOP/s
-  double fp8_flops = 0;              // dense FLOP/s (0 when unsupported)
-  double fp4_flops = 0;              // dense FLOP/s (0 when unsupported)
+  double hbm_bandwidth = 0;  // bytes/s
+  double bf16_flops = 0;     // dense FLOP/s
+  double fp8_flops = 0;      // dense FLOP/s (0 when unsupported)
+  double fp4_flops = 0;      // dense FLOP/s (0 when unsupported)
   // Scale-up interconnect between GPUs of one node.
   LinkKind link = LinkKind::kPcie;
-  int nvlink_generation = 0;         // 0 when no NVLink
-  double nvlink_bandwidth = 0;       // bytes/s per GPU, one direction
+  int nvlink_generation = 0;    // 0 when no NVLink
+  double nvlink_bandwidth = 0;  // bytes/s per GPU, one direction
   int pcie_generation = 0;
-  double pcie_bandwidth = 0;         // bytes/s per GPU, one direction (x16)
-  bool p2p = true;                   // peer-to-peer access between GPUs of the node
-  std::string source;                // where the figures come from
+  double pcie_bandwidth = 0;  // bytes/s per GPU, one direction (x16)
+  bool p2p = true;            // peer-to-peer access between GPUs of the node
+  std::string source;         // where the figures come from
 };
 
 // All GPUs of the catalog, in catalog order.

@@ -10,7 +10,9 @@ int ModelSpec::NumLayersOfKind(LayerKind k) const {
   for (LayerKind lk : layer_kinds) n += (lk == k);
   return n;
 }
-ModelSpec LoadModel(const std::string& spec) { throw InputError("model loading not built yet: " + spec); }
+ModelSpec LoadModel(const std::string& spec) {
+  throw InputError("model loading not built yet: " + spec);
+}
 ModelSpec ParseModelConfig(std::string_view, const std::string& origin) {
   throw InputError("model parsing not built yet: " + origin);
 }

@@ -29,8 +29,8 @@ struct Quantization {
   std::string method;  // "" for none; "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", ...
   // Bits per weight of the quantized linear layers (16 when not quantized).
   int weight_bits = 16;
-  int group_size = 0;             // per-group scales (int4 AWQ/GPTQ/compressed-tensors, mxfp4: 32)
-  int block_n = 0, block_k = 0;   // fp8 block scales (DeepSeek: 128x128)
+  int group_size = 0;            // per-group scales (int4 AWQ/GPTQ/compressed-tensors, mxfp4: 32)
+  int block_n = 0, block_k = 0;  // fp8 block scales (DeepSeek: 128x128)
   // Module name patterns the checkpoint keeps unquantized (bf16):
   // modules_to_not_convert / ignore / ignored_layers.
   std::vector<std::string> unquantized_modules;
@@ -39,45 +39,45 @@ struct Quantization {
 };
 
 struct ModelSpec {
-  std::string id;             // catalog id ("Qwen/Qwen3-8B") or the path it came from
-  std::string architecture;   // architectures[0], e.g. "Qwen3MoeForCausalLM"
-  std::string model_type;     // e.g. "qwen3_moe"
-  std::string torch_dtype;    // "bfloat16", "float16", "float32"
-  int dtype_bytes = 2;        // bytes per unquantized parameter (from torch_dtype)
+  std::string id;            // catalog id ("Qwen/Qwen3-8B") or the path it came from
+  std::string architecture;  // architectures[0], e.g. "Qwen3MoeForCausalLM"
+  std::string model_type;    // e.g. "qwen3_moe"
+  std::string torch_dtype;   // "bfloat16", "float16", "float32"
+  int dtype_bytes = 2;       // bytes per unquantized parameter (from torch_dtype)
 
   int64_t vocab_size = 0;
   int hidden_size = 0;
-  int num_layers = 0;         // num_hidden_layers
+  int num_layers = 0;  // num_hidden_layers
   int num_attention_heads = 0;
   int num_kv_heads = 0;       // num_key_value_heads (== heads for MHA)
   int head_dim = 0;           // per head, K side
   int v_head_dim = 0;         // per head, V side (== head_dim except MLA)
   int intermediate_size = 0;  // dense MLP
   bool tie_word_embeddings = false;
-  bool attention_bias = false;      // q/k/v biases (Qwen2)
-  bool qk_norm = false;             // per-head q/k RMSNorm (Qwen3)
+  bool attention_bias = false;          // q/k/v biases (Qwen2)
+  bool qk_norm = false;                 // per-head q/k RMSNorm (Qwen3)
   int64_t max_position_embeddings = 0;  // the engines' default context length
 
   AttentionKind attention = AttentionKind::kGqa;
   // MLA geometry (AttentionKind::kMla).
   int q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0;
-  int index_head_dim = 0;     // DeepSeek-V3.2 sparse-attention indexer (0 when absent)
+  int index_head_dim = 0;  // DeepSeek-V3.2 sparse-attention indexer (0 when absent)
 
   // Mixture of experts (num_experts == 0 for dense models).
-  int num_experts = 0;                 // routed experts
-  int experts_per_token = 0;           // top-k
+  int num_experts = 0;        // routed experts
+  int experts_per_token = 0;  // top-k
   int moe_intermediate_size = 0;
-  int num_shared_experts = 0;          // DeepSeek/Kimi shared experts
+  int num_shared_experts = 0;               // DeepSeek/Kimi shared experts
   int shared_expert_intermediate_size = 0;  // Qwen2-MoE style shared expert
-  int first_k_dense_layers = 0;        // DeepSeek first_k_dense_replace
+  int first_k_dense_layers = 0;             // DeepSeek first_k_dense_replace
   int moe_layer_freq = 1;
-  std::vector<bool> layer_is_moe;      // size num_layers when num_experts > 0
+  std::vector<bool> layer_is_moe;  // size num_layers when num_experts > 0
 
   // Per-layer attention kind; size num_layers. All kFull for plain models.
   std::vector<LayerKind> layer_kinds;
   int sliding_window = 0;
 
-  int num_nextn_predict_layers = 0;    // MTP heads (DeepSeek-V3) shipped with the checkpoint
+  int num_nextn_predict_layers = 0;  // MTP heads (DeepSeek-V3) shipped with the checkpoint
 
   Quantization quant;
 

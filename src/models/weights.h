@@ -11,11 +11,11 @@
 namespace kvplan {
 
 struct Parallelism {
-  int tp = 1;                      // tensor parallel size
-  int pp = 1;                      // pipeline parallel size
-  int dp = 1;                      // data parallel size
-  int ep = 1;                      // expert parallel size (MoE experts sharded ep-ways)
-  bool dp_attention = false;       // SGLang --enable-dp-attention: attention TP is tp/dp
+  int tp = 1;                 // tensor parallel size
+  int pp = 1;                 // pipeline parallel size
+  int dp = 1;                 // data parallel size
+  int ep = 1;                 // expert parallel size (MoE experts sharded ep-ways)
+  bool dp_attention = false;  // SGLang --enable-dp-attention: attention TP is tp/dp
 
   int AttentionTp() const { return dp_attention ? tp / dp : tp; }
   int GpusPerReplica() const { return tp * pp; }
@@ -25,18 +25,18 @@ struct Parallelism {
 // shared experts, norms, lm_head, ...), with how it is split across ranks.
 struct WeightPart {
   std::string name;
-  int64_t params = 0;       // whole model
-  int64_t bytes = 0;        // whole model, as stored (quantization applied)
+  int64_t params = 0;  // whole model
+  int64_t bytes = 0;   // whole model, as stored (quantization applied)
   int64_t bytes_per_rank = 0;
-  std::string sharding;     // "tp", "ep", "replicated", "vocab-parallel", ...
+  std::string sharding;  // "tp", "ep", "replicated", "vocab-parallel", ...
 };
 
 struct WeightEstimate {
   int64_t total_params = 0;
-  int64_t total_bytes = 0;           // whole model as loaded
-  int64_t bytes_per_rank = 0;        // the largest rank (pipeline stages differ)
+  int64_t total_bytes = 0;     // whole model as loaded
+  int64_t bytes_per_rank = 0;  // the largest rank (pipeline stages differ)
   std::vector<WeightPart> parts;
-  bool from_checkpoint = false;      // total_bytes came from safetensors metadata
+  bool from_checkpoint = false;  // total_bytes came from safetensors metadata
 };
 
 // Weight memory of `model` under `par`. The per-rank figure follows what the

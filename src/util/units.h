@@ -11,8 +11,12 @@ inline constexpr int64_t kKiB = int64_t{1} << 10;
 inline constexpr int64_t kMiB = int64_t{1} << 20;
 inline constexpr int64_t kGiB = int64_t{1} << 30;
 
-inline double ToGiB(int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(kGiB); }
-inline double ToMiB(int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(kMiB); }
+inline double ToGiB(int64_t bytes) {
+  return static_cast<double>(bytes) / static_cast<double>(kGiB);
+}
+inline double ToMiB(int64_t bytes) {
+  return static_cast<double>(bytes) / static_cast<double>(kMiB);
+}
 
 // Python's int(x) for a finite double: truncation toward zero.
 inline int64_t TruncToInt64(double x) { return static_cast<int64_t>(std::trunc(x)); }

@@ -1,0 +1,65 @@
+// SGLang's startup memory accounting, release by release (see
+// docs and ../shared/reference/sglang-memory.md). Eras live in
+// sglang_v0_4_6.cc, sglang_v0_4_7.cc, sglang_v0_5_3.cc and sglang_2026.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engines/plan.h"
+#include "gpus/gpu.h"
+#include "models/model.h"
+
+namespace kvplan {
+
+// The SGLang server arguments that affect memory. Unset optionals are left to
+// the engine's own defaults, which the planner resolves per era.
+struct SglangArgs {
+  std::string model_path;
+  int tp = 1, pp = 1, dp = 1, ep = 1;
+  bool enable_dp_attention = false;
+  std::optional<double> mem_fraction_static;
+  std::string kv_cache_dtype = "auto";
+  std::optional<int> page_size;
+  std::optional<int64_t> context_length;
+  std::optional<int> max_running_requests;
+  std::optional<int64_t> max_total_tokens;
+  std::optional<int> chunked_prefill_size;
+  std::optional<int> max_prefill_tokens;
+  std::optional<int> cuda_graph_max_bs;
+  bool disable_cuda_graph = false;
+  std::optional<bool> piecewise_cuda_graph;  // unset: the era's default
+  std::string quantization;
+  std::string speculative_algorithm;  // "", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"
+  std::string speculative_draft_model_path;
+  std::optional<int> speculative_num_steps;
+  std::optional<int> speculative_eagle_topk;
+  std::optional<int> speculative_num_draft_tokens;
+  std::optional<double> swa_full_tokens_ratio;
+  std::string attention_backend;
+};
+
+// Parses SGLang's own flags (as sglang.launch_server takes them).
+// Throws InputError on unknown flags, bad values and conflicts.
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv);
+
+// What the engine measures at start-up, when the user has it from a log.
+struct SglangMeasured {
+  std::optional<int64_t> pre_load_free_bytes;   // min over ranks, after distributed init
+  std::optional<int64_t> post_load_free_bytes;  // min over ranks, after weights load
+  std::optional<int64_t> gpu_capacity_mib;      // nvidia-smi memory.total (min over GPUs)
+};
+
+// Plans one SGLang launch. `version` "" means the newest modelled release.
+// `draft` is the speculative draft model when one is given.
+PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                      const SglangArgs& args, const SglangMeasured& measured,
+                      const ModelSpec* draft = nullptr);
+
+// The modelled SGLang releases, oldest first, e.g. "0.4.6", ..., "2026.8".
+std::vector<std::string> SglangVersions();
+
+}  // namespace kvplan
