@@ -113,7 +113,9 @@ void RunBuilder::Note(std::string note) {
 }
 
 void RunBuilder::AddTracebackLine(std::string_view text) {
-  if (current_.traceback.size() < kMaxTracebackLines) current_.traceback.push_back(Kept(text));
+  if (collecting_ && current_.traceback.size() < kMaxTracebackLines) {
+    current_.traceback.push_back(Kept(text));
+  }
 }
 
 std::vector<RunRecord> RunBuilder::Finish(bool ended_mid_line, bool saw_cut_line) {

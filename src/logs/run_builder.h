@@ -43,7 +43,10 @@ class RunBuilder {
   void Note(std::string note);  // deduplicated
 
   // Tracebacks: lines after "Traceback (most recent call last):" up to the exception.
-  void StartTraceback() { in_traceback_ = true; }
+  void StartTraceback() {
+    in_traceback_ = true;
+    collecting_ = current_.traceback.empty();  // keep the first rank's traceback only
+  }
   bool in_traceback() const { return in_traceback_; }
   void AddTracebackLine(std::string_view text);
   void EndTraceback() { in_traceback_ = false; }
@@ -59,6 +62,7 @@ class RunBuilder {
   LogLine line_;
   int64_t line_number_ = 0;
   bool in_traceback_ = false;
+  bool collecting_ = false;
   FailureKind failure_kind_ = FailureKind::kGeneric;
   std::string failure_rank_;
 };
