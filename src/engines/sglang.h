@@ -19,25 +19,25 @@ namespace kvplan {
 // the engine's own defaults, which the planner resolves per era.
 struct SglangArgs {
   std::string model_path;
-  int tp = 1, pp = 1, dp = 1, ep = 1;
+  int tp = 1, pp = 1, dp = 1, ep = 1;  // validated ranges, small
   bool enable_dp_attention = false;
   std::optional<double> mem_fraction_static;
   std::string kv_cache_dtype = "auto";
-  std::optional<int> page_size;
+  std::optional<int64_t> page_size;
   std::optional<int64_t> context_length;
-  std::optional<int> max_running_requests;
+  std::optional<int64_t> max_running_requests;
   std::optional<int64_t> max_total_tokens;
-  std::optional<int> chunked_prefill_size;
-  std::optional<int> max_prefill_tokens;
-  std::optional<int> cuda_graph_max_bs;
+  std::optional<int64_t> chunked_prefill_size;
+  std::optional<int64_t> max_prefill_tokens;
+  std::optional<int64_t> cuda_graph_max_bs;
   bool disable_cuda_graph = false;
   std::optional<bool> piecewise_cuda_graph;  // unset: the era's default
   std::string quantization;
   std::string speculative_algorithm;  // "", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"
   std::string speculative_draft_model_path;
-  std::optional<int> speculative_num_steps;
-  std::optional<int> speculative_eagle_topk;
-  std::optional<int> speculative_num_draft_tokens;
+  std::optional<int64_t> speculative_num_steps;
+  std::optional<int64_t> speculative_eagle_topk;
+  std::optional<int64_t> speculative_num_draft_tokens;
   std::optional<double> swa_full_tokens_ratio;
   std::string attention_backend;
 };
