@@ -245,8 +245,8 @@ TEST(SglangTraps, CellIsPerRank) {
 }
 
 // Trap: one engine version's rules applied to all. H100 (81,559 MiB) at TP8:
-// v0.4.6 table 0.81; v0.4.7.post1 reserved (9.5 + 8/2) GiB = 13824 -> 67735/81559 = 0.8305 -> 0.831;
-// v0.5.3 reserved 512 + 8192*1.5 + 512*2 + 8/8*1024 = 14848 -> 0.818.
+// v0.4.6 table 0.81; v0.4.7.post1 reserved (9.5 + 8/2) GiB = 13824 -> 67735/81559 = 0.8305 ->
+// 0.831; v0.5.3 reserved 512 + 8192*1.5 + 512*2 + 8/8*1024 = 14848 -> 0.818.
 TEST(SglangTraps, DefaultFractionDiffersByRelease) {
   SglangArgs a;
   a.tp = 8;
