@@ -105,6 +105,12 @@ std::optional<EntryMatch> MatchEntryAt(const Words& w, size_t i, std::string* se
   if (IsPython(w[i])) return MatchPython(w, i, seen);
   if (base == "sglang" && serve_next) return EntryMatch{"sglang", "sglang serve", i + 2, false};
   if (base == "vllm" && serve_next) return EntryMatch{"vllm", "vllm serve", i + 2, true};
+  // The vLLM image's own entrypoint is the OpenAI server: `docker run ... vllm/vllm-openai
+  // --model m` (newer images run `vllm serve`, so a positional model is accepted too).
+  static const std::regex kVllmImage(R"(^([^/\s]+/)?vllm/vllm-openai(:\S*)?$)");
+  if (std::regex_match(w[i], kVllmImage)) {
+    return EntryMatch{"vllm", w[i] + " (docker image)", i + 1, true};
+  }
   if (base == "trtllm-serve") {
     return EntryMatch{"trtllm", serve_next ? "trtllm-serve serve" : "trtllm-serve",
                       i + (serve_next ? 2 : 1), true};

@@ -148,6 +148,17 @@ TEST(ParseLaunchCommand, DockerRunKeepsItsEnv) {
   EXPECT_EQ(c.args, (V{"--model-path", "m"}));
 }
 
+TEST(ParseLaunchCommand, VllmDockerImage) {
+  LaunchCommand c = Pasted(
+      "docker run --runtime nvidia --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface "
+      "--env \"HUGGING_FACE_HUB_TOKEN=x\" -p 8000:8000 --ipc=host vllm/vllm-openai:latest "
+      "--model mistralai/Mistral-7B-v0.1");
+  EXPECT_EQ(c.engine, "vllm");
+  EXPECT_EQ(c.entry_point, "vllm/vllm-openai:latest (docker image)");
+  EXPECT_EQ(c.env, (Env{{"HUGGING_FACE_HUB_TOKEN", "x"}}));
+  EXPECT_EQ(c.args, (V{"--model", "mistralai/Mistral-7B-v0.1"}));
+}
+
 TEST(ParseLaunchCommand, Errors) {
   EXPECT_EQ(ErrorOf({}),
             "empty launch command after '--'; paste the engine's command, one of: python -m "

@@ -1,5 +1,7 @@
 #include "cli/shell_words.h"
 
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "util/error.h"
@@ -92,6 +94,38 @@ TEST(SplitCommands, DropsRedirectionsAndSplitsOnSeparators) {
   EXPECT_EQ(c[1].separator_before, "|");
   EXPECT_EQ(c[2].words, (V{"c"}));
   EXPECT_EQ(c[2].separator_before, "\n");
+}
+
+// Property: quoting any words the way a shell user would (single quotes, ' as '\'')
+// and splitting the result gives the words back.
+TEST(TokenizeShell, QuotedWordsRoundTrip) {
+  std::mt19937 rng(12345);
+  const std::string alphabet = "ab -_=,.:/'\"\\$#&|;<>(){}[]*?\t\n\r";
+  for (int trial = 0; trial < 500; ++trial) {
+    V words(1 + rng() % 6);
+    std::string line;
+    for (std::string& w : words) {
+      for (size_t k = rng() % 8; k > 0; --k) w += alphabet[rng() % alphabet.size()];
+      std::string quoted = "'";
+      for (char c : w) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      line += (line.empty() ? "" : "  ") + quoted + "'";
+    }
+    EXPECT_EQ(Words(line), words) << line;
+  }
+}
+
+// Property: any input either splits or is rejected with InputError; nothing else escapes.
+TEST(TokenizeShell, ArbitraryInputNeverCrashes) {
+  std::mt19937 rng(678);
+  const std::string alphabet = "a1 '\"\\#&|;<>\n\r\t=-";
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string text;
+    for (size_t k = rng() % 24; k > 0; --k) text += alphabet[rng() % alphabet.size()];
+    try {
+      SplitCommands(TokenizeShell(text));
+    } catch (const InputError&) {
+    }
+  }
 }
 
 }  // namespace
