@@ -165,9 +165,21 @@ Words JoinLostContinuations(const std::vector<ShellCommand>& commands, size_t c)
   return w;
 }
 
-std::string Quote(const Words& w) {
+// The command to show in an error: the first that is not setup (export, cd, source),
+// on one line and cut to 60 characters.
+std::string QuoteForError(const std::vector<ShellCommand>& commands) {
+  const Words* shown = &commands[0].words;
+  for (const ShellCommand& c : commands) {
+    const std::string& first = c.words[0];
+    if (first != "export" && first != "cd" && first != "source" && !IsAssignment(first)) {
+      shown = &c.words;
+      break;
+    }
+  }
   std::string text;
-  for (const std::string& s : w) text += (text.empty() ? "" : " ") + s;
+  for (const std::string& s : *shown) text += (text.empty() ? "" : " ") + s;
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return "'" + text + "'";
 }
@@ -197,7 +209,7 @@ LaunchCommand ParseLaunchCommand(const std::vector<std::string>& words) {
     CollectShellAssignments(commands[c].words, env);
   }
   throw InputError(fmt::format(
-      "no recognised launch command in {}{}; expected one of: {}", Quote(commands[0].words),
+      "no recognised launch command in {}{}; expected one of: {}", QuoteForError(commands),
       seen.empty() ? "" : fmt::format(" ('{}' is not a server)", seen), kRecognised));
 }
 

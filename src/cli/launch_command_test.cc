@@ -174,6 +174,9 @@ TEST(ParseLaunchCommand, Errors) {
   EXPECT_NE(ErrorOf({"python -m sglang.bench_serving --num-prompts 10"})
                 .find("('python -m sglang.bench_serving' is not a server)"),
             std::string::npos);
+  EXPECT_NE(ErrorOf({"export A=1\ncd /x\nllama-server -m 'a\nb'"})
+                .find("no recognised launch command in 'llama-server -m a b';"),
+            std::string::npos);
   EXPECT_NE(ErrorOf({"vllm", "bench", "latency"}).find("no recognised launch command"),
             std::string::npos);
 }
