@@ -28,6 +28,12 @@ struct PlanRequest {
 // Plans `req` with the engine it names. Throws InputError for bad input.
 PlanResult PlanLaunch(const PlanRequest& req);
 
+// Each engine's entry point: parses req.args with the engine's own flag
+// names, loads the model and GPU, and plans. PlanLaunch dispatches to these.
+PlanResult PlanSglangRequest(const PlanRequest& req);  // engines/sglang_request.cc
+PlanResult PlanVllmRequest(const PlanRequest& req);    // engines/vllm_request.cc
+PlanResult PlanTrtllmRequest(const PlanRequest& req);  // engines/trtllm_request.cc
+
 // "sglang@0.5.3" -> {"sglang", "0.5.3"}; "vllm" -> {"vllm", ""}.
 std::pair<std::string, std::string> SplitEngineSpec(const std::string& spec);
 

@@ -19,25 +19,25 @@ namespace kvplan {
 // the engine's own defaults, which the planner resolves per era.
 struct SglangArgs {
   std::string model_path;
-  int tp = 1, pp = 1, dp = 1, ep = 1;
+  int tp = 1, pp = 1, dp = 1, ep = 1;  // validated ranges, small
   bool enable_dp_attention = false;
   std::optional<double> mem_fraction_static;
   std::string kv_cache_dtype = "auto";
-  std::optional<int> page_size;
+  std::optional<int64_t> page_size;
   std::optional<int64_t> context_length;
-  std::optional<int> max_running_requests;
+  std::optional<int64_t> max_running_requests;
   std::optional<int64_t> max_total_tokens;
-  std::optional<int> chunked_prefill_size;
-  std::optional<int> max_prefill_tokens;
-  std::optional<int> cuda_graph_max_bs;
+  std::optional<int64_t> chunked_prefill_size;
+  std::optional<int64_t> max_prefill_tokens;
+  std::optional<int64_t> cuda_graph_max_bs;
   bool disable_cuda_graph = false;
   std::optional<bool> piecewise_cuda_graph;  // unset: the era's default
   std::string quantization;
   std::string speculative_algorithm;  // "", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"
   std::string speculative_draft_model_path;
-  std::optional<int> speculative_num_steps;
-  std::optional<int> speculative_eagle_topk;
-  std::optional<int> speculative_num_draft_tokens;
+  std::optional<int64_t> speculative_num_steps;
+  std::optional<int64_t> speculative_eagle_topk;
+  std::optional<int64_t> speculative_num_draft_tokens;
   std::optional<double> swa_full_tokens_ratio;
   std::string attention_backend;
 };
@@ -53,11 +53,19 @@ struct SglangMeasured {
   std::optional<int64_t> gpu_capacity_mib;      // nvidia-smi memory.total (min over GPUs)
 };
 
+// What to compute beyond the numbers. A search over many launches (kvplan
+// tune) turns both off: the formula texts and the re-planned fixes cost far
+// more than the arithmetic.
+struct SglangPlanOptions {
+  bool explain = true;  // fill settings, stages, memory slices and warnings
+  bool fixes = true;    // re-plan to find fixes
+};
+
 // Plans one SGLang launch. `version` "" means the newest modelled release.
 // `draft` is the speculative draft model when one is given.
 PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                       const SglangArgs& args, const SglangMeasured& measured,
-                      const ModelSpec* draft = nullptr);
+                      const ModelSpec* draft = nullptr, const SglangPlanOptions& opts = {});
 
 // The modelled SGLang releases, oldest first, e.g. "0.4.6", ..., "2026.8".
 std::vector<std::string> SglangVersions();

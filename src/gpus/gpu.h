@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kvplan {
@@ -14,6 +15,9 @@ struct GpuSpec {
   std::vector<std::string> aliases;  // other accepted names, lower-case hyphenated
   std::string name;                  // marketing name, e.g. "NVIDIA H100 80GB HBM3"
   std::string vendor;                // "nvidia" or "amd"
+  // CUDA compute capability x10 (90 Hopper, 100 B200, 120 RTX Blackwell);
+  // 0 for AMD. Engines pick attention backends (and so page sizes) by it.
+  int compute_capability = 0;
   // Total bytes as the CUDA runtime reports them (torch.cuda.mem_get_info()[1]).
   int64_t total_bytes = 0;
   // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.
@@ -38,5 +42,17 @@ const std::vector<GpuSpec>& GpuCatalog();
 // Finds a GPU by id or alias (case-insensitive, '_' and ' ' read as '-').
 // Throws InputError listing the known ids when there is no such GPU.
 const GpuSpec& FindGpu(const std::string& name);
+
+// A user-typed GPU name in catalog form: lower case, '_' and ' ' as '-',
+// surrounding blanks dropped ("H100_SXM " -> "h100-sxm").
+std::string NormalizeGpuName(std::string_view name);
+
+// The scale-up link in words, e.g. "NVLink4 450 GB/s", "PCIe5 64 GB/s no-P2P".
+std::string DescribeInterconnect(const GpuSpec& gpu);
+
+// Parses a catalog document (the format of data/gpus.json). Throws InputError
+// naming the entry and field on a missing or ill-typed field. GpuCatalog()
+// uses it on the embedded file; exposed so tests can feed bad documents.
+std::vector<GpuSpec> ParseGpuCatalog(std::string_view json_text);
 
 }  // namespace kvplan

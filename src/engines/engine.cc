@@ -1,0 +1,29 @@
+#include "engines/engine.h"
+
+#include <fmt/core.h>
+
+#include "util/error.h"
+
+namespace kvplan {
+
+std::pair<std::string, std::string> SplitEngineSpec(const std::string& spec) {
+  size_t at = spec.find('@');
+  std::string engine = spec.substr(0, at);
+  std::string version = at == std::string::npos ? "" : spec.substr(at + 1);
+  if (!version.empty() && (version[0] == 'v' || version[0] == 'V')) version.erase(0, 1);
+  if (at != std::string::npos && version.empty()) {
+    throw InputError(fmt::format(
+        "--engine '{}' has an empty version after '@' (expected e.g. {}@0.5.3)", spec, engine));
+  }
+  return {engine, version};
+}
+
+PlanResult PlanLaunch(const PlanRequest& req) {
+  if (req.engine == "sglang") return PlanSglangRequest(req);
+  if (req.engine == "vllm") return PlanVllmRequest(req);
+  if (req.engine == "trtllm" || req.engine == "tensorrt-llm") return PlanTrtllmRequest(req);
+  throw InputError(
+      fmt::format("unknown engine '{}' (expected sglang, vllm or trtllm)", req.engine));
+}
+
+}  // namespace kvplan

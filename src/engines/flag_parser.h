@@ -1,0 +1,69 @@
+// A table-driven parser for an engine's own command-line flags, shared by the
+// SGLang, vLLM and TensorRT-LLM planners. It follows argparse's grammar
+// (`--flag value`, `--flag=value`, store-true flags, aliases) because that is
+// what the engines use.
+//
+// Flags that kvplan does not model (--host, --port, ...) are accepted; an
+// unknown flag that is one or two edits away from a modelled one is an error
+// ("did you mean"), since it is almost certainly a typo that would otherwise
+// silently change the plan. Other unknown flags are reported as warnings.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvplan {
+
+class FlagParser {
+ public:
+  // `engine` names the engine in messages ("SGLang").
+  explicit FlagParser(std::string engine);
+
+  // Each registration takes the flag's names ("--tp-size", "--tp") and where
+  // to store the parsed value. Values are range-checked by the caller.
+  void Int(std::vector<std::string> names, std::optional<int64_t>* out);
+  void Double(std::vector<std::string> names, std::optional<double>* out);
+  void String(std::vector<std::string> names, std::optional<std::string>* out);
+  void Bool(std::vector<std::string> names, std::optional<bool>* out);  // store_true
+  // A store_true flag that stores false ("--disable-x" for a field "x").
+  void BoolFalse(std::vector<std::string> names, std::optional<bool>* out);
+  // Flags accepted and ignored because they do not affect memory.
+  void Ignored(std::vector<std::string> names, bool takes_value);
+  // A positional argument (vLLM's `serve MODEL`); at most one.
+  void Positional(std::string name, std::optional<std::string>* out);
+
+  // Parses `argv`. Throws InputError on a bad value, a missing value, a flag
+  // given twice with different values, or a likely typo of a known flag.
+  void Parse(const std::vector<std::string>& argv);
+
+  // Unknown flags that were skipped, for the plan's warnings.
+  const std::vector<std::string>& unknown_flags() const { return unknown_; }
+  // The flags the user gave, by their first registered name.
+  const std::vector<std::string>& given() const { return given_; }
+
+ private:
+  enum class Kind { kValue, kBool };
+  struct Spec {
+    std::vector<std::string> names;
+    Kind kind;
+    std::function<void(const std::string& flag, const std::string& value)> set;
+    bool ignored = false;
+  };
+  const Spec* Find(std::string_view name) const;
+  std::optional<std::string> NearMiss(std::string_view name) const;
+
+  std::string engine_;
+  std::vector<Spec> specs_;
+  std::optional<std::string>* positional_ = nullptr;
+  std::string positional_name_;
+  std::vector<std::string> unknown_;
+  std::vector<std::string> given_;
+};
+
+// Edit distance between two short strings (for "did you mean").
+int EditDistance(std::string_view a, std::string_view b);
+
+}  // namespace kvplan
