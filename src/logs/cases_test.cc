@@ -174,6 +174,21 @@ TEST(PublicCases, SglangL40sDefaultMfs_pr13023) {
   EXPECT_EQ(r.gpu_name, "NVIDIA L40S");
   EXPECT_FALSE(r.settings_complete);  // the case trimmed the repr with [...]
   EXPECT_EQ(r.FindSetting("enable_piecewise_cuda_graph")->value, "False");
+  // No launch command: provenance from SGLang's default rule for 46068 MiB at TP 1
+  // (v0.5.3, #10975): reserved = 512 + 4096*1.5 + 32*2 + 1/8*1024 = 6848 MiB;
+  // round((46068 - 6848) / 46068, 3) = 0.851, the printed value -> auto.
+  const LoggedSetting* mfs = r.FindSetting("mem_fraction_static");
+  EXPECT_EQ(mfs->provenance, "auto");
+  EXPECT_NE(mfs->rule.find("matches the default rule"), std::string::npos) << mfs->rule;
+}
+
+TEST(PublicCases, SglangL40sChangedFractionIsMarkedUser_pr13023) {
+  std::string excerpt =
+      Case("sglang-l40s-llama31-8b-default-mfs-pr13023").at("log_excerpt").get<std::string>();
+  excerpt.replace(excerpt.find("mem_fraction_static=0.851"), 25, "mem_fraction_static=0.700");
+  std::vector<RunRecord> runs = ScanLogText(excerpt).runs;
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].FindSetting("mem_fraction_static")->provenance, "user");
 }
 
 TEST(PublicCases, SglangMusaQwen3_06b_pr17246) {

@@ -10,6 +10,7 @@
 
 #include "logs/common_lines.h"
 #include "logs/content_hash.h"
+#include "logs/default_rule.h"
 #include "logs/log_line.h"
 #include "logs/provenance.h"
 #include "logs/run_builder.h"
@@ -78,7 +79,10 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
     }
   }
   result.runs = builder.Finish(ended_mid_line, saw_cut_line);
-  for (RunRecord& r : result.runs) AssignProvenance(&r);
+  for (RunRecord& r : result.runs) {
+    AssignProvenance(&r);
+    ApplyDefaultRuleProvenance(&r);
+  }
   result.content_hash = hasher.HexDigest();
   result.bytes = reader.bytes_read();
   result.lines = reader.line_number();

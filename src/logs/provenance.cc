@@ -121,8 +121,9 @@ void MarkDefaultRuleMatch(RunRecord* run, std::string_view key, double default_v
       s.rule = fmt::format("matches the default rule ({} gives {:g})", rule_name, default_value);
     } else {
       s.provenance = "user";
-      s.rule =
-          fmt::format("differs from the default rule ({} gives {:g})", rule_name, default_value);
+      s.rule = default_value < 0 ? fmt::format("differs from the default rule ({})", rule_name)
+                                 : fmt::format("differs from the default rule ({} gives {:g})",
+                                               rule_name, default_value);
     }
   }
 }
