@@ -1,5 +1,6 @@
 #include "logs/explain_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -211,6 +212,19 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
                           "needed_kv_gib", "estimated_max_model_len", "cuda_graph_mem_gib"}) {
     if (std::optional<double> v = r.Figure(key)) *out += fmt::format("  {:<24} {:g}\n", key, *v);
   }
+  // Bytes per KV token the log implies: the KV budget over the tokens it bought
+  // (V1 prints tokens; V0 prints blocks of 16 tokens, its default block size).
+  std::optional<double> kv_logged = r.Figure("available_kv_cache_gib");
+  if (!kv_logged) kv_logged = r.Figure("kv_cache_size_gib");
+  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
+  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  std::optional<double> per_token;
+  if (kv_logged && tokens && *tokens > 0) {
+    per_token = *kv_logged * static_cast<double>(kGiB) / *tokens;
+    *out += fmt::format(
+        "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
+        *per_token, *kv_logged, Thousands(static_cast<int64_t>(*tokens)));
+  }
   std::optional<VllmBudget> b = VllmBudgetOf(r);
   if (!b) {
     *out += "  (no profiling breakdown in the log: kvplan reports the budget lines only)\n";
@@ -243,6 +257,15 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
     double kv2 = VllmKvGib(c);
     *out += fmt::format("\nWhat if {}={}: kv = {:.2f} GiB ({:+.2f} GiB){}\n", flag, value, kv2,
                         kv2 - kv, kv2 <= 0 ? " -> no memory for the KV cache: fails" : "");
+    if (per_token && kv2 > 0) {
+      double t2 = std::floor(kv2 * static_cast<double>(kGiB) / *per_token);
+      *out += fmt::format("  about {} KV tokens", Thousands(static_cast<int64_t>(t2)));
+      if (std::optional<double> len = r.Figure("max_model_len")) {
+        *out += t2 >= *len ? fmt::format(": enough for max_model_len {:.0f}", *len)
+                           : fmt::format(": still short of max_model_len {:.0f}", *len);
+      }
+      *out += "\n";
+    }
   }
 }
 
