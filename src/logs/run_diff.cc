@@ -1,6 +1,7 @@
 #include "logs/run_diff.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include <fmt/core.h>
@@ -102,6 +103,32 @@ void Replan(const SglangBudget& base, const std::vector<SettingChange*>& changes
   if (summary != nullptr) *summary = effect;
 }
 
+// vLLM lists only non-default args: a key missing from a run that has the
+// list took the default.
+std::string VllmDefault(const RunRecord& r, const std::string& key) {
+  if (r.engine != "vllm" || r.settings.empty()) return "";
+  if (key == "gpu_memory_utilization") return "0.9";
+  return "(default)";
+}
+
+// vllm/worker/worker.py @v0.7: kv = total*util - weights - non_torch - activation;
+// the change alone on A's measured profile.
+void ReplanVllm(const VllmBudget& base, SettingChange* c, const RunRecord& a, const RunRecord& b) {
+  char* end = nullptr;
+  double util = std::strtod(c->b.c_str(), &end);
+  if (end == c->b.c_str() || *end != '\0' || util <= 0 || util > 1) return;
+  VllmBudget changed = base;
+  changed.util = util;
+  double kv_a = VllmKvGib(base), kv_b = VllmKvGib(changed);
+  c->replanned = true;
+  c->rest_a_gib = kv_a;
+  c->rest_b_gib = kv_b;
+  c->ok_after = kv_b > 0;
+  c->effect = fmt::format("KV budget {:.2f} -> {:.2f} GiB{}", kv_a, kv_b,
+                          kv_b > 0 ? "" : ": no memory for the KV cache, fails");
+  c->explains_failure = a.outcome == "ok" && b.outcome == "failed" && !c->ok_after;
+}
+
 int Rank(const SettingChange& c) {
   if (c.explains_failure) return 0;
   if (c.replanned) return 1;
@@ -125,17 +152,22 @@ RunDiff DiffRuns(const RunRecord& a, const RunRecord& b) {
     if (va == vb) continue;
     SettingChange c;
     c.key = key;
-    c.a = va;
-    c.b = vb;
-    c.a_prov = sa ? sa->provenance : "-";
-    c.b_prov = sb ? sb->provenance : "-";
+    c.a = va.empty() ? VllmDefault(a, key) : va;
+    c.b = vb.empty() ? VllmDefault(b, key) : vb;
+    c.a_prov = sa ? sa->provenance : c.a.empty() ? "-" : "auto";
+    c.b_prov = sb ? sb->provenance : c.b.empty() ? "-" : "auto";
     c.memory = IsMemoryKey(key);
     diff.changes.push_back(c);
   }
   std::string why;
   std::optional<SglangBudget> base = a.engine == "sglang" ? SglangBudgetOf(a, &why) : std::nullopt;
   std::vector<SettingChange*> replannable;
+  std::optional<VllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
   for (SettingChange& c : diff.changes) {
+    if (vllm && c.key == "gpu_memory_utilization") {
+      ReplanVllm(*vllm, &c, a, b);
+      if (c.replanned) continue;
+    }
     if (!base || !Replannable(c.key) || c.b.empty()) {
       if (c.memory && c.effect.empty()) {
         c.effect = !base ? "not re-planned: " + (why.empty() ? "no SGLang budget in A" : why)

@@ -80,3 +80,41 @@ TEST(RunDiff, ReversedStoryShowsTheFixWithoutClaimingACause) {
 
 }  // namespace
 }  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+TEST(RunDiff, VllmUtilizationChangeIsReplannedOnAsProfile) {
+  // vllm-v0-h100-llama32-11b-vision-pr12126 figures: 79.22 x 0.90 - 19.86 - 0.16 - 36.63
+  // = 14.648 GiB (logged 14.65); with 0.70: 79.22 x 0.70 - 56.65 = -1.196 GiB -> no KV memory.
+  std::string a_log =
+      "INFO 01-16 09:39:00 api_server.py:1] non-default args: {'model': 'm', "
+      "'max_model_len': 65536}\n"
+      "INFO 01-16 09:40:00 worker.py:238] the current vLLM instance can use total_gpu_memory "
+      "(79.22GiB) x gpu_memory_utilization (0.90) = 71.29GiB\n"
+      "INFO 01-16 09:40:00 worker.py:238] model weights take 19.86GiB; non_torch_memory takes "
+      "0.16GiB; PyTorch activation peak memory takes 36.63GiB; the rest of the memory reserved "
+      "for KV Cache is 14.65GiB.\n"
+      "INFO 01-16 09:40:00 executor_base.py:95] # CUDA blocks: 6001, # CPU blocks: 1638\n";
+  std::string b_log =
+      "INFO 01-16 10:39:00 api_server.py:1] non-default args: {'model': 'm', "
+      "'max_model_len': 65536, 'gpu_memory_utilization': 0.7}\n"
+      "ERROR 01-16 10:40:00 engine.py:1] ValueError: No available memory for the cache blocks. "
+      "Try increasing `gpu_memory_utilization` when initializing the engine.\n";
+  RunRecord a = ScanLogText(a_log).runs.at(0), b = ScanLogText(b_log).runs.at(0);
+  ASSERT_EQ(a.outcome, "ok");
+  ASSERT_EQ(b.outcome, "failed");
+  RunDiff d = DiffRuns(a, b);
+  ASSERT_FALSE(d.changes.empty());
+  const SettingChange& c = d.changes[0];
+  EXPECT_EQ(c.key, "gpu_memory_utilization");
+  EXPECT_EQ(c.a, "0.9");
+  EXPECT_EQ(c.a_prov, "auto");
+  EXPECT_EQ(c.b_prov, "user");
+  EXPECT_NEAR(c.rest_a_gib, 14.648, 1e-9);  // logged: 14.65
+  EXPECT_NEAR(c.rest_b_gib, 79.22 * 0.7 - 19.86 - 0.16 - 36.63, 1e-9);
+  EXPECT_TRUE(c.explains_failure);
+}
+
+}  // namespace
+}  // namespace kvplan
