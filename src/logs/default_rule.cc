@@ -45,22 +45,20 @@ SglangArgs ArgsOf(const RunRecord& r) {
 
 }  // namespace
 
-void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
-  if (run->engine != "sglang") return;
-  const LoggedSetting* mfs = run->FindSetting("mem_fraction_static");
-  if (mfs == nullptr || mfs->provenance != "unknown" ||
-      !run->SettingNumber("mem_fraction_static")) {
-    return;
-  }
-  int64_t gpu_mem = capacity_mib > 0 ? capacity_mib : run->gpu_capacity_mib;
-  if (gpu_mem <= 0) return;
-  SglangArgs args = ArgsOf(*run);
+namespace {
+
+struct Candidate {
+  std::string release;
+  double fraction;
+};
+
+std::vector<Candidate> DefaultFractions(const RunRecord& run, int64_t gpu_mem) {
+  SglangArgs args = ArgsOf(run);
   ModelSpec model;  // the default rules read only MLA-ness and multimodality from it
-  bool mla = run->Figure("kv_size_gib").has_value();
+  bool mla = run.Figure("kv_size_gib").has_value();
   if (mla) model.attention = AttentionKind::kMla;
-  double printed = *run->SettingNumber("mem_fraction_static");
-  std::vector<std::string> tried;
-  for (const std::string& release : CandidateReleases(run->era)) {
+  std::vector<Candidate> out;
+  for (const std::string& release : CandidateReleases(run.era)) {
     std::string canonical;
     int64_t key = 0;
     const SglangEra& era = SglangEraFor(release, &canonical, &key);
@@ -71,19 +69,52 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
     in.gpu_mem_mib = gpu_mem;
     in.is_mla = mla;
     in.speculative = !args.speculative_algorithm.empty() && args.speculative_algorithm != "NGRAM";
-    SglangDefaults d = era.defaults(in);
-    tried.push_back(fmt::format("{} gives {:g}", canonical, d.mem_fraction_static));
-    if (std::abs(d.mem_fraction_static - printed) < 5e-4) {
-      MarkDefaultRuleMatch(run, "mem_fraction_static", d.mem_fraction_static,
-                           fmt::format("SGLang {} for {} MiB, TP {}", canonical, gpu_mem, args.tp));
+    out.push_back({canonical, era.defaults(in).mem_fraction_static});
+  }
+  return out;
+}
+
+std::string Listing(const std::vector<Candidate>& cs) {
+  std::string all;
+  for (const Candidate& c : cs)
+    all += fmt::format("{}{} gives {:g}", all.empty() ? "" : ", ", c.release, c.fraction);
+  return all;
+}
+
+}  // namespace
+
+void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
+  if (run->engine != "sglang") return;
+  const LoggedSetting* mfs = run->FindSetting("mem_fraction_static");
+  std::optional<double> printed = run->SettingNumber("mem_fraction_static");
+  int64_t gpu_mem = capacity_mib > 0 ? capacity_mib : run->gpu_capacity_mib;
+  if (mfs == nullptr || !printed || gpu_mem <= 0) return;
+  std::vector<Candidate> cs = DefaultFractions(*run, gpu_mem);
+  int tp = IntSetting(*run, "tp_size", 1);
+  for (const Candidate& c : cs) {
+    if (std::abs(c.fraction - *printed) < 5e-4) {
+      MarkDefaultRuleMatch(run, "mem_fraction_static", c.fraction,
+                           fmt::format("SGLang {} for {} MiB, TP {}", c.release, gpu_mem, tp));
       return;
     }
   }
-  std::string all;
-  for (const std::string& t : tried) all += (all.empty() ? "" : ", ") + t;
+  if (mfs->provenance == "auto") {
+    // The command line says the engine chose it, yet no modelled rule gives it.
+    std::string why = fmt::format(
+        "mem_fraction_static {:g} was chosen by SGLang but no modelled default rule gives it for "
+        "{} MiB at TP {} ({})",
+        *printed, gpu_mem, tp, Listing(cs));
+    if (std::abs(*printed - 0.88) < 5e-4) {
+      why +=
+          "; 0.88 is SGLang's fallback when it cannot read the GPU capacity (nvidia-smi "
+          "missing or failing where the server ran)";
+    }
+    run->notes.push_back(why);
+    return;
+  }
   MarkDefaultRuleMatch(
       run, "mem_fraction_static", -1,
-      fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, args.tp, all));
+      fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, tp, Listing(cs)));
 }
 
 }  // namespace kvplan

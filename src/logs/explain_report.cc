@@ -77,9 +77,11 @@ void AppendHeader(const RunRecord& r, const std::string& path, int launches, std
     if (!cls.empty()) cls += r.dtype.empty() ? ")" : ", " + r.dtype + ")";
     *out += fmt::format("  model    {}{}\n", r.model, cls);
   }
-  if (!r.gpu_name.empty()) {
+  if (!r.gpu_name.empty() && r.gpu_count > 0) {
     *out += fmt::format("  GPU      {}x {}, {} MiB (nvidia-smi in the log)\n", r.gpu_count,
                         r.gpu_name, r.gpu_capacity_mib);
+  } else if (!r.gpu_name.empty()) {
+    *out += fmt::format("  GPU      {}, {} MiB (--gpu)\n", r.gpu_name, r.gpu_capacity_mib);
   }
   std::string outcome = r.outcome;
   if (r.outcome == "failed") outcome += ": " + r.error;
