@@ -93,6 +93,7 @@ class Estimator {
     a += Linear(q_out, in, qz, s_.attn_tp);
     // K/V heads are replicated when kv < attention TP (QKVParallelLinear):
     // each rank keeps kv_per_rank heads' weights.
+    if (kv <= 0) return;  // hand-built specs may leave the geometry empty
     Cost k = Linear(kv * hd, in, qz, 1);
     k.rank_bytes = k.bytes / kv * s_.kv_per_rank;
     a += k;
@@ -211,6 +212,7 @@ class Estimator {
   // input embedding with enable_tp=not is_dp_attention_enabled() (replicated),
   // and the lm_head on the attention-TP group only with --enable-dp-lm-head.
   Cost VocabTable(int64_t rows, bool quantized, int split) const {
+    if (rows <= 0) return Cost{};
     const int64_t h = m_.hidden_size;
     int64_t bytes = LinearBytes(m_.quant, quantized, rows, h, m_.dtype_bytes);
     int64_t padded = CeilDiv(rows, 64) * 64;
@@ -225,7 +227,7 @@ class Estimator {
     // SGLang's EAGLE workers reuse the target's embedding (set_embed).
     if (m_.IsDraft()) emb.rank_bytes = 0;
     c[kEmbedding] += emb;
-    if (m_.multimodal) VisionTower(c);
+    if (m_.multimodal && m_.vision_patch_size > 0) VisionTower(c);
     if (m_.draft_kind == "eagle3") {
       c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
     } else if (m_.draft_kind == "eagle") {
@@ -334,10 +336,15 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
   // The (attention kind x MLP kind) layer classes, each priced once.
   std::array<Costs, 4> cls{};
   std::array<bool, 4> have{};
-  const bool has_moe = model.layer_is_moe.size() == static_cast<size_t>(model.num_layers);
+  // Specs built by hand (not parsed) may leave the per-layer tables empty:
+  // then layers are full attention, and MoE after the first dense ones.
+  const size_t n = static_cast<size_t>(model.num_layers);
+  const bool have_kinds = model.layer_kinds.size() == n;
+  const bool have_moe = model.layer_is_moe.size() == n;
   auto class_of = [&](int i) {
-    bool linear = model.layer_kinds[i] == LayerKind::kLinear;
-    bool moe = has_moe && model.layer_is_moe[i];
+    bool linear = have_kinds && model.layer_kinds[i] == LayerKind::kLinear;
+    bool moe =
+        have_moe ? model.layer_is_moe[i] : model.num_experts > 0 && i >= model.first_k_dense_layers;
     return (linear ? 2 : 0) + (moe ? 1 : 0);
   };
   for (int i = 0; i < model.num_layers; ++i) {

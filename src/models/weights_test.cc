@@ -194,6 +194,27 @@ TEST(Weights, PerRankShrinksWithTpAndCoversTheModel) {
   }
 }
 
+// Specs built by hand (as the engine tests do) may leave the per-layer tables
+// and the vocabulary empty: the estimate must still be defined.
+TEST(Weights, HandBuiltSpecWithoutTables) {
+  ModelSpec m;
+  m.num_layers = 4;
+  m.hidden_size = 64;
+  m.num_attention_heads = 4;
+  m.num_kv_heads = 2;
+  m.head_dim = 16;
+  m.intermediate_size = 128;
+  m.num_experts = 8;
+  m.experts_per_token = 2;
+  m.moe_intermediate_size = 32;
+  m.first_k_dense_layers = 1;
+  WeightEstimate w = EstimateWeights(m, {});
+  // 1 dense layer (3 x 64 x 128) and 3 MoE layers (8 x 3 x 64 x 32 + router 8 x 64).
+  EXPECT_EQ(FindPart(w, "dense mlp")->params, 3 * 64 * 128);
+  EXPECT_EQ(FindPart(w, "experts")->params, 3 * 8 * 3 * 64 * 32);
+  EXPECT_EQ(FindPart(w, "embedding"), nullptr);
+}
+
 TEST(Weights, ImpossibleParallelismIsInputError) {
   ModelSpec m = LoadModel("Qwen/Qwen3-8B");
   Parallelism p;
