@@ -43,6 +43,24 @@ int ModelSpec::NumMoeLayers() const {
   return n;
 }
 
+ModelSpec MtpDraftSpec(const ModelSpec& target) {
+  if (target.num_nextn_predict_layers <= 0) {
+    throw InputError(target.id + " has no MTP layers (num_nextn_predict_layers is 0)");
+  }
+  ModelSpec d = target;
+  d.id = target.id + " (MTP)";
+  d.draft_kind = "mtp";
+  d.num_layers = target.num_nextn_predict_layers;
+  d.num_nextn_predict_layers = 0;
+  d.first_k_dense_layers = 0;
+  d.layer_kinds.assign(d.num_layers, LayerKind::kFull);
+  // deepseek_nextn.py builds its decoder layer with is_nextn=True: always sparse.
+  d.layer_is_moe.assign(d.num_layers, target.IsMoe());
+  d.multimodal = false;
+  d.checkpoint_bytes.reset();
+  return d;
+}
+
 ModelSpec LoadModel(const std::string& spec) {
   if (spec.empty()) throw InputError("empty model name; expected a catalog id, path or HF id");
   fs::path path(spec);

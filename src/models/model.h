@@ -125,8 +125,9 @@ struct ModelSpec {
   // Vision tower (SigLIP for Gemma-3).
   int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;
   int vision_num_channels = 3;
-  // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden) or "eagle3"
-  // (fc over 3 target layers, attention over 2 x hidden); "" for target models.
+  // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
+  // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's
+  // own NextN layers, see MtpDraftSpec); "" for target models.
   std::string draft_kind;
   int64_t draft_vocab_size = 0;  // EAGLE-3 reduced draft vocabulary (lm_head rows)
   int target_hidden_size = 0;    // EAGLE-3 fc input is 3 x this
@@ -152,6 +153,14 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
 
 // The bundled catalog ids, sorted.
 std::vector<std::string> CatalogModelIds();
+
+// The multi-token-prediction head a checkpoint ships (DeepSeek-V3
+// num_nextn_predict_layers), as SGLang loads it for --speculative-algorithm
+// EAGLE without a draft path: num_nextn_predict_layers MoE decoder layers plus
+// eh_proj and two norms, sharing the target's embedding and lm_head
+// (python/sglang/srt/models/deepseek_nextn.py @v0.5.3). draft_kind "mtp".
+// Throws InputError when the model has no MTP layers.
+ModelSpec MtpDraftSpec(const ModelSpec& target);
 
 // The architectures ParseModelConfig understands (architectures[0] values).
 const std::vector<std::string>& SupportedArchitectures();

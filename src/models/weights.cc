@@ -233,6 +233,10 @@ class Estimator {
     } else if (m_.draft_kind == "eagle") {
       c[kDraftFc] += Linear(h, 2 * h, false, 1);
       c[kDraftFc] += Vector(h, 1);
+    } else if (m_.draft_kind == "mtp") {
+      // eh_proj is a plain nn.Linear (16-bit) in deepseek_nextn.py; enorm, hnorm.
+      c[kDraftFc] += Linear(h, 2 * h, false, 1);
+      c[kDraftFc] += Vector(2 * h, 1);
     }
     return c;
   }
@@ -243,6 +247,8 @@ class Estimator {
     const int lm_split = (p_.dp_attention && p_.dp_lm_head) ? s_.attn_tp : p_.tp;
     const int64_t rows = m_.draft_vocab_size > 0 ? m_.draft_vocab_size : m_.vocab_size;
     Cost head = VocabTable(rows, m_.quant.lm_head_quantized, lm_split);
+    // EAGLE-1/2 and MTP drafts use the target's lm_head (set_embed_and_head).
+    if (m_.draft_kind == "eagle" || m_.draft_kind == "mtp") head.rank_bytes = 0;
     if (m_.tie_word_embeddings) {
       // Tied: no separate tensor, except that a last PP stage needs its own copy.
       head.params = head.bytes = 0;

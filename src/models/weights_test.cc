@@ -215,6 +215,26 @@ TEST(Weights, HandBuiltSpecWithoutTables) {
   EXPECT_EQ(FindPart(w, "embedding"), nullptr);
 }
 
+// DeepSeek-V3's MTP head as SGLang loads it for EAGLE speculation: one MoE
+// layer + eh_proj + norms; embedding and lm_head come from the target.
+TEST(Weights, DeepseekMtpDraft) {
+  ModelSpec target = LoadModel("deepseek-ai/DeepSeek-V3");
+  ModelSpec mtp = MtpDraftSpec(target);
+  EXPECT_EQ(mtp.num_layers, 1);
+  EXPECT_TRUE(mtp.layer_is_moe[0]);
+  Parallelism p;
+  p.tp = 8;
+  WeightEstimate w = EstimateWeights(mtp, p);
+  EXPECT_EQ(FindPart(w, "experts")->params, 256LL * 3 * 7168 * 2048);
+  EXPECT_EQ(FindPart(w, "embedding")->bytes_per_rank, 0);
+  EXPECT_EQ(FindPart(w, "lm_head")->bytes_per_rank, 0);
+  EXPECT_EQ(FindPart(w, "draft fc")->params, 7168LL * 2 * 7168 + 2 * 7168);
+  // One of 61 target layers' worth of per-rank weights, give or take eh_proj.
+  WeightEstimate t = EstimateWeights(target, p);
+  EXPECT_LT(w.bytes_per_rank, t.bytes_per_rank / 50);
+  EXPECT_THROW(MtpDraftSpec(LoadModel("Qwen/Qwen3-8B")), InputError);
+}
+
 TEST(Weights, ImpossibleParallelismIsInputError) {
   ModelSpec m = LoadModel("Qwen/Qwen3-8B");
   Parallelism p;
