@@ -19,17 +19,22 @@ bool IsNumber(std::string_view s) {
 }
 
 // Glob over dot components: '*' in the pattern or a numeric pattern component
-// matches any single component of the name.
-bool ComponentsMatch(const std::vector<std::string_view>& pat,
-                     const std::vector<std::string_view>& name, size_t start) {
-  if (start + pat.size() > name.size()) return false;
-  for (size_t i = 0; i < pat.size(); ++i) {
-    std::string_view p = pat[i];
-    std::string_view n = name[start + i];
-    if (p == "*" || (IsNumber(p) && IsNumber(n)) || p == n) continue;
-    return false;
+// matches any single component of the name. Walks the pattern in place (no
+// allocation: fp8 configs list hundreds of modules).
+bool ComponentsMatch(std::string_view pat, const std::vector<std::string_view>& name,
+                     size_t start) {
+  size_t i = start;
+  size_t pos = 0;
+  while (true) {
+    if (i >= name.size()) return false;
+    size_t dot = pat.find('.', pos);
+    std::string_view p = pat.substr(pos, dot == std::string_view::npos ? pat.npos : dot - pos);
+    std::string_view n = name[i];
+    if (!(p == "*" || (IsNumber(p) && IsNumber(n)) || p == n)) return false;
+    if (dot == std::string_view::npos) return true;
+    pos = dot + 1;
+    ++i;
   }
-  return true;
 }
 
 std::vector<std::string_view> SplitDots(std::string_view s) {
@@ -147,9 +152,8 @@ bool MatchesModulePattern(const std::vector<std::string>& patterns, std::string_
       trimmed.remove_suffix(1);
     }
     if (trimmed.empty()) continue;
-    std::vector<std::string_view> pat = SplitDots(trimmed);
     for (size_t start = 0; start < name.size(); ++start) {
-      if (ComponentsMatch(pat, name, start)) return true;
+      if (ComponentsMatch(trimmed, name, start)) return true;
     }
   }
   return false;

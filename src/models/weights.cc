@@ -26,8 +26,10 @@ enum Part {
   kNumParts
 };
 
+// Names and sharding labels stay within 15 characters so that std::string
+// keeps them inline (EstimateWeights runs inside every plan).
 constexpr std::array<const char*, kNumParts> kPartNames = {
-    "embedding", "vision tower",   "draft fc", "attention", "linear attention", "dense mlp",
+    "embedding", "vision tower",   "draft fc", "attention", "linear attn", "dense mlp",
     "experts",   "shared experts", "router",   "norms",     "lm_head"};
 
 struct Cost {
@@ -314,21 +316,20 @@ int64_t RankBytes(const Costs& c) {
   return total;
 }
 
-std::string Sharding(Part part, const Parallelism& p) {
+const char* Sharding(Part part, const Parallelism& p) {
   switch (part) {
     case kEmbedding:
-      return p.dp_attention ? "replicated (dp attention)" : "vocab-parallel tp";
+      return p.dp_attention ? "replicated" : "vocab tp";
     case kLmHead:
-      return p.dp_attention && p.dp_lm_head ? "vocab-parallel attn-tp" : "vocab-parallel tp";
+      return p.dp_attention && p.dp_lm_head ? "vocab attn-tp" : "vocab tp";
     case kAttention:
     case kLinearAttention:
-      return p.dp_attention ? "attn-tp (tp/dp)" : "tp";
+      return p.dp_attention ? "attn-tp" : "tp";
     case kDenseMlp:
+    case kSharedExperts:
       return "tp";
     case kExperts:
       return p.ep > 1 ? "ep" : "tp";
-    case kSharedExperts:
-      return "tp";
     default:
       return "replicated";
   }
@@ -372,9 +373,15 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     if (s == par.pp - 1) {
       for (int k = 0; k < kNumParts; ++k) stage[k] += last[k];
     }
-    for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) {
-      const Costs& lc = cls[class_of(layer)];
-      for (int k = 0; k < kNumParts; ++k) stage[k] += lc[k];
+    std::array<int64_t, 4> count{};
+    for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) ++count[class_of(layer)];
+    for (int c = 0; c < 4; ++c) {
+      if (count[c] == 0) continue;
+      for (int k = 0; k < kNumParts; ++k) {
+        stage[k].params += cls[c][k].params * count[c];
+        stage[k].bytes += cls[c][k].bytes * count[c];
+        stage[k].rank_bytes += cls[c][k].rank_bytes * count[c];
+      }
     }
     for (int k = 0; k < kNumParts; ++k) {
       totals[k].params += stage[k].params;
