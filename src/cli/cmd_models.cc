@@ -194,7 +194,7 @@ void RegisterModelsVerb(CLI::App& app) {
   show->add_flag("--json", opts->json, "Print as JSON");
   show->callback([opts] { Show(*opts); });
 
-  cmd->callback([cmd, show, json] {
+  cmd->callback([show, json] {
     if (show->parsed()) return;
     *json ? PrintCatalogJson() : PrintCatalogTable();
   });

@@ -85,8 +85,26 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
   return *info;
 }
 
+// Upper bounds that keep every byte product in int64 (experts x 3 x hidden x
+// moe_intermediate x layers x 2 < 2^63) while staying far above real models.
+int64_t MaxOf(std::string_view key) {
+  constexpr std::pair<std::string_view, int64_t> kMax[] = {
+      {"hidden_size", int64_t{1} << 16},
+      {"target_hidden_size", int64_t{1} << 16},
+      {"vision_config.hidden_size", int64_t{1} << 16},
+      {"num_hidden_layers", int64_t{1} << 11},
+      {"num_experts", int64_t{1} << 14},
+      {"moe_intermediate_size", int64_t{1} << 18},
+      {"sliding_window", int64_t{1} << 30},
+  };
+  for (const auto& [k, max] : kMax) {
+    if (k == key) return max;
+  }
+  return int64_t{1} << 20;
+}
+
 int ToInt(int64_t v, const char* key, const std::string& origin) {
-  if (v < 0 || v > (int64_t{1} << 30)) {
+  if (v < 0 || v > MaxOf(key)) {
     throw InputError(origin + ": config key \"" + key + "\" is out of range: " + std::to_string(v));
   }
   return static_cast<int>(v);
@@ -125,9 +143,13 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
       ToInt(RequirePositive(cfg, "num_attention_heads", origin), "num_attention_heads", origin);
   // transformers: num_key_value_heads defaults to num_attention_heads (MHA).
   m.num_kv_heads = OptPositiveInt(cfg, "num_key_value_heads", origin, m.num_attention_heads);
+  if (m.num_kv_heads <= 0) {
+    throw InputError(origin + ": config key \"num_key_value_heads\" must be > 0");
+  }
   std::optional<int64_t> head_dim = OptInt(cfg, "head_dim", origin);
   if (head_dim) {
     m.head_dim = ToInt(*head_dim, "head_dim", origin);
+    if (m.head_dim <= 0) throw InputError(origin + ": config key \"head_dim\" must be > 0");
   } else {
     if (m.hidden_size % m.num_attention_heads != 0) {
       throw InputError(origin + ": no \"head_dim\" and hidden_size " +
@@ -145,6 +167,10 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
           .value_or(OptBool(root, "tie_word_embeddings", origin).value_or(gemma));
   m.attention_bias = OptBool(cfg, "attention_bias", origin).value_or(false);
   m.max_position_embeddings = OptInt(cfg, "max_position_embeddings", origin).value_or(0);
+  if (m.max_position_embeddings < 0 || m.max_position_embeddings > (int64_t{1} << 40)) {
+    throw InputError(origin + ": config key \"max_position_embeddings\" is out of range: " +
+                     std::to_string(m.max_position_embeddings));
+  }
   m.sliding_window = OptPositiveInt(cfg, "sliding_window", origin, 0);
   m.model_type = OptString(root, "model_type", origin).value_or("");
   ReadDtype(root, cfg, origin, m);
@@ -281,6 +307,10 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
       m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
       m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
+      if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
+        throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
+                         " must be in 1..vocab_size");
+      }
       m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
       break;
   }
@@ -346,7 +376,7 @@ void Validate(const std::string& origin, ModelSpec& m) {
   if (m.NumLayersOfKind(LayerKind::kSliding) > 0 && m.sliding_window <= 0) {
     throw InputError(origin + ": sliding-window layers but no \"sliding_window\" size");
   }
-  if (m.vocab_size > (int64_t{1} << 31)) {
+  if (m.vocab_size > (int64_t{1} << 26)) {
     throw InputError(origin + ": vocab_size " + std::to_string(m.vocab_size) + " is implausible");
   }
 }

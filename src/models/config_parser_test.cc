@@ -265,6 +265,20 @@ TEST(ConfigParser, WrongTypesAndShapesAreErrors) {
   EXPECT_NE(e.find("not a multiple"), std::string::npos) << e;
 }
 
+// Values that would overflow the byte arithmetic (or divide by zero) are refused.
+TEST(ConfigParser, ImplausibleSizesAreErrors) {
+  const std::string head = R"({"architectures":["LlamaForCausalLM"],"intermediate_size":64,
+      "num_attention_heads":4,"vocab_size":100,)";
+  std::string e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":100000})");
+  EXPECT_NE(e.find("\"num_hidden_layers\" is out of range"), std::string::npos) << e;
+  e = ParseError(head + R"("hidden_size":1099511627776,"num_hidden_layers":2})");
+  EXPECT_NE(e.find("\"hidden_size\" is out of range"), std::string::npos) << e;
+  e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":2,"num_key_value_heads":0})");
+  EXPECT_NE(e.find("\"num_key_value_heads\" must be > 0"), std::string::npos) << e;
+  e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":2,"head_dim":-8})");
+  EXPECT_NE(e.find("\"head_dim\" is out of range"), std::string::npos) << e;
+}
+
 TEST(ConfigParser, EveryCatalogModelParsesWithFullLayerTables) {
   std::vector<std::string> ids = CatalogModelIds();
   ASSERT_GE(ids.size(), 25u);
