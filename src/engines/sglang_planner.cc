@@ -14,6 +14,7 @@
 #include "engines/sglang_speculative.h"
 #include "models/weights.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace kvplan {
@@ -131,9 +132,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   auto setting = [&](std::string flag, std::string value, bool user, std::string rule) {
     if (explain) r.settings.push_back({std::move(flag), std::move(value), user, std::move(rule)});
   };
-  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source) {
+  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source,
+                   std::string value = "") {
     if (explain) {
-      r.stages.push_back({std::move(name), std::move(formula), bytes, std::move(source)});
+      r.stages.push_back(
+          {std::move(name), std::move(formula), bytes, std::move(source), std::move(value)});
     }
   };
   auto warn = [&](std::string w) {
@@ -303,7 +306,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   // --- Cell size and tokens -------------------------------------------------
   const SglangCell cell = SglangCellSize(era, vkey, model, a, draft);
   r.cell_size_bytes = cell.bytes;
-  stage("cell_size", cell.formula, cell.bytes, "model_runner.py profile_max_num_token: cell_size");
+  stage("cell_size", cell.formula, 0, "model_runner.py profile_max_num_token: cell_size",
+        fmt::format("{} B/token", WithThousands(cell.bytes)));
 
   auto fail = [&](std::string message) {
     r.ok = false;
@@ -331,7 +335,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   stage("profiled tokens",
         fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", rest_bytes, cell.bytes,
                     tokens),
-        0, "model_runner.py profile_max_num_token");
+        0, "model_runner.py profile_max_num_token",
+        fmt::format("{} tokens", WithThousands(tokens)));
 
   // --- Request pool size (max_num_reqs) ------------------------------------
   // server_args.py (#4908): speculative decoding sets max_running_requests to
@@ -363,7 +368,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     stage("speculative headroom",
           fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, sp.steps,
                       sp.topk, max_num_reqs, sp.draft_tokens, headroom),
-          0, "model_runner.py init_memory_pool @v0.5.3");
+          0, "model_runner.py init_memory_pool @v0.5.3", fmt::format("+{} tokens", headroom));
   }
   if (a.max_total_tokens) {
     if (*a.max_total_tokens > tokens) {
@@ -390,7 +395,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   stage("max_total_num_tokens",
         fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
                     era.spec_token_headroom && spec ? " + headroom" : "", page, tokens),
-        0, "model_runner.py init_memory_pool");
+        0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(tokens)));
   r.max_total_num_tokens = tokens;
   if (r.ok && tokens <= 0) {
     std::string msg = "Not enough memory. Please try to increase --mem-fraction-static.";
