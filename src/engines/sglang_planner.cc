@@ -12,6 +12,7 @@
 #include "engines/sglang_era.h"
 #include "engines/sglang_fixes.h"
 #include "engines/sglang_speculative.h"
+#include "models/sharding.h"
 #include "models/weights.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -150,6 +151,26 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
     a.enable_dp_attention = false;
     warn("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
+  }
+  {
+    // Load-time sharding checks: the engine stops before any memory is planned.
+    Parallelism par;
+    par.tp = a.tp;
+    par.pp = a.pp;
+    par.dp = a.dp;
+    par.ep = a.ep;
+    par.dp_attention = a.enable_dp_attention;
+    const std::vector<std::string> problems = ShardingProblems(model, par);
+    if (!problems.empty()) {
+      r.ok = false;
+      r.error_message = problems.front();
+      r.gpu_total_bytes = gpu.total_bytes;
+      r.fraction = a.mem_fraction_static.value_or(0);
+      r.fraction_user = a.mem_fraction_static.has_value();
+      for (size_t i = 1; i < problems.size(); ++i) warn(problems[i]);
+      if (opts.fixes) SglangAddShardingFixes(version, model, gpu, args_in, measured, draft, &r);
+      return r;
+    }
   }
   // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
   std::string kv_rule = a.kv_cache_dtype == "auto"
