@@ -12,8 +12,10 @@
 #include "engines/sglang_era.h"
 #include "engines/sglang_fixes.h"
 #include "engines/sglang_speculative.h"
+#include "models/sharding.h"
 #include "models/weights.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace kvplan {
@@ -131,9 +133,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   auto setting = [&](std::string flag, std::string value, bool user, std::string rule) {
     if (explain) r.settings.push_back({std::move(flag), std::move(value), user, std::move(rule)});
   };
-  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source) {
+  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source,
+                   std::string value = "") {
     if (explain) {
-      r.stages.push_back({std::move(name), std::move(formula), bytes, std::move(source)});
+      r.stages.push_back(
+          {std::move(name), std::move(formula), bytes, std::move(source), std::move(value)});
     }
   };
   auto warn = [&](std::string w) {
@@ -147,6 +151,26 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
     a.enable_dp_attention = false;
     warn("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
+  }
+  {
+    // Load-time sharding checks: the engine stops before any memory is planned.
+    Parallelism par;
+    par.tp = a.tp;
+    par.pp = a.pp;
+    par.dp = a.dp;
+    par.ep = a.ep;
+    par.dp_attention = a.enable_dp_attention;
+    const std::vector<std::string> problems = ShardingProblems(model, par);
+    if (!problems.empty()) {
+      r.ok = false;
+      r.error_message = problems.front();
+      r.gpu_total_bytes = gpu.total_bytes;
+      r.fraction = a.mem_fraction_static.value_or(0);
+      r.fraction_user = a.mem_fraction_static.has_value();
+      for (size_t i = 1; i < problems.size(); ++i) warn(problems[i]);
+      if (opts.fixes) SglangAddShardingFixes(version, model, gpu, args_in, measured, draft, &r);
+      return r;
+    }
   }
   // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
   std::string kv_rule = a.kv_cache_dtype == "auto"
@@ -303,7 +327,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   // --- Cell size and tokens -------------------------------------------------
   const SglangCell cell = SglangCellSize(era, vkey, model, a, draft);
   r.cell_size_bytes = cell.bytes;
-  stage("cell_size", cell.formula, cell.bytes, "model_runner.py profile_max_num_token: cell_size");
+  stage("cell_size", cell.formula, 0, "model_runner.py profile_max_num_token: cell_size",
+        fmt::format("{} B/token", WithThousands(cell.bytes)));
 
   auto fail = [&](std::string message) {
     r.ok = false;
@@ -331,7 +356,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   stage("profiled tokens",
         fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", rest_bytes, cell.bytes,
                     tokens),
-        0, "model_runner.py profile_max_num_token");
+        0, "model_runner.py profile_max_num_token",
+        fmt::format("{} tokens", WithThousands(tokens)));
 
   // --- Request pool size (max_num_reqs) ------------------------------------
   // server_args.py (#4908): speculative decoding sets max_running_requests to
@@ -363,7 +389,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     stage("speculative headroom",
           fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, sp.steps,
                       sp.topk, max_num_reqs, sp.draft_tokens, headroom),
-          0, "model_runner.py init_memory_pool @v0.5.3");
+          0, "model_runner.py init_memory_pool @v0.5.3", fmt::format("+{} tokens", headroom));
   }
   if (a.max_total_tokens) {
     if (*a.max_total_tokens > tokens) {
@@ -390,7 +416,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   stage("max_total_num_tokens",
         fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
                     era.spec_token_headroom && spec ? " + headroom" : "", page, tokens),
-        0, "model_runner.py init_memory_pool");
+        0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(tokens)));
   r.max_total_num_tokens = tokens;
   if (r.ok && tokens <= 0) {
     std::string msg = "Not enough memory. Please try to increase --mem-fraction-static.";
