@@ -32,6 +32,18 @@ TEST(ExplainReport, SglangStoryShowsProvenanceAndTheCheck) {
   EXPECT_NE(text.find("check: matches"), std::string::npos);
 }
 
+TEST(ExplainReport, FailedStoryRunReplannedWithTheAutoFractionUsesTheCatalogGeometry) {
+  // The failed run has no KV line: the cell comes from Qwen3-235B's config (1 KV head per
+  // rank at TP 8 x 128 x 94 layers x 2 x 2 B = 48,128 B); 21.70 - 94.00 x 0.12 = 10.42 GiB;
+  // int(10.42 x 2^30) // 48128 = 11188389806 // 48128 = 232,471 tokens.
+  ExplainOptions o;
+  o.sets.push_back({"mem_fraction_static", "0.88"});
+  std::string text = ExplainText(Load("sglang/story_mfs_0.55_failed.log"), "x", 1, o);
+  EXPECT_NE(text.find("48,128 B per token"), std::string::npos) << text;
+  EXPECT_NE(text.find("starts: rest_memory 10.42 GiB, 232,471 KV tokens"), std::string::npos)
+      << text;
+}
+
 TEST(ExplainReport, BadSetIsAnInputError) {
   EXPECT_THROW(ParseSet("mem-fraction-static"), InputError);
   ExplainOptions o;
