@@ -24,8 +24,7 @@ std::vector<std::string> CandidateReleases(const std::string& era) {
 }
 
 int IntSetting(const RunRecord& r, const char* key, int fallback) {
-  std::optional<double> v = r.SettingNumber(key);
-  return v ? static_cast<int>(*v) : fallback;
+  return static_cast<int>(r.SettingInt(key, fallback));
 }
 
 SglangArgs ArgsOf(const RunRecord& r) {

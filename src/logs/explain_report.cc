@@ -259,8 +259,9 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
     double kv2 = VllmKvGib(c);
     *out += fmt::format("\nWhat if {}={}: kv = {:.2f} GiB ({:+.2f} GiB){}\n", flag, value, kv2,
                         kv2 - kv, kv2 <= 0 ? " -> no memory for the KV cache: fails" : "");
-    if (per_token && kv2 > 0) {
-      double t2 = std::floor(kv2 * static_cast<double>(kGiB) / *per_token);
+    double t2 =
+        per_token && *per_token >= 1 ? std::floor(kv2 * static_cast<double>(kGiB) / *per_token) : 0;
+    if (t2 > 0 && t2 < 1e15) {
       *out += fmt::format("  about {} KV tokens", Thousands(static_cast<int64_t>(t2)));
       if (std::optional<double> len = r.Figure("max_model_len")) {
         *out += t2 >= *len ? fmt::format(": enough for max_model_len {:.0f}", *len)

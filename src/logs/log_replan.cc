@@ -30,6 +30,10 @@ double ElemBytes(const std::string& dtype) {
 int64_t PerTokenFromSize(double gib, double slots, int64_t* uncertainty) {
   double per = gib * static_cast<double>(kGiB) / slots;
   double doubt = 0.005 * static_cast<double>(kGiB) / slots;
+  if (!(per > 0 && per < 1e12)) {  // a garbled KV line: no usable size
+    *uncertainty = 0;
+    return 0;
+  }
   int64_t snapped = static_cast<int64_t>(std::llround(per / 64.0)) * 64;
   if (doubt < 32 && std::fabs(static_cast<double>(snapped) - per) <= doubt) {
     *uncertainty = 0;
@@ -51,8 +55,8 @@ std::optional<int64_t> CellFromModel(const RunRecord& run, double elem, std::str
     return std::nullopt;  // not in the catalog: the log's KV line is the fallback
   }
   if (m.num_layers <= 0 || m.head_dim <= 0) return std::nullopt;
-  int tp = static_cast<int>(run.SettingNumber("tp_size").value_or(1));
-  int dp = static_cast<int>(run.SettingNumber("dp_size").value_or(1));
+  int tp = static_cast<int>(run.SettingInt("tp_size", 1));
+  int dp = static_cast<int>(run.SettingInt("dp_size", 1));
   const LoggedSetting* dpa = run.FindSetting("enable_dp_attention");
   int attn_tp = (dpa != nullptr && dpa->value == "True" && dp > 0) ? tp / dp : tp;
   double cell;
@@ -89,7 +93,8 @@ void SetCell(const RunRecord& run, SglangBudget* b) {
     int64_t uk = 0, uv = 0;
     int64_t from_log = kv ? PerTokenFromSize(*kv, slots, &uk)
                           : PerTokenFromSize(*k, slots, &uk) + PerTokenFromSize(*v, slots, &uv);
-    if (geometry && std::llabs(*geometry - from_log) <= uk + uv + 64) {
+    if (from_log <= 0) from_log = 0;
+    if (geometry && (from_log == 0 || std::llabs(*geometry - from_log) <= uk + uv + 64)) {
       b->cell_bytes = *geometry;
       b->cell_source = model_source + ", agreeing with the log's KV line";
       return;
@@ -144,15 +149,19 @@ std::optional<SglangBudget> SglangBudgetOf(const RunRecord& run, std::string* wh
                   : "the log prints no mem_fraction_static (no server_args line)";
     return std::nullopt;
   }
+  if (*mfs <= 0 || *mfs > 1) {
+    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs);
+    return std::nullopt;
+  }
+  if (std::fabs(*pre) > 1e7 || std::fabs(*post) > 1e7) {  // more than 10 PiB of free memory
+    *why = "the logged free memory is not plausible (garbled line?)";
+    return std::nullopt;
+  }
   b.pre_gib = *pre;
   b.post_gib = *post;
   b.mfs = *mfs;
-  if (std::optional<double> page = run.SettingNumber("page_size"); page && *page >= 1) {
-    b.page_size = static_cast<int64_t>(*page);
-  }
-  if (std::optional<double> cap = run.SettingNumber("max_total_tokens"); cap && *cap > 0) {
-    b.max_total_tokens = static_cast<int64_t>(*cap);
-  }
+  if (int64_t page = run.SettingInt("page_size", 1); page >= 1) b.page_size = page;
+  if (int64_t cap = run.SettingInt("max_total_tokens", 0); cap > 0) b.max_total_tokens = cap;
   SetCell(run, &b);
   return b;
 }
@@ -201,11 +210,11 @@ void ApplySglangSet(SglangBudget* b, const std::string& flag, const std::string&
     }
     b->mfs = *num;
   } else if (key == "max_total_tokens") {
-    if (!num || *num < 1)
+    if (!num || *num < 1 || *num > 1e15)
       throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
     b->max_total_tokens = static_cast<int64_t>(*num);
   } else if (key == "page_size") {
-    if (!num || *num < 1)
+    if (!num || *num < 1 || *num > 1e15)
       throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
     b->page_size = static_cast<int64_t>(*num);
   } else if (key == "kv_cache_dtype") {

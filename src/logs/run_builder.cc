@@ -1,6 +1,7 @@
 #include "logs/run_builder.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kvplan {
 namespace {
@@ -9,6 +10,10 @@ constexpr size_t kMaxTracebackLines = 60;
 constexpr size_t kMaxKeptText = 4096;  // a failure message or traceback line, as kept
 
 std::string Kept(std::string_view text) { return std::string(text.substr(0, kMaxKeptText)); }
+
+// No engine prints a figure beyond 1e15 (tokens, bytes of KV in GiB, seconds): larger
+// or non-finite values come from garbled lines and would overflow the arithmetic.
+bool Plausible(double v) { return std::isfinite(v) && std::fabs(v) <= 1e15; }
 
 }  // namespace
 
@@ -67,6 +72,10 @@ void RunBuilder::AddPoint(std::string_view stage, std::optional<double> avail,
       }
     }
   }
+  if ((avail && !Plausible(*avail)) || (usage && !Plausible(*usage))) {
+    Note("ignored an implausible memory figure at " + std::string(stage) + " (garbled line?)");
+    return;
+  }
   if (current_.first_line == 0) current_.first_line = line_number_;
   current_.last_line = line_number_;
   if (current_.started_at.empty() && !line_.time.empty()) current_.started_at = line_.time;
@@ -75,6 +84,10 @@ void RunBuilder::AddPoint(std::string_view stage, std::optional<double> avail,
 }
 
 void RunBuilder::SetFigure(const std::string& key, double value) {
+  if (!Plausible(value)) {
+    Note("ignored an implausible figure for " + key + " (garbled line?)");
+    return;
+  }
   current_.figures.emplace(key, value);
   if (current_.first_line == 0) current_.first_line = line_number_;
   current_.last_line = line_number_;

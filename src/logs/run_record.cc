@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "util/error.h"
 
@@ -72,6 +73,12 @@ std::optional<double> RunRecord::SettingNumber(std::string_view key) const {
   auto [p, ec] = std::from_chars(s->value.data(), end, v);
   if (ec != std::errc() || p != end) return std::nullopt;
   return v;
+}
+
+int64_t RunRecord::SettingInt(std::string_view key, int64_t fallback) const {
+  std::optional<double> v = SettingNumber(key);
+  if (!v || !(std::fabs(*v) < 1e9)) return fallback;
+  return static_cast<int64_t>(*v);
 }
 
 nlohmann::json ToJson(const RunRecord& r) {

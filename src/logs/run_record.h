@@ -78,6 +78,8 @@ struct RunRecord {
   int RankCount(std::string_view stage) const;
   // The setting as a number, when it is one.
   std::optional<double> SettingNumber(std::string_view key) const;
+  // The setting as a small integer (|v| < 1e9), else `fallback`.
+  int64_t SettingInt(std::string_view key, int64_t fallback) const;
 };
 
 nlohmann::json ToJson(const RunRecord& run);

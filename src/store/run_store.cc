@@ -81,9 +81,7 @@ std::string NowUtc() {
 }
 
 int64_t TpOf(const RunRecord& r) {
-  std::optional<double> tp = r.SettingNumber("tp_size");
-  if (!tp) tp = r.SettingNumber("tensor_parallel_size");
-  return tp ? static_cast<int64_t>(*tp) : 1;
+  return r.SettingInt("tp_size", r.SettingInt("tensor_parallel_size", 1));
 }
 
 StoredRun RowToRun(const Stmt& s) {
