@@ -182,3 +182,25 @@ TEST(MixedLogs, NoEngineLinesIsAClearInputError) {
 
 }  // namespace
 }  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+TEST(VllmLogs, NewestFormatWithWorkerTagsAndCombinedCapacityLine) {
+  std::vector<RunRecord> runs = Runs("vllm/v0_27_tp2_newest_format.log");
+  ASSERT_EQ(runs.size(), 1u);
+  const RunRecord& r = runs[0];
+  EXPECT_EQ(r.version, "0.27.1");
+  EXPECT_EQ(r.outcome, "ok");
+  EXPECT_DOUBLE_EQ(*r.Figure("weights_gib"), 30.59);             // "%s GiB memory" form
+  EXPECT_DOUBLE_EQ(*r.Figure("available_kv_cache_gib"), 37.13);  // first worker's
+  EXPECT_DOUBLE_EQ(*r.Figure("gpu_kv_cache_tokens"), 304128);
+  EXPECT_DOUBLE_EQ(*r.Figure("max_concurrency_tokens"), 40960);
+  EXPECT_DOUBLE_EQ(*r.Figure("max_concurrency"), 7.43);
+  EXPECT_EQ(r.RankCount(kStageLoadWeightEnd), 2);  // Worker_TP0 and Worker_TP1
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size")->provenance, "user");
+  EXPECT_EQ(r.FindSetting("api_key")->value, "[REDACTED]");
+}
+
+}  // namespace
+}  // namespace kvplan
