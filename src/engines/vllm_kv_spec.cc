@@ -61,6 +61,7 @@ void BuildGroups(VllmKvSpec* s) {
     int g = static_cast<int>(CeilDiv(c, s->group_size));
     s->num_groups += g;
     s->padding_layers += g * s->group_size - c;
+    if (g * s->group_size > c) s->padding_by_kind.push_back({g * s->group_size - c, c});
     for (int i = 0; i < g; ++i) s->group_kinds.push_back(k);
   }
 }

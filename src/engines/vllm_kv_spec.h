@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/model.h"
@@ -29,6 +30,8 @@ struct VllmKvSpec {
   int group_size = 0;
   int num_groups = 0;
   int padding_layers = 0;
+  // Per layer type that needed padding: {padding layers, layers of that type}.
+  std::vector<std::pair<int, int>> padding_by_kind;
   std::vector<LayerKind> group_kinds;  // one per group
   int64_t page_bytes = 0;              // one layer, one block (unified across groups)
 

@@ -263,11 +263,10 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   if (v0) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
   for (const std::string& line : rep.log_lines) out->figures.push_back({"log", 0, line});
   out->warnings.insert(out->warnings.end(), b.warnings.begin(), b.warnings.end());
-  if (spec.padding_layers > 0) {
-    // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size: the padding warning.
-    out->warnings.push_back(fmt::format(
-        "Add {} padding layers, may waste at most {:.2f}% KV cache memory", spec.padding_layers,
-        100.0 * spec.padding_layers / (spec.num_groups * spec.group_size)));
+  for (auto [pad, count] : spec.padding_by_kind) {
+    // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: the padding warning.
+    out->warnings.push_back(fmt::format("Add {} padding layers, may waste at most {:.2f}% KV cache memory",
+                                        pad, 100.0 * pad / count));
   }
   if (model.NumLayersOfKind(LayerKind::kLinear) > 0) {
     out->warnings.push_back("linear-attention/mamba state layers are not modelled (no per-token KV)");
