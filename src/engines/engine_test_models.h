@@ -66,9 +66,10 @@ inline ModelSpec Qwen3_235B_FP8() {
 
 // openai/gpt-oss-120b config.json: 36 layers alternating sliding/full (sliding first).
 inline ModelSpec GptOss120B() {
-  ModelSpec m = Moe(Gqa("openai/gpt-oss-120b", 36, 64, 8, 64, 2880, 2880, 201088, 131072), 128,
-                    4, 2880);
-  for (int i = 0; i < 36; ++i) m.layer_kinds[i] = i % 2 == 0 ? LayerKind::kSliding : LayerKind::kFull;
+  ModelSpec m =
+      Moe(Gqa("openai/gpt-oss-120b", 36, 64, 8, 64, 2880, 2880, 201088, 131072), 128, 4, 2880);
+  for (int i = 0; i < 36; ++i)
+    m.layer_kinds[i] = i % 2 == 0 ? LayerKind::kSliding : LayerKind::kFull;
   m.sliding_window = 128;
   m.quant.method = "mxfp4";
   m.quant.weight_bits = 4;
@@ -79,7 +80,8 @@ inline ModelSpec GptOss120B() {
 // google/gemma-3-27b-it text config: 62 layers, every 6th global, window 1024.
 inline ModelSpec Gemma3_27B() {
   ModelSpec m = Gqa("google/gemma-3-27b-it", 62, 32, 16, 128, 5376, 21504, 262208, 131072);
-  for (int i = 0; i < 62; ++i) m.layer_kinds[i] = (i + 1) % 6 == 0 ? LayerKind::kFull : LayerKind::kSliding;
+  for (int i = 0; i < 62; ++i)
+    m.layer_kinds[i] = (i + 1) % 6 == 0 ? LayerKind::kFull : LayerKind::kSliding;
   m.sliding_window = 1024;
   return m;
 }

@@ -42,8 +42,8 @@ struct VllmArgs {
   bool disable_hybrid_kv_cache_manager = false;
   std::string quantization;
   std::optional<VllmSpeculative> speculative;
-  std::optional<bool> use_v1;  // VLLM_USE_V1=0/1 given in the pasted command
-  double swap_space_gib = 4;   // V0 CPU blocks
+  std::optional<bool> use_v1;              // VLLM_USE_V1=0/1 given in the pasted command
+  double swap_space_gib = 4;               // V0 CPU blocks
   std::vector<std::string> user_flags;     // the flags the user gave (first names)
   std::vector<std::string> unknown_flags;  // accepted but not modelled
 };

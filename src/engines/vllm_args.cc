@@ -31,7 +31,8 @@ int64_t ParseHumanInt(const std::string& flag, const std::string& text) {
   });
   if (s == "-1") return -1;
   if (!digits || s.size() > 12) {
-    throw InputError(fmt::format("{} expects an integer such as 32768 or 32k, got '{}'", flag, text));
+    throw InputError(
+        fmt::format("{} expects an integer such as 32768 or 32k, got '{}'", flag, text));
   }
   return std::stoll(s) * mult;
 }
@@ -58,11 +59,13 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
   }
   VllmSpeculative s;
   if (j.contains("method")) {
-    if (!j["method"].is_string()) throw InputError("--speculative-config: \"method\" must be a string");
+    if (!j["method"].is_string())
+      throw InputError("--speculative-config: \"method\" must be a string");
     s.method = j["method"].get<std::string>();
   }
   if (j.contains("model")) {
-    if (!j["model"].is_string()) throw InputError("--speculative-config: \"model\" must be a string");
+    if (!j["model"].is_string())
+      throw InputError("--speculative-config: \"model\" must be a string");
     s.model = j["model"].get<std::string>();
   }
   if (j.contains("num_speculative_tokens")) {
@@ -77,8 +80,8 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
   // model, anything else is a separate draft model.
   if (s.method.empty()) s.method = s.model == "ngram" ? "ngram" : "draft_model";
   static const std::set<std::string> kMethods = {
-      "ngram", "eagle", "eagle3", "medusa", "mlp_speculator", "draft_model", "mtp",
-      "deepseek_mtp", "qwen3_next_mtp", "ernie_mtp", "glm4_moe_mtp", "suffix"};
+      "ngram", "eagle",        "eagle3",         "medusa",    "mlp_speculator", "draft_model",
+      "mtp",   "deepseek_mtp", "qwen3_next_mtp", "ernie_mtp", "glm4_moe_mtp",   "suffix"};
   if (!kMethods.count(s.method)) {
     throw InputError(fmt::format(
         "--speculative-config: unknown method '{}' (expected ngram, eagle, eagle3, mtp, "
@@ -102,8 +105,8 @@ std::vector<std::string> StripLauncher(const std::vector<std::string>& argv,
       *use_v1 = a.back() == '1';
       continue;
     }
-    if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" ||
-                    a == "serve" || a == "vllm.entrypoints.openai.api_server")) {
+    if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" || a == "serve" ||
+                    a == "vllm.entrypoints.openai.api_server")) {
       continue;
     }
     leading = false;
@@ -114,8 +117,8 @@ std::vector<std::string> StripLauncher(const std::vector<std::string>& argv,
 
 const std::set<std::string>& KvCacheDtypes() {
   // vllm/config/cache.py @v0.10 CacheDType (plus bfloat16/float16 from 2026).
-  static const std::set<std::string> k = {"auto",     "fp8",      "fp8_e4m3", "fp8_e5m2",
-                                          "fp8_inc",  "fp8_ds_mla", "bfloat16", "float16"};
+  static const std::set<std::string> k = {"auto",    "fp8",        "fp8_e4m3", "fp8_e5m2",
+                                          "fp8_inc", "fp8_ds_mla", "bfloat16", "float16"};
   return k;
 }
 
@@ -151,13 +154,31 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   p.Bool({"--enable-chunked-prefill"}, &chunked);
   p.BoolFalse({"--no-enable-chunked-prefill"}, &chunked);
   p.Bool({"--disable-hybrid-kv-cache-manager"}, &no_hybrid);
-  for (const char* f : {"--host", "--port", "--served-model-name", "--tokenizer", "--revision",
-                        "--seed", "--kv-transfer-config", "--tool-call-parser", "--api-key",
-                        "--load-format", "--distributed-executor-backend", "--reasoning-parser",
-                        "--compilation-config", "-O", "--chat-template", "--limit-mm-per-prompt",
-                        "--mm-encoder-tp-mode", "--generation-config", "--uvicorn-log-level",
-                        "--download-dir", "--hf-overrides", "--override-generation-config",
-                        "--cpu-offload-gb", "--tokenizer-mode", "--config"}) {
+  for (const char* f : {"--host",
+                        "--port",
+                        "--served-model-name",
+                        "--tokenizer",
+                        "--revision",
+                        "--seed",
+                        "--kv-transfer-config",
+                        "--tool-call-parser",
+                        "--api-key",
+                        "--load-format",
+                        "--distributed-executor-backend",
+                        "--reasoning-parser",
+                        "--compilation-config",
+                        "-O",
+                        "--chat-template",
+                        "--limit-mm-per-prompt",
+                        "--mm-encoder-tp-mode",
+                        "--generation-config",
+                        "--uvicorn-log-level",
+                        "--download-dir",
+                        "--hf-overrides",
+                        "--override-generation-config",
+                        "--cpu-offload-gb",
+                        "--tokenizer-mode",
+                        "--config"}) {
     p.Ignored({f}, true);
   }
   for (const char* f : {"--trust-remote-code", "--enable-auto-tool-choice",
@@ -170,8 +191,8 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   a.unknown_flags = p.unknown_flags();
 
   if (model_flag && model_pos && *model_flag != *model_pos) {
-    throw InputError(fmt::format("vLLM model given twice: '{}' and --model '{}'", *model_pos,
-                                 *model_flag));
+    throw InputError(
+        fmt::format("vLLM model given twice: '{}' and --model '{}'", *model_pos, *model_flag));
   }
   a.model = model_flag ? *model_flag : model_pos.value_or("");
   a.tp = CheckedSize("--tensor-parallel-size", tp);
@@ -185,7 +206,8 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   a.gpu_memory_utilization = util;
   if (max_model_len) {
     int64_t v = ParseHumanInt("--max-model-len", *max_model_len);
-    if (v == 0 || v < -1) throw InputError(fmt::format("--max-model-len must be positive, got {}", v));
+    if (v == 0 || v < -1)
+      throw InputError(fmt::format("--max-model-len must be positive, got {}", v));
     if (v > 0) a.max_model_len = v;
   }
   CheckPositive("--max-num-seqs", max_num_seqs);
@@ -209,7 +231,8 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   a.enforce_eager = eager.value_or(false);
   if (kv_mem) {
     int64_t v = ParseHumanInt("--kv-cache-memory", *kv_mem);
-    if (v <= 0) throw InputError(fmt::format("--kv-cache-memory must be positive bytes, got {}", *kv_mem));
+    if (v <= 0)
+      throw InputError(fmt::format("--kv-cache-memory must be positive bytes, got {}", *kv_mem));
     a.kv_cache_memory_bytes = v;
   }
   a.quantization = quant.value_or("");

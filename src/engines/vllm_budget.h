@@ -37,14 +37,15 @@ struct VllmBudget {
   int64_t available = 0;  // bytes for the KV cache on this rank
   std::vector<Stage> stages;
   std::vector<std::string> warnings;
-  std::string error;        // a start-up error before any KV sizing
+  std::string error;           // a start-up error before any KV sizing
   int64_t graph_after_kv = 0;  // CUDA graphs captured after the KV cache (from the headroom)
 };
 
-VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);               // vllm_v0.cc
-VllmBudget VllmV1EarlyBudget(const VllmTerms& t);                         // vllm_v1_early.cc
-VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r);        // vllm_v1.cc
-VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t, const VllmRelease& r);  // vllm_v1_graph_estimate.cc
+VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);           // vllm_v0.cc
+VllmBudget VllmV1EarlyBudget(const VllmTerms& t);                   // vllm_v1_early.cc
+VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r);  // vllm_v1.cc
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t,
+                                     const VllmRelease& r);  // vllm_v1_graph_estimate.cc
 // The per-instance V1 budget of vllm_v1.cc, with or without the CUDA-graph term.
 VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool subtract_graph);
 

@@ -33,8 +33,8 @@ VllmMeasured Measured(std::map<std::string, double> gib) { return VllmMeasuredFr
 
 // vllm-v0-rtx3090-llama31-8b-len20000-issue10517: V0 one-line log, peak_torch includes weights.
 TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517) {
-  VllmArgs a = ParseVllmArgs({"--model", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len",
-                              "20000"});
+  VllmArgs a =
+      ParseVllmArgs({"--model", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "20000"});
   auto m = Measured({{"total", 23.58}, {"peak_torch", 17.06}, {"non_torch", 0.35}});
   PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
@@ -90,12 +90,12 @@ TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517ActivationEstimate) {
 
 // vllm-v0-h100-llama32-11b-vision-pr12126: V0 0.7 multi-line log, 40 cached layers.
 TEST(VllmCases, V0H100Llama32VisionPr12126) {
-  ModelSpec vision = testing::Gqa("meta-llama/Llama-3.2-11B-Vision", 40, 32, 8, 128, 4096, 14336,
-                                  128256, 131072);
+  ModelSpec vision =
+      testing::Gqa("meta-llama/Llama-3.2-11B-Vision", 40, 32, 8, 128, 4096, 14336, 128256, 131072);
   VllmArgs a = ParseVllmArgs({"--max-model-len", "65536", "--max-num-seqs", "128",
                               "--enforce-eager", "--load-format", "dummy"});
-  auto m = Measured({{"total", 79.22}, {"weights", 19.86}, {"non_torch", 0.16},
-                     {"activation_peak", 36.63}});
+  auto m = Measured(
+      {{"total", 79.22}, {"weights", 19.86}, {"non_torch", 0.16}, {"activation_peak", 36.63}});
   PlanResult r = PlanVllm("0.7.0", vision, testing::H100(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(Fig(r, "requested_memory_gib"), 71.29, 0.01);
@@ -126,9 +126,9 @@ TEST(VllmCases, V1EarlyLlama70BW8A8Pr12569) {
 TEST(VllmCases, V1Pp2Qwen3Coder30BIssue34076) {
   ModelSpec coder = testing::Qwen3_30B_A3B();
   coder.max_position_embeddings = 262144;
-  VllmArgs a = ParseVllmArgs({"--model", "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8",
-                              "--pipeline-parallel-size", "2", "--gpu-memory-utilization", "0.9",
-                              "--enable-chunked-prefill"});
+  VllmArgs a =
+      ParseVllmArgs({"--model", "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "--pipeline-parallel-size",
+                     "2", "--gpu-memory-utilization", "0.9", "--enable-chunked-prefill"});
   PlanResult r = PlanVllm("0.15.2rc1.dev93+g11a4c9d30", coder, Gpu("rtx-5070-ti", 15.47), a,
                           Measured({{"kv_cache", 3.18}}));
   EXPECT_FALSE(r.ok);
@@ -150,8 +150,8 @@ TEST(VllmCases, V1Pp2Qwen3Coder30BIssue34076) {
 TEST(VllmCases, V1H100GptOss120BIssue27508) {
   VllmArgs a = ParseVllmArgs({"--model", "openai/gpt-oss-120b", "--gpu-memory-utilization", "0.95",
                               "--max-num-batched-tokens", "1024"});
-  PlanResult r = PlanVllm("0.11.0", testing::GptOss120B(), testing::H100(), a,
-                          Measured({{"kv_cache", 1.71}}));
+  PlanResult r =
+      PlanVllm("0.11.0", testing::GptOss120B(), testing::H100(), a, Measured({{"kv_cache", 1.71}}));
   EXPECT_FALSE(r.ok);
   EXPECT_NEAR(Fig(r, "needed_kv_gib"), 4.54, 0.02);
   EXPECT_EQ(Fig(r, "kv_cache_groups"), 2);  // 18 full + 18 sliding
@@ -160,9 +160,9 @@ TEST(VllmCases, V1H100GptOss120BIssue27508) {
 
 // vllm-v1-h20-qwen3-coder-480b-fp8-dp8-recipes12: DP replicas keep all KV heads.
 TEST(VllmCases, V1H20Qwen3Coder480BDp8Recipes12) {
-  ModelSpec coder = testing::Moe(testing::Gqa("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", 62, 96, 8, 128,
-                                     6144, 8192, 151936, 262144),
-                        160, 8, 2560);
+  ModelSpec coder = testing::Moe(testing::Gqa("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", 62, 96, 8,
+                                              128, 6144, 8192, 151936, 262144),
+                                 160, 8, 2560);
   VllmArgs a = ParseVllmArgs({"/tmp/model/Qwen3-Coder-480B-A35B-Instruct-FP8", "-dp=8",
                               "--enable-expert-parallel", "--enable-auto-tool-choice",
                               "--tool-call-parser", "qwen3_coder"});
@@ -206,8 +206,8 @@ TEST(VllmCases, V1DeepSeekV2LiteIssue15871) {
 TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
   VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--model", "nytopop/Qwen3-30B-A3B.w4a16",
                               "--gpu-memory-utilization", "0.9", "--max-num-seqs", "8"});
-  auto m = Measured({{"total", 23.56}, {"weights", 15.6841}, {"non_torch", 0.06},
-                     {"activation_peak", 0.12}});
+  auto m = Measured(
+      {{"total", 23.56}, {"weights", 15.6841}, {"non_torch", 0.06}, {"activation_peak", 0.12}});
   PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(Fig(r, "requested_memory_gib"), 21.2, 0.01);
@@ -228,9 +228,9 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327ActivationEstimate) {
 // vllm issue 21348 (not in the jsonl): Qwen3-235B-A22B-FP8, 4x H100, ~v0.10:
 // "Available KV cache memory: 8.11 GiB" on rank 0, "GPU KV cache size: 178,880 tokens".
 TEST(VllmCases, V1H100Qwen3_235BFp8Tp4Issue21348) {
-  VllmArgs a = ParseVllmArgs({"vllm", "serve", "/path/to/Qwen3-235B-A22B-FP8",
-                              "--tensor-parallel-size", "4", "--kv-transfer-config",
-                              "{\"kv_connector\":\"LMCacheConnectorV1\"}"});
+  VllmArgs a =
+      ParseVllmArgs({"vllm", "serve", "/path/to/Qwen3-235B-A22B-FP8", "--tensor-parallel-size", "4",
+                     "--kv-transfer-config", "{\"kv_connector\":\"LMCacheConnectorV1\"}"});
   PlanResult r = PlanVllm("0.10.0", testing::Qwen3_235B_FP8(), testing::H100(), a,
                           Measured({{"kv_cache", 8.11}}));
   EXPECT_TRUE(r.ok) << r.error_message;

@@ -25,8 +25,9 @@ int64_t VllmLayerActivationPerToken(const ModelSpec& m, int tp) {
     // token, cache2 holds N; N = moe_intermediate / tp.
     int64_t n = static_cast<int64_t>(m.moe_intermediate_size) / tp;
     int64_t moe = m.experts_per_token * (std::max(2 * n, h) + n);
-    int64_t shared = 3 * static_cast<int64_t>(m.shared_expert_intermediate_size +
-                                              m.num_shared_experts * m.moe_intermediate_size) /
+    int64_t shared = 3 *
+                     static_cast<int64_t>(m.shared_expert_intermediate_size +
+                                          m.num_shared_experts * m.moe_intermediate_size) /
                      tp;
     mlp = std::max(mlp, moe + shared);
   }

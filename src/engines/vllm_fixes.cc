@@ -36,6 +36,22 @@ std::optional<Fix> UtilizationFix(const std::string& v, const ModelSpec& model, 
   if (a.kv_cache_memory_bytes) return std::nullopt;
   double util = failed.fraction;
   int64_t total = failed.gpu_total_bytes;
+  if (failed.error_message.rfind("Free memory on device", 0) == 0) {
+    // The start-up check: the largest utilization under the free memory that still serves.
+    double free_frac = static_cast<double>(failed.pre_load_free_bytes) / static_cast<double>(total);
+    for (int pct = static_cast<int>(std::floor(free_frac * 100)); pct >= 10; --pct) {
+      VllmArgs b = a;
+      b.gpu_memory_utilization = pct / 100.0;
+      VllmMeasured mm = m;
+      if (mm.available_kv) {
+        *mm.available_kv += static_cast<int64_t>((pct / 100.0 - util) * static_cast<double>(total));
+      }
+      if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
+        return Fix{"--gpu-memory-utilization", PyFloat(pct / 100.0), Effect(*r)};
+      }
+    }
+    return std::nullopt;
+  }
   for (int pct = static_cast<int>(std::floor(util * 100 + 1e-9)) + 1; pct <= 99; ++pct) {
     VllmArgs b = a;
     b.gpu_memory_utilization = pct / 100.0;
@@ -96,8 +112,9 @@ std::vector<Fix> VllmFixes(const std::string& v, const ModelSpec& model, const G
                            const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d,
                            const PlanResult& failed) {
   std::vector<Fix> out;
-  for (auto f : {UtilizationFix(v, model, gpu, a, m, d, failed), MaxLenFix(v, model, gpu, a, m, d, failed),
-                 Fp8Fix(v, model, gpu, a, m, d), TpFix(v, model, gpu, a, m, d)}) {
+  for (auto f :
+       {UtilizationFix(v, model, gpu, a, m, d, failed), MaxLenFix(v, model, gpu, a, m, d, failed),
+        Fp8Fix(v, model, gpu, a, m, d), TpFix(v, model, gpu, a, m, d)}) {
     if (f) out.push_back(*f);
   }
   return out;

@@ -96,8 +96,9 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
     throw InputError("--kv-cache-dtype fp8_ds_mla needs an MLA model (DeepSeek-V3.2 style)");
   }
   int dtb = VllmKvDtypeBytes(opt.kv_cache_dtype, model);
-  s.dtype = opt.kv_cache_dtype == "auto" ? (model.torch_dtype.empty() ? "bfloat16" : model.torch_dtype)
-                                         : opt.kv_cache_dtype;
+  s.dtype = opt.kv_cache_dtype == "auto"
+                ? (model.torch_dtype.empty() ? "bfloat16" : model.torch_dtype)
+                : opt.kv_cache_dtype;
   int64_t per_layer = LayerBytesPerToken(model, opt.tp, opt.kv_cache_dtype, dtb);
   // Pipeline stages: the stage with the most layers (vllm/distributed/utils.py get_pp_indices).
   int layers_here = static_cast<int>(CeilDiv(model.num_layers, opt.pp));
@@ -107,7 +108,8 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
     if (!opt.hybrid_allocator && k != LayerKind::kFull) k = LayerKind::kFull;
     s.layers.push_back({k, per_layer, k == LayerKind::kFull ? 0 : model.sliding_window});
   }
-  for (int i = 0; i < opt.extra_full_layers; ++i) s.layers.push_back({LayerKind::kFull, per_layer, 0});
+  for (int i = 0; i < opt.extra_full_layers; ++i)
+    s.layers.push_back({LayerKind::kFull, per_layer, 0});
   if (opt.draft != nullptr) {
     int64_t draft_layer = LayerBytesPerToken(*opt.draft, opt.tp, opt.kv_cache_dtype,
                                              VllmKvDtypeBytes(opt.kv_cache_dtype, *opt.draft));
@@ -181,8 +183,7 @@ double VllmGroupConcurrency(const VllmKvSpec& s, int64_t num_blocks, int64_t mml
   return static_cast<double>(num_blocks) / static_cast<double>(blocks_per_request);
 }
 
-int64_t VllmEstimateMaxModelLen(const VllmKvSpec& s, int64_t available, int64_t mml,
-                                int64_t mnbt) {
+int64_t VllmEstimateMaxModelLen(const VllmKvSpec& s, int64_t available, int64_t mml, int64_t mnbt) {
   // kv_cache_utils.py estimate_max_model_len @v0.10: binary search.
   auto fits = [&](int64_t len) { return VllmNeededMemory(s, len, mnbt) <= available; };
   int64_t left = 1, right = mml;

@@ -45,8 +45,8 @@ struct VllmKvOptions {
   int pp = 1;
   int64_t block_size = 16;
   std::string kv_cache_dtype = "auto";
-  bool hybrid_allocator = true;  // false: --disable-hybrid-kv-cache-manager or V0
-  int extra_full_layers = 0;     // MTP layers
+  bool hybrid_allocator = true;      // false: --disable-hybrid-kv-cache-manager or V0
+  int extra_full_layers = 0;         // MTP layers
   const ModelSpec* draft = nullptr;  // EAGLE/draft model layers share the cache
 };
 
@@ -58,8 +58,8 @@ int VllmKvDtypeBytes(const std::string& kv_cache_dtype, const ModelSpec& model);
 VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt);
 
 // max_memory_usage_bytes of one layer for one request of `max_model_len`.
-int64_t VllmLayerMaxMemory(const VllmKvSpec& spec, const VllmKvLayer& layer,
-                           int64_t max_model_len, int64_t max_num_batched_tokens);
+int64_t VllmLayerMaxMemory(const VllmKvSpec& spec, const VllmKvLayer& layer, int64_t max_model_len,
+                           int64_t max_num_batched_tokens);
 
 // Sum over the layers: the KV one request at `max_model_len` needs (the
 // start-up check, kv_cache_utils.py check_enough_kv_cache_memory).

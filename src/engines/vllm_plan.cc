@@ -47,16 +47,17 @@ Resolved Resolve(const std::string& version, const ModelSpec& model, const GpuSp
   r.era = VllmEraFor(r.release, a.use_v1);
   bool v0 = IsV0(r.era);
   if (a.kv_cache_memory_bytes && (v0 || !r.release.AtLeast(0, 10, 2))) {
-    throw InputError(fmt::format("--kv-cache-memory needs vLLM 0.10.2 or later with the V1 engine "
-                                 "(asked for {})",
-                                 r.release.text));
+    throw InputError(
+        fmt::format("--kv-cache-memory needs vLLM 0.10.2 or later with the V1 engine "
+                    "(asked for {})",
+                    r.release.text));
   }
   r.util = a.gpu_memory_utilization.value_or(0.9);
   AddSetting(&r, "--gpu-memory-utilization", PyFloat(r.util), a.gpu_memory_utilization.has_value(),
              "vllm/config/cache.py default 0.9");
   if (model.max_position_embeddings <= 0 && !a.max_model_len) {
-    throw InputError(fmt::format("model '{}' has no max_position_embeddings; pass --max-model-len",
-                                 model.id));
+    throw InputError(
+        fmt::format("model '{}' has no max_position_embeddings; pass --max-model-len", model.id));
   }
   r.max_model_len = a.max_model_len.value_or(model.max_position_embeddings);
   AddSetting(&r, "--max-model-len", std::to_string(r.max_model_len), a.max_model_len.has_value(),
@@ -70,18 +71,21 @@ Resolved Resolve(const std::string& version, const ModelSpec& model, const GpuSp
   if (v0) {
     // vllm/engine/arg_utils.py V0: chunked prefill on by default above 32K context.
     r.chunked = a.enable_chunked_prefill.value_or(r.max_model_len > 32768);
-    r.mnbt = a.max_num_batched_tokens.value_or(r.chunked ? 2048 : std::max<int64_t>(r.max_model_len, 2048));
+    r.mnbt = a.max_num_batched_tokens.value_or(
+        r.chunked ? 2048 : std::max<int64_t>(r.max_model_len, 2048));
   } else {
     r.chunked = true;
     r.mnbt = a.max_num_batched_tokens.value_or(VllmDefaultMaxNumBatchedTokens(gpu));
   }
-  AddSetting(&r, "--max-num-batched-tokens", std::to_string(r.mnbt),
-             a.max_num_batched_tokens.has_value(),
-             v0 ? (r.chunked ? "V0 chunked prefill default 2048" : "V0: max(max_model_len, 2048)")
-                : "arg_utils.py get_batch_defaults: 8192 on >=70 GiB GPUs other than A100, else 2048");
+  AddSetting(
+      &r, "--max-num-batched-tokens", std::to_string(r.mnbt), a.max_num_batched_tokens.has_value(),
+      v0 ? (r.chunked ? "V0 chunked prefill default 2048" : "V0: max(max_model_len, 2048)")
+         : "arg_utils.py get_batch_defaults: 8192 on >=70 GiB GPUs other than A100, else 2048");
   r.max_num_seqs = a.max_num_seqs.value_or(VllmDefaultMaxNumSeqs(gpu, r.era));
-  AddSetting(&r, "--max-num-seqs", std::to_string(r.max_num_seqs), a.max_num_seqs.has_value(),
-             v0 ? "V0 default 256" : "arg_utils.py get_batch_defaults: 1024 on >=70 GiB GPUs other than A100, else 256");
+  AddSetting(
+      &r, "--max-num-seqs", std::to_string(r.max_num_seqs), a.max_num_seqs.has_value(),
+      v0 ? "V0 default 256"
+         : "arg_utils.py get_batch_defaults: 1024 on >=70 GiB GPUs other than A100, else 256");
   AddSetting(&r, "--kv-cache-dtype", a.kv_cache_dtype, a.kv_cache_dtype != "auto",
              "auto: the model dtype");
   AddSetting(&r, "--tensor-parallel-size", std::to_string(a.tp), a.tp != 1, "default 1");
@@ -120,7 +124,8 @@ VllmTerms Terms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a, c
   t.util = r.util;
   t.total = ms.total.value_or(gpu.total_bytes);
   t.total_src = ms.total ? "measured" : "catalog";
-  if (t.total <= 0) throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
+  if (t.total <= 0)
+    throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
   Parallelism par;
   par.tp = a.tp;
   par.pp = a.pp;
@@ -211,29 +216,31 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   out->context_length = r.max_model_len;
   out->settings = r.settings;
   out->stages = b.stages;
-  std::string kv_src = v0 ? "vllm/worker/worker.py + cache_engine.py" : "vllm/v1/core/kv_cache_utils.py @v0.10 (bbf906a8)";
-  out->stages.push_back({"kv_bytes_per_token",
-                         fmt::format("{} layers on this rank, {} B/token/layer ({}), block_size {}{}",
-                                     spec.layers.size(),
-                                     spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token,
-                                     spec.dtype, spec.block_size,
-                                     spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding",
-                                                               spec.num_groups, spec.group_size,
-                                                               spec.padding_layers)
-                                                 : ""),
-                         spec.BytesPerTokenAllLayers(), "vllm/v1/kv_cache_interface.py @bc8282e6"});
+  std::string kv_src = v0 ? "vllm/worker/worker.py + cache_engine.py"
+                          : "vllm/v1/core/kv_cache_utils.py @v0.10 (bbf906a8)";
+  out->stages.push_back(
+      {"kv_bytes_per_token",
+       fmt::format("{} layers on this rank, {} B/token/layer ({}), block_size {}{}",
+                   spec.layers.size(),
+                   spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype,
+                   spec.block_size,
+                   spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding",
+                                             spec.num_groups, spec.group_size, spec.padding_layers)
+                               : ""),
+       spec.BytesPerTokenAllLayers(), "vllm/v1/kv_cache_interface.py @bc8282e6"});
   out->stages.push_back({"needed_for_one_request",
                          fmt::format("one request of {} tokens needs {} GiB of KV", r.max_model_len,
                                      Gib2(rep.needed)),
                          rep.needed, kv_src});
   if (rep.ok) {
-    out->stages.push_back({"num_gpu_blocks",
-                           v0 ? fmt::format("{} // (block_size x all layers) = {}", b.available, rep.num_blocks)
-                              : fmt::format("{} // page {} // {} = {} (min over workers: identical ranks)",
-                                            b.available, spec.page_bytes,
-                                            spec.hybrid ? spec.group_size : static_cast<int>(spec.layers.size()),
-                                            rep.num_blocks),
-                           rep.num_blocks, kv_src});
+    out->stages.push_back(
+        {"num_gpu_blocks",
+         v0 ? fmt::format("{} // (block_size x all layers) = {}", b.available, rep.num_blocks)
+            : fmt::format("{} // page {} // {} = {} (min over workers: identical ranks)",
+                          b.available, spec.page_bytes,
+                          spec.hybrid ? spec.group_size : static_cast<int>(spec.layers.size()),
+                          rep.num_blocks),
+         rep.num_blocks, kv_src});
     out->stages.push_back({"kv_cache_tokens", rep.token_rule, rep.tokens, kv_src});
   }
   int64_t kv_alloc = rep.ok ? KvBytesAllocated(spec, rep.num_blocks, v0) : 0;
@@ -244,7 +251,8 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   if (graphs > 0) out->memory.push_back({"cuda graphs", graphs});
   out->memory.push_back({"kv cache", kv_alloc});
   int64_t used = t.weights + t.activation + t.non_torch + graphs + kv_alloc;
-  out->memory.push_back({"unused (1 - utilization headroom)", std::max<int64_t>(0, t.total - used)});
+  out->memory.push_back(
+      {"unused (1 - utilization headroom)", std::max<int64_t>(0, t.total - used)});
   auto fig = [&](const std::string& k, double v) { out->figures.push_back({k, v, ""}); };
   fig("num_gpu_blocks", static_cast<double>(rep.num_blocks));
   fig("kv_cache_tokens", static_cast<double>(rep.tokens));
@@ -252,7 +260,8 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   fig("available_kv_cache_gib", ToGiB(b.available));
   fig("requested_memory_gib", b.requested / static_cast<double>(kGiB));
   fig("needed_kv_gib", ToGiB(rep.needed));
-  if (rep.estimated_max_len > 0) fig("estimated_max_model_len", static_cast<double>(rep.estimated_max_len));
+  if (rep.estimated_max_len > 0)
+    fig("estimated_max_model_len", static_cast<double>(rep.estimated_max_len));
   fig("block_size", static_cast<double>(spec.block_size));
   fig("max_num_batched_tokens", static_cast<double>(r.mnbt));
   fig("activation_peak_gib", ToGiB(t.activation));
@@ -265,11 +274,13 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   out->warnings.insert(out->warnings.end(), b.warnings.begin(), b.warnings.end());
   for (auto [pad, count] : spec.padding_by_kind) {
     // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: the padding warning.
-    out->warnings.push_back(fmt::format("Add {} padding layers, may waste at most {:.2f}% KV cache memory",
-                                        pad, 100.0 * pad / count));
+    out->warnings.push_back(
+        fmt::format("Add {} padding layers, may waste at most {:.2f}% KV cache memory", pad,
+                    100.0 * pad / count));
   }
   if (model.NumLayersOfKind(LayerKind::kLinear) > 0) {
-    out->warnings.push_back("linear-attention/mamba state layers are not modelled (no per-token KV)");
+    out->warnings.push_back(
+        "linear-attention/mamba state layers are not modelled (no per-token KV)");
   }
 }
 
@@ -287,9 +298,12 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   out.fraction_name = "gpu_memory_utilization";
   out.fraction = r.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
-  if (a.speculative && (a.speculative->method == "eagle" || a.speculative->method == "eagle3" ||
-                        a.speculative->method == "draft_model") && draft == nullptr) {
-    out.warnings.push_back("the speculative draft model was not loaded: its weights and KV are not counted");
+  if (a.speculative &&
+      (a.speculative->method == "eagle" || a.speculative->method == "eagle3" ||
+       a.speculative->method == "draft_model") &&
+      draft == nullptr) {
+    out.warnings.push_back(
+        "the speculative draft model was not loaded: its weights and KV are not counted");
   }
   VllmTerms t = Terms(model, gpu, a, r, ms, draft, &out.warnings);
   VllmBudget b = RunBudget(t, r);
@@ -306,8 +320,7 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   VllmKvSpec spec = BuildVllmKvSpec(model, opt);
   VllmKvReport rep;
   if (v0) {
-    rep = VllmV0Report(spec, b.available, r.max_model_len,
-                       GiBToBytes(a.swap_space_gib), r.era);
+    rep = VllmV0Report(spec, b.available, r.max_model_len, GiBToBytes(a.swap_space_gib), r.era);
   } else {
     // The start-up check runs on the spec merged from every worker: under PP it
     // counts all layers (issue 34076, vLLM 0.15.2).
@@ -318,7 +331,8 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   }
   FillResult(model, r, t, b, spec, rep, &out);
   for (const std::string& f : a.unknown_flags) {
-    out.warnings.push_back(fmt::format("flag {} is not modelled (assumed not to affect memory)", f));
+    out.warnings.push_back(
+        fmt::format("flag {} is not modelled (assumed not to affect memory)", f));
   }
   return out;
 }
@@ -331,8 +345,8 @@ PlanResult PlanVllm(const std::string& version, const ModelSpec& model, const Gp
 }
 
 std::vector<std::string> VllmVersions() {
-  return {"0.6.3", "0.7.0", "0.7.3", "0.8.5", "0.9.1", "0.9.2", "0.10.1", "0.11.0",
-          "0.15.2", "0.20.0", "0.21.0", "0.26.0", kVllmNewest};
+  return {"0.6.3",  "0.7.0",  "0.7.3",  "0.8.5",  "0.9.1",  "0.9.2",    "0.10.1",
+          "0.11.0", "0.15.2", "0.20.0", "0.21.0", "0.26.0", kVllmNewest};
 }
 
 }  // namespace kvplan

@@ -12,18 +12,28 @@ VllmMeasured VllmMeasuredFromGiB(const std::map<std::string, double>& gib) {
   VllmMeasured m;
   for (const auto& [key, value] : gib) {
     if (!(value >= 0) || value > 1e6) {
-      throw InputError(fmt::format("measured {} must be a non-negative GiB figure, got {}", key, value));
+      throw InputError(
+          fmt::format("measured {} must be a non-negative GiB figure, got {}", key, value));
     }
     int64_t bytes = GiBToBytes(value);
-    if (key == "total") m.total = bytes;
-    else if (key == "weights") m.weights = bytes;
-    else if (key == "activation_peak") m.activation_peak = bytes;
-    else if (key == "non_torch") m.non_torch = bytes;
-    else if (key == "cuda_graph") m.cuda_graph = bytes;
-    else if (key == "peak_torch") m.peak_torch = bytes;
-    else if (key == "kv_cache" || key == "available_kv") m.available_kv = bytes;
-    else if (key == "pre_load_free") m.pre_load_free = bytes;
-    else if (key == "post_load_free") continue;  // SGLang's term; vLLM does not read it
+    if (key == "total")
+      m.total = bytes;
+    else if (key == "weights")
+      m.weights = bytes;
+    else if (key == "activation_peak")
+      m.activation_peak = bytes;
+    else if (key == "non_torch")
+      m.non_torch = bytes;
+    else if (key == "cuda_graph")
+      m.cuda_graph = bytes;
+    else if (key == "peak_torch")
+      m.peak_torch = bytes;
+    else if (key == "kv_cache" || key == "available_kv")
+      m.available_kv = bytes;
+    else if (key == "pre_load_free")
+      m.pre_load_free = bytes;
+    else if (key == "post_load_free")
+      continue;  // SGLang's term; vLLM does not read it
     else {
       throw InputError(fmt::format(
           "unknown measured term '{}' for vLLM (expected total, weights, activation_peak, "

@@ -19,26 +19,27 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
   VllmBudget b;
   b.requested = static_cast<double>(t.total) * t.util;
   const char* src = era == VllmEra::kV0Legacy ? kWorkerLegacy : kWorker;
-  b.stages.push_back({"requested_memory",
-                      fmt::format("total_gpu_memory {} GiB ({}) x gpu_memory_utilization {} = {} GiB",
-                                  Gib2(t.total), t.total_src, PyFloat(t.util),
-                                  fmt::format("{:.2f}", b.requested / kGiB)),
-                      static_cast<int64_t>(b.requested), src});
+  b.stages.push_back(
+      {"requested_memory",
+       fmt::format("total_gpu_memory {} GiB ({}) x gpu_memory_utilization {} = {} GiB",
+                   Gib2(t.total), t.total_src, PyFloat(t.util),
+                   fmt::format("{:.2f}", b.requested / kGiB)),
+       static_cast<int64_t>(b.requested), src});
   double kv = 0;
   if (era == VllmEra::kV0Legacy) {
     // worker.py @v0.6.3: available = total * util - peak_torch (weights included) - non_torch.
     int64_t peak = t.peak_torch.value_or(t.weights + t.activation);
     kv = b.requested - static_cast<double>(peak) - static_cast<double>(t.non_torch);
-    b.stages.push_back({"peak_torch_memory",
-                        fmt::format("weights {} GiB ({}) + activation peak {} GiB ({}) = {} GiB",
-                                    Gib2(t.weights), t.weights_src, Gib2(t.activation),
-                                    t.activation_src, Gib2(peak)),
-                        peak, src});
-    b.stages.push_back({"kv_cache_size",
-                        fmt::format("{:.2f} - peak_torch {} - non_torch {} GiB ({}) = {:.2f} GiB",
-                                    b.requested / kGiB, Gib2(peak), Gib2(t.non_torch),
-                                    t.non_torch_src, kv / kGiB),
-                        static_cast<int64_t>(kv), src});
+    b.stages.push_back(
+        {"peak_torch_memory",
+         fmt::format("weights {} GiB ({}) + activation peak {} GiB ({}) = {} GiB", Gib2(t.weights),
+                     t.weights_src, Gib2(t.activation), t.activation_src, Gib2(peak)),
+         peak, src});
+    b.stages.push_back(
+        {"kv_cache_size",
+         fmt::format("{:.2f} - peak_torch {} - non_torch {} GiB ({}) = {:.2f} GiB",
+                     b.requested / kGiB, Gib2(peak), Gib2(t.non_torch), t.non_torch_src, kv / kGiB),
+         static_cast<int64_t>(kv), src});
   } else {
     // worker.py @v0.7.0: kv = total * util - weights - non_torch - activation peak.
     kv = b.requested - static_cast<double>(t.weights + t.non_torch + t.activation);
@@ -53,7 +54,8 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
   if (t.available_kv) {
     kv = static_cast<double>(*t.available_kv);
     b.warnings.push_back(
-        fmt::format("KV cache size {} GiB taken from the log instead of the terms above", Gib2(*t.available_kv)));
+        fmt::format("KV cache size {} GiB taken from the log instead of the terms above",
+                    Gib2(*t.available_kv)));
   }
   b.available = static_cast<int64_t>(std::floor(kv));
   // V0 captures CUDA graphs after the KV cache: they come out of the headroom.
@@ -69,7 +71,8 @@ VllmKvReport VllmV0Report(const VllmKvSpec& spec, int64_t available, int64_t max
   r.num_blocks = available > 0 ? available / block_bytes : 0;
   r.num_cpu_blocks = swap_bytes / block_bytes;
   r.tokens = r.num_blocks * spec.block_size;
-  r.token_rule = fmt::format("num_gpu_blocks x block_size = {} x {}", r.num_blocks, spec.block_size);
+  r.token_rule =
+      fmt::format("num_gpu_blocks x block_size = {} x {}", r.num_blocks, spec.block_size);
   r.concurrency = static_cast<double>(r.tokens) / static_cast<double>(max_model_len);
   r.needed = max_model_len * spec.BytesPerTokenAllLayers();
   // executor_base.py: "# %s blocks" printed as "# CUDA blocks" from 0.7.

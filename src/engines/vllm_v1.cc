@@ -33,12 +33,12 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
                       fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB",
                                   Gib2(t.total), t.total_src, PyFloat(t.util), b.requested / kGiB),
                       static_cast<int64_t>(b.requested), kWorker});
-  b.stages.push_back({"startup_free_check",
-                      fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB",
-                                  Gib2(t.pre_load_free),
-                                  t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
-                                  b.requested / kGiB),
-                      t.pre_load_free, kWorker});
+  b.stages.push_back(
+      {"startup_free_check",
+       fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB", Gib2(t.pre_load_free),
+                   t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
+                   b.requested / kGiB),
+       t.pre_load_free, kWorker});
   b.error = StartupCheck(t, b.requested);
   int64_t non_kv = t.weights + t.activation + t.non_torch;
   b.stages.push_back(

@@ -24,17 +24,18 @@ VllmBudget VllmV1EarlyBudget(const VllmTerms& t) {
   int64_t peak = t.weights + t.activation + t.non_torch + other;
   b.stages.push_back(
       {"peak_memory",
-       fmt::format("weights {} ({}) + activation peak {} ({}) + non-torch {} ({}){} = {} GiB",
-                   Gib2(t.weights), t.weights_src, Gib2(t.activation), t.activation_src,
-                   Gib2(t.non_torch), t.non_torch_src,
-                   other > 0 ? fmt::format(" + in use before start-up {} (measured)", Gib2(other))
-                             : "",
-                   Gib2(peak)),
+       fmt::format(
+           "weights {} ({}) + activation peak {} ({}) + non-torch {} ({}){} = {} GiB",
+           Gib2(t.weights), t.weights_src, Gib2(t.activation), t.activation_src, Gib2(t.non_torch),
+           t.non_torch_src,
+           other > 0 ? fmt::format(" + in use before start-up {} (measured)", Gib2(other)) : "",
+           Gib2(peak)),
        peak, kSrc});
   double kv = b.requested - static_cast<double>(peak);
-  b.stages.push_back({"available_kv_cache_memory",
-                      fmt::format("{:.2f} - {} = {:.2f} GiB", b.requested / kGiB, Gib2(peak), kv / kGiB),
-                      static_cast<int64_t>(kv), kSrc});
+  b.stages.push_back(
+      {"available_kv_cache_memory",
+       fmt::format("{:.2f} - {} = {:.2f} GiB", b.requested / kGiB, Gib2(peak), kv / kGiB),
+       static_cast<int64_t>(kv), kSrc});
   if (t.available_kv) kv = static_cast<double>(*t.available_kv);
   b.available = static_cast<int64_t>(std::floor(kv));
   b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;

@@ -41,8 +41,8 @@ std::string NotEnoughMessage(const VllmRelease& r, int64_t mml, int64_t needed, 
   // kv_cache_utils.py check_enough_kv_cache_memory @bbf906a8 (the typo is vLLM's).
   std::string est;
   if (HasEstimateMsg(r)) {
-    est = fmt::format(
-        "Based on the available memory, the estimated maximum model length is {}. ", estimated);
+    est = fmt::format("Based on the available memory, the estimated maximum model length is {}. ",
+                      estimated);
   }
   std::string msg = fmt::format(
       "To serve at least one request with the models's max seq len ({}), ({} GiB KV cache is "
@@ -74,9 +74,11 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
   rep.ok = true;
   rep.num_blocks = VllmNumBlocks(spec, available);
   if (!r.AtLeast(0, 9, 2)) {
-    // kv_cache_utils.py @v0.8 (PR #13596): tokens = blocks * block_size, concurrency = tokens / len.
+    // kv_cache_utils.py @v0.8 (PR #13596): tokens = blocks * block_size, concurrency = tokens /
+    // len.
     rep.tokens = rep.num_blocks * spec.block_size;
-    rep.token_rule = fmt::format("num_gpu_blocks x block_size = {} x {}", rep.num_blocks, spec.block_size);
+    rep.token_rule =
+        fmt::format("num_gpu_blocks x block_size = {} x {}", rep.num_blocks, spec.block_size);
     rep.concurrency = static_cast<double>(rep.tokens) / static_cast<double>(mml);
   } else {
     rep.concurrency = VllmGroupConcurrency(spec, rep.num_blocks, mml, mnbt);
@@ -95,8 +97,8 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
   if (!r.AtLeast(0, 7, 3)) {
     // kv_cache_utils.py @v0.7.0 (PR #12569): plain block count, unseparated length.
     rep.log_lines.push_back(fmt::format("# GPU blocks: {}", rep.num_blocks));
-    rep.log_lines.push_back(
-        fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x", mml, rep.concurrency));
+    rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
+                                        mml, rep.concurrency));
   } else if (!r.AtLeast(0, 26, 0)) {
     rep.log_lines.push_back(fmt::format("GPU KV cache size: {} tokens", Commas(rep.tokens)));
     rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
