@@ -10,7 +10,7 @@
 #include "models/model.h"
 #include "util/units.h"
 
-namespace kvplan::testing {
+namespace kvplan::hand {
 
 inline ModelSpec Gqa(const std::string& id, int layers, int heads, int kv_heads, int head_dim,
                      int hidden, int inter, int64_t vocab, int64_t max_pos) {
@@ -112,4 +112,4 @@ inline GpuSpec H100() { return Gpu("h100-sxm", 81090.0 / 1024); }
 inline GpuSpec Rtx3090() { return Gpu("rtx-3090", 23.58); }
 inline GpuSpec H20_141() { return Gpu("h20-141g", 139.8); }
 
-}  // namespace kvplan::testing
+}  // namespace kvplan::hand
