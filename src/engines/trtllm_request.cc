@@ -12,6 +12,7 @@ PlanResult PlanTrtllmRequest(const PlanRequest& req) {
   if (args.model.empty()) {
     throw InputError("no model given for TensorRT-LLM (pass --model or `trtllm-serve MODEL`)");
   }
+  if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
   ModelSpec model = LoadModel(args.model);
   const GpuSpec& gpu = FindGpu(req.gpu);
   TrtllmMeasured measured = TrtllmMeasuredFromGiB(req.measured_gib);

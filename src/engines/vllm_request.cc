@@ -50,6 +50,7 @@ PlanResult PlanVllmRequest(const PlanRequest& req) {
   if (args.model.empty()) {
     throw InputError("no model given for vLLM (pass --model or `vllm serve MODEL`)");
   }
+  if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
   ModelSpec model = LoadModel(args.model);
   const GpuSpec& gpu = FindGpu(req.gpu);
   VllmMeasured measured = VllmMeasuredFromGiB(req.measured_gib);
