@@ -195,23 +195,21 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   bool mla = model.attention == AttentionKind::kMla;
   int64_t dim = mla ? model.kv_lora_rank + model.qk_rope_head_dim
                     : static_cast<int64_t>(model.head_dim) * model.num_kv_heads / attn_tp;
-  out.stages.push_back(
-      {"kv_size_per_token",
-       fmt::format("{} B/elem x {} layers x {} ({}) x kv_factor {}",
-                   per_token / layers / dim / (mla ? 1 : 2), layers, dim,
-                   mla ? "kv_lora_rank + rope dim" : "head_dim x kv_heads // tp", mla ? 1 : 2),
-       per_token, "tensorrt_llm/_torch/pyexecutor/resource_manager.py get_cache_size_per_token"});
   int64_t max_tokens = available / per_token;
   if (a.max_tokens) max_tokens = std::min(max_tokens, *a.max_tokens);
   int64_t blocks = CeilDiv(max_tokens, tpb);
   int64_t tokens = blocks * tpb;
   out.stages.push_back(
-      {"max_tokens",
-       fmt::format("{} // {}{} = {}; blocks ceilDiv({}, {}) = {} (min over ranks: identical ranks)",
+      {"kv_cache",
+       fmt::format("kv_size_per_token {} B ({} B/elem x {} layers x {} ({}) x kv_factor {}); "
+                   "max_tokens {} // {}{} = {}; blocks ceilDiv({}, {}) = {} (min over ranks: "
+                   "identical ranks)",
+                   per_token, per_token / layers / dim / (mla ? 1 : 2), layers, dim,
+                   mla ? "kv_lora_rank + rope dim" : "head_dim x kv_heads // tp", mla ? 1 : 2,
                    available, per_token,
                    a.max_tokens ? fmt::format(", min with max_tokens {}", *a.max_tokens) : "",
                    max_tokens, max_tokens, tpb, blocks),
-       tokens, kCppSrc});
+       tokens * per_token, kCppSrc});
   out.gpu_total_bytes = t.total;
   out.post_load_free_bytes = free_after;
   out.weights_bytes_per_gpu = t.weights;

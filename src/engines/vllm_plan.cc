@@ -27,6 +27,7 @@ struct Resolved {
   int64_t max_num_seqs = 0;
   bool chunked = true;
   std::vector<Setting> settings;
+  std::vector<std::string> warnings;
 };
 
 bool HasFlashMla(const GpuSpec& gpu) {
@@ -60,6 +61,15 @@ Resolved Resolve(const std::string& version, const ModelSpec& model, const GpuSp
         fmt::format("model '{}' has no max_position_embeddings; pass --max-model-len", model.id));
   }
   r.max_model_len = a.max_model_len.value_or(model.max_position_embeddings);
+  if (a.max_model_len && model.max_position_embeddings > 0 &&
+      *a.max_model_len > model.max_position_embeddings) {
+    // vllm/config/model.py _get_and_verify_max_len: refused unless RoPE scaling
+    // extends it or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+    r.warnings.push_back(fmt::format(
+        "--max-model-len {} is above the model's max_position_embeddings {}: vLLM refuses it "
+        "unless rope scaling allows it or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set",
+        *a.max_model_len, model.max_position_embeddings));
+  }
   AddSetting(&r, "--max-model-len", std::to_string(r.max_model_len), a.max_model_len.has_value(),
              "the model's max_position_embeddings (vllm/config/model.py _get_and_verify_max_len)");
   bool mla = model.attention == AttentionKind::kMla;
@@ -218,32 +228,29 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   out->stages = b.stages;
   std::string kv_src = v0 ? "vllm/worker/worker.py + cache_engine.py"
                           : "vllm/v1/core/kv_cache_utils.py @v0.10 (bbf906a8)";
+  std::string layout = fmt::format(
+      "{} layers x {} B/token ({}), block_size {}{}", spec.layers.size(),
+      spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype, spec.block_size,
+      spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding", spec.num_groups,
+                                spec.group_size, spec.padding_layers)
+                  : "");
   out->stages.push_back(
-      {"kv_bytes_per_token",
-       fmt::format("{} layers on this rank, {} B/token/layer ({}), block_size {}{}",
-                   spec.layers.size(),
-                   spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype,
-                   spec.block_size,
-                   spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding",
-                                             spec.num_groups, spec.group_size, spec.padding_layers)
-                               : ""),
-       spec.BytesPerTokenAllLayers(), "vllm/v1/kv_cache_interface.py @bc8282e6"});
-  out->stages.push_back({"needed_for_one_request",
-                         fmt::format("one request of {} tokens needs {} GiB of KV", r.max_model_len,
-                                     Gib2(rep.needed)),
-                         rep.needed, kv_src});
-  if (rep.ok) {
-    out->stages.push_back(
-        {"num_gpu_blocks",
-         v0 ? fmt::format("{} // (block_size x all layers) = {}", b.available, rep.num_blocks)
-            : fmt::format("{} // page {} // {} = {} (min over workers: identical ranks)",
-                          b.available, spec.page_bytes,
-                          spec.hybrid ? spec.group_size : static_cast<int>(spec.layers.size()),
-                          rep.num_blocks),
-         rep.num_blocks, kv_src});
-    out->stages.push_back({"kv_cache_tokens", rep.token_rule, rep.tokens, kv_src});
-  }
+      {"needed_for_one_request",
+       fmt::format("{} tokens x {} = {} GiB", r.max_model_len, layout, Gib2(rep.needed)),
+       rep.needed, kv_src});
   int64_t kv_alloc = rep.ok ? KvBytesAllocated(spec, rep.num_blocks, v0) : 0;
+  if (rep.ok) {
+    int64_t divisor =
+        v0 ? spec.block_size * spec.BytesPerTokenAllLayers()
+           : spec.page_bytes *
+                 (spec.hybrid ? spec.group_size : static_cast<int64_t>(spec.layers.size()));
+    out->stages.push_back(
+        {"kv_cache",
+         fmt::format("num_gpu_blocks = {} // {} = {} (min over workers: identical ranks); "
+                     "tokens = {} = {}",
+                     b.available, divisor, rep.num_blocks, rep.token_rule, rep.tokens),
+         kv_alloc, kv_src});
+  }
   out->memory.push_back({"weights", t.weights});
   out->memory.push_back({"activation peak (profiling)", t.activation});
   out->memory.push_back({"non-torch (NCCL, workspaces)", t.non_torch});
@@ -298,6 +305,7 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   out.fraction_name = "gpu_memory_utilization";
   out.fraction = r.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
+  out.warnings = r.warnings;
   if (a.speculative &&
       (a.speculative->method == "eagle" || a.speculative->method == "eagle3" ||
        a.speculative->method == "draft_model") &&
