@@ -226,7 +226,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.figures.push_back({"activation_peak_gib", ToGiB(t.activation), ""});
   out.figures.push_back({"tokens_per_block", static_cast<double>(tpb), ""});
   out.figures.push_back(
-      {"log", 0,
+      {"log_1", 0,
        py ? (rel.AtLeast(1, 0)
                  ? fmt::format("Estimated max memory in KV cache : {:.2f} GiB", ToGiB(available))
                  : fmt::format("Estimated max tokens in KV cache : {}", max_tokens))

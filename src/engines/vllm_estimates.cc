@@ -38,10 +38,13 @@ int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_t
                                    int64_t sampler_rows, VllmEra era) {
   const int64_t dt = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
   int64_t forward = batched_tokens * VllmLayerActivationPerToken(m, tp);
-  // V1 _dummy_sampler_run (gpu_model_runner.py @v0.10) exercises top-k/top-p:
-  // fp32 logits, sorted values and int64 indices, ~16 B per vocab entry per row.
-  // V0 samples from fp32 logits and probabilities, ~8 B.
-  int64_t per_entry = IsV0(era) ? 8 : 16;
+  // V1 _dummy_sampler_run (gpu_model_runner.py @v0.10) exercises top-k/top-p
+  // with the PyTorch-native sampler (FlashInfer's is opt-in,
+  // VLLM_USE_FLASHINFER_SAMPLER): fp32 logits, sorted values (4 B), int64
+  // indices (8 B), sorted probabilities (4 B) and the scattered result (4 B)
+  // live together, ~24 B per vocab entry per row. V0 samples from fp32 logits
+  // and probabilities, ~8 B (calibrated: issue 10517, 17327).
+  int64_t per_entry = IsV0(era) ? 8 : 24;
   int64_t vocab_rank = m.vocab_size;  // logits are gathered to full vocab on every rank
   int64_t sampler = batched_tokens * m.hidden_size * dt + sampler_rows * vocab_rank * per_entry;
   return std::max(forward, sampler);
@@ -49,10 +52,16 @@ int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_t
 
 int64_t EstimateCudaContext() { return 500 * kMiB; }
 
-int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica) {
+int64_t EstimateNvlsBuffers(int gpus_per_replica, const GpuSpec& gpu) {
+  if (gpus_per_replica < 2 || gpu.link != LinkKind::kNvlink || gpu.nvlink_generation < 4) return 0;
+  return 2415919104;
+}
+
+int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu) {
   // NCCL communicators allocate their buffers lazily, at the first collective
   // of the profiling run; custom all-reduce adds IPC buffers.
   int64_t comm = gpus_per_replica > 1 ? 400 * kMiB : 0;
+  comm += EstimateNvlsBuffers(gpus_per_replica, gpu);
   switch (era) {
     case VllmEra::kV0Legacy:
       // worker.py @6ae52299: non_torch = all CUDA memory in use minus torch's,

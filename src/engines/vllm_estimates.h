@@ -18,14 +18,23 @@ int64_t VllmLayerActivationPerToken(const ModelSpec& model, int tp);
 
 // Torch peak increase of the profiling run: max(one forward over
 // `batched_tokens`, the dummy sampler run over `sampler_rows` x vocab).
+// The V1 sampler term (PyTorch-native top-k/top-p, 24 B per vocab entry and
+// row) is not calibrated on a logged case.
 // Calibrated on the public V0 cases (Llama-3.1-8B at 20000/29000 tokens:
 // 2.07/2.99 GiB logged; Qwen3-30B-A3B at 2048 tokens: 0.12 GiB logged).
 int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batched_tokens,
                                    int64_t sampler_rows, VllmEra era);
 
 // Non-torch memory as each era counts it (CUDA context only in the eras that
-// count it; NCCL buffers when more than one GPU serves a replica).
-int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica);
+// count it; NCCL buffers when more than one GPU serves a replica, and NCCL's
+// NVLink-SHARP buffers on NVSwitch systems, which the profiling run's first
+// large all-reduce allocates).
+int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu);
+
+// NCCL NVLS buffers per rank: nvlsTotalSize 2415919104 on 8x H200
+// (perf-model.md; vllm#9699 lost ~23% of the blocks to them on 405B TP8).
+// 0 when the GPUs have no NVLink 4+ (no NVSwitch multicast).
+int64_t EstimateNvlsBuffers(int gpus_per_replica, const GpuSpec& gpu);
 
 // The CUDA context and driver reservations present before vLLM's first
 // snapshot (what "free" lacks on an otherwise empty GPU).

@@ -164,7 +164,7 @@ VllmTerms Terms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a, c
     t.non_torch = *ms.non_torch;
     t.non_torch_src = "measured";
   } else {
-    t.non_torch = EstimateVllmNonTorch(r.era, a.tp * a.pp);
+    t.non_torch = EstimateVllmNonTorch(r.era, a.tp * a.pp, gpu);
     t.non_torch_src = "estimated";
   }
   if (ms.cuda_graph) {
@@ -277,7 +277,10 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   fig("kv_cache_groups", spec.num_groups);
   if (spec.padding_layers > 0) fig("padding_layers", spec.padding_layers);
   if (v0) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
-  for (const std::string& line : rep.log_lines) out->figures.push_back({"log", 0, line});
+  // The lines the engine prints, in order ("log_1", "log_2", ...).
+  for (size_t i = 0; i < rep.log_lines.size(); ++i) {
+    out->figures.push_back({fmt::format("log_{}", i + 1), 0, rep.log_lines[i]});
+  }
   out->warnings.insert(out->warnings.end(), b.warnings.begin(), b.warnings.end());
   for (auto [pad, count] : spec.padding_by_kind) {
     // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: the padding warning.
