@@ -7,6 +7,7 @@
 
 #include "engines/trtllm.h"
 #include "engines/trtllm_fixes.h"
+#include "engines/vllm_budget.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -27,7 +28,7 @@ std::optional<PlanResult> Try(const std::string& v, const ModelSpec& m, const Gp
 
 std::string Effect(const PlanResult& r) {
   return fmt::format("serves; {:.2f} GiB for KV, {} KV tokens, {:.2f}x at {} tokens",
-                     ToGiB(r.rest_memory_bytes), r.max_total_num_tokens,
+                     ToGiB(r.rest_memory_bytes), PyCommas(r.max_total_num_tokens),
                      static_cast<double>(r.max_total_num_tokens) / r.context_length,
                      r.context_length);
 }

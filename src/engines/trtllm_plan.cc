@@ -164,7 +164,10 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   t.activation =
       ms.activation_peak.value_or(max_num_tokens * VllmLayerActivationPerToken(model, attn_tp));
   t.act_src = ms.activation_peak ? "measured" : "estimated";
-  t.non_torch = ms.non_torch.value_or(EstimateCudaContext() + (a.tp * a.pp > 1 ? 400 * kMiB : 0));
+  // CUDA context, NCCL communicators, and NVLS buffers on NVSwitch systems
+  // (the profiling peak reads total - free, so they count).
+  t.non_torch = ms.non_torch.value_or(EstimateCudaContext() + (a.tp * a.pp > 1 ? 400 * kMiB : 0) +
+                                      EstimateNvlsBuffers(a.tp * a.pp, gpu));
   t.nt_src = ms.non_torch ? "measured" : "estimated";
   t.post_load_free = ms.post_load_free;
 

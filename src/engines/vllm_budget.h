@@ -75,6 +75,8 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
 std::string PyRound2(double x);
 // Python's str(float) for a user fraction: "0.9", "0.95".
 std::string PyFloat(double x);
+// Thousands separators, as Python's f"{n:,}".
+std::string PyCommas(int64_t n);
 // "{:.2f}" of bytes in GiB.
 std::string Gib2(int64_t bytes);
 

@@ -26,8 +26,8 @@ std::optional<PlanResult> TryPlan(const std::string& version, const ModelSpec& m
 std::string Effect(const PlanResult& r) {
   const Figure* c = r.FindFigure("max_concurrency");
   return fmt::format("starts; {} GiB for KV, {} KV tokens, max concurrency {:.2f}x at {} tokens",
-                     Gib2(r.rest_memory_bytes), r.max_total_num_tokens, c ? c->value : 0.0,
-                     r.context_length);
+                     Gib2(r.rest_memory_bytes), PyCommas(r.max_total_num_tokens),
+                     c ? c->value : 0.0, PyCommas(r.context_length));
 }
 
 std::optional<Fix> UtilizationFix(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,

@@ -31,6 +31,18 @@ std::string PyFloat(double x) {
   return fmt::format("{}", x);
 }
 
+std::string PyCommas(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  int c = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (c > 0 && c % 3 == 0) out.insert(out.begin(), ',');
+    out.insert(out.begin(), *it);
+    ++c;
+  }
+  return n < 0 ? "-" + out : out;
+}
+
 std::string Gib2(int64_t bytes) { return fmt::format("{:.2f}", ToGiB(bytes)); }
 
 }  // namespace kvplan

@@ -14,19 +14,6 @@ namespace {
 constexpr const char* kDocsHint =
     " See https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.";
 
-// Thousands separators, as Python's f"{n:,}".
-std::string Commas(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  int c = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (c > 0 && c % 3 == 0) out.insert(out.begin(), ',');
-    out.insert(out.begin(), *it);
-    ++c;
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 // Release features [inferred from the public logs: 0.8.3 prints no estimate,
 // 0.10.1 prints one with .2f, 0.15.2 prints format_gib and the docs link].
 bool HasEstimateMsg(const VllmRelease& r) { return r.AtLeast(0, 9, 0); }
@@ -100,14 +87,14 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
     rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
                                         mml, rep.concurrency));
   } else if (!r.AtLeast(0, 26, 0)) {
-    rep.log_lines.push_back(fmt::format("GPU KV cache size: {} tokens", Commas(rep.tokens)));
+    rep.log_lines.push_back(fmt::format("GPU KV cache size: {} tokens", PyCommas(rep.tokens)));
     rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
-                                        Commas(mml), rep.concurrency));
+                                        PyCommas(mml), rep.concurrency));
   } else {
     rep.log_lines.push_back(
         fmt::format("GPU KV cache size: {} tokens, Maximum concurrency for {} tokens per request: "
                     "{:.2f}x",
-                    Commas(rep.tokens), Commas(mml), rep.concurrency));
+                    PyCommas(rep.tokens), PyCommas(mml), rep.concurrency));
   }
   return rep;
 }
