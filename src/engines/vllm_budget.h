@@ -39,6 +39,7 @@ struct VllmBudget {
   std::vector<std::string> warnings;
   std::string error;           // a start-up error before any KV sizing
   int64_t graph_after_kv = 0;  // CUDA graphs captured after the KV cache (from the headroom)
+  std::vector<std::string> log_lines;  // the budget lines the engine prints
 };
 
 VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);           // vllm_v0.cc

@@ -213,6 +213,14 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
   EXPECT_NEAR(Fig(r, "requested_memory_gib"), 21.2, 0.01);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 5.34, 0.01);
   EXPECT_NEAR(Fig(r, "num_gpu_blocks"), 3645, 5);  // derived in the case, not logged
+  // The two logged lines, word for word.
+  EXPECT_TRUE(HasLog(r,
+                     "the current vLLM instance can use total_gpu_memory (23.56GiB) x "
+                     "gpu_memory_utilization (0.90) = 21.20GiB"));
+  EXPECT_TRUE(HasLog(r,
+                     "model weights take 15.68GiB; non_torch_memory takes 0.06GiB; PyTorch "
+                     "activation peak memory takes 0.12GiB; the rest of the memory reserved for KV "
+                     "Cache is 5.34GiB."));
 }
 
 // Same case: the activation estimate at the V0 chunked-prefill budget of 2048

@@ -278,8 +278,10 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   if (spec.padding_layers > 0) fig("padding_layers", spec.padding_layers);
   if (v0) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
   // The lines the engine prints, in order ("log_1", "log_2", ...).
-  for (size_t i = 0; i < rep.log_lines.size(); ++i) {
-    out->figures.push_back({fmt::format("log_{}", i + 1), 0, rep.log_lines[i]});
+  std::vector<std::string> lines = b.log_lines;
+  lines.insert(lines.end(), rep.log_lines.begin(), rep.log_lines.end());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out->figures.push_back({fmt::format("log_{}", i + 1), 0, lines[i]});
   }
   out->warnings.insert(out->warnings.end(), b.warnings.begin(), b.warnings.end());
   for (auto [pad, count] : spec.padding_by_kind) {

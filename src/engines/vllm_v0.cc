@@ -58,6 +58,19 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
                     Gib2(*t.available_kv)));
   }
   b.available = static_cast<int64_t>(std::floor(kv));
+  if (era == VllmEra::kV0) {
+    // worker.py @v0.7.0 determine_num_available_blocks: the multi-line log.
+    b.log_lines.push_back(fmt::format(
+        "the current vLLM instance can use total_gpu_memory ({:.2f}GiB) x gpu_memory_utilization "
+        "({:.2f}) = {:.2f}GiB",
+        ToGiB(t.total), t.util, b.requested / kGiB));
+    b.log_lines.push_back(
+        fmt::format("model weights take {:.2f}GiB; non_torch_memory takes {:.2f}GiB; PyTorch "
+                    "activation peak memory takes {:.2f}GiB; the rest of the memory reserved for "
+                    "KV Cache is {:.2f}GiB.",
+                    ToGiB(t.weights), ToGiB(t.non_torch), ToGiB(t.activation),
+                    static_cast<double>(b.available) / kGiB));
+  }
   // V0 captures CUDA graphs after the KV cache: they come out of the headroom.
   b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
   return b;

@@ -75,7 +75,10 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
         Gib2(*t.available_kv)));
   }
   b.available = static_cast<int64_t>(std::floor(kv));
-  (void)r;
+  // gpu_worker.py determine_available_memory: "%.2f", format_gib from ~0.12 [inferred].
+  b.log_lines.push_back(
+      fmt::format("Available KV cache memory: {} GiB",
+                  r.AtLeast(0, 12, 0) ? PyRound2(ToGiB(b.available)) : Gib2(b.available)));
   return b;
 }
 
