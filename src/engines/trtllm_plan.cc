@@ -123,6 +123,10 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   if (!py && out.fraction >= 1.0) {
     throw InputError("the C++ KV cache manager needs free_gpu_memory_fraction < 1.0");
   }
+  if (model.num_attention_heads > 0 && model.num_attention_heads % a.tp != 0) {
+    throw InputError(fmt::format("{} attention heads are not divisible by --tp_size {}",
+                                 model.num_attention_heads, a.tp));
+  }
   int64_t max_seq_len = a.max_seq_len.value_or(model.max_position_embeddings);
   if (max_seq_len <= 0)
     throw InputError(
@@ -222,6 +226,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.max_running_requests = max_batch_size;
   out.context_length = max_seq_len;
   double concurrency = static_cast<double>(tokens) / static_cast<double>(max_seq_len);
+  out.figures.push_back({"gpus_per_replica", static_cast<double>(a.tp * a.pp), ""});
   out.figures.push_back({"kv_cache_tokens", static_cast<double>(tokens), ""});
   out.figures.push_back({"num_gpu_blocks", static_cast<double>(blocks), ""});
   out.figures.push_back({"max_concurrency", concurrency, ""});

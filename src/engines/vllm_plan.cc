@@ -28,6 +28,7 @@ struct Resolved {
   bool chunked = true;
   std::vector<Setting> settings;
   std::vector<std::string> warnings;
+  int gpus_per_replica = 1;
 };
 
 bool HasFlashMla(const GpuSpec& gpu) {
@@ -45,6 +46,7 @@ Resolved Resolve(const std::string& version, const ModelSpec& model, const GpuSp
                  const VllmArgs& a) {
   Resolved r;
   r.release = ParseVllmRelease(version);
+  r.gpus_per_replica = a.tp * a.pp;
   r.era = VllmEraFor(r.release, a.use_v1);
   bool v0 = IsV0(r.era);
   if (a.kv_cache_memory_bytes && (v0 || !r.release.AtLeast(0, 10, 2))) {
@@ -52,6 +54,12 @@ Resolved Resolve(const std::string& version, const ModelSpec& model, const GpuSp
         fmt::format("--kv-cache-memory needs vLLM 0.10.2 or later with the V1 engine "
                     "(asked for {})",
                     r.release.text));
+  }
+  if (model.num_attention_heads > 0 && model.num_attention_heads % a.tp != 0) {
+    // vllm/config/parallel.py verify_with_model_config (model.py @v0.10).
+    throw InputError(fmt::format(
+        "Total number of attention heads ({}) must be divisible by tensor parallel size ({}).",
+        model.num_attention_heads, a.tp));
   }
   r.util = a.gpu_memory_utilization.value_or(0.9);
   AddSetting(&r, "--gpu-memory-utilization", PyFloat(r.util), a.gpu_memory_utilization.has_value(),
@@ -261,6 +269,7 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   out->memory.push_back(
       {"unused (1 - utilization headroom)", std::max<int64_t>(0, t.total - used)});
   auto fig = [&](const std::string& k, double v) { out->figures.push_back({k, v, ""}); };
+  fig("gpus_per_replica", static_cast<double>(r.gpus_per_replica));
   fig("num_gpu_blocks", static_cast<double>(rep.num_blocks));
   fig("kv_cache_tokens", static_cast<double>(rep.tokens));
   fig("max_concurrency", rep.concurrency);
