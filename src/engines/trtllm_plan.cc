@@ -190,7 +190,8 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
                 t.act_src, ToGiB(t.non_torch), t.nt_src, ToGiB(free_after));
   out.stages.push_back(
       {py ? "total - peak + tmp_kv" : "free memory after loading", free_formula, free_after,
-       py ? kPySrc : "cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes"});
+       py ? kPySrc : "cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes",
+       ""});
   // _util.py _cal_max_tokens: (total - peak + tmp_kv) * fraction; C++: (free + pool free) *
   // fraction.
   int64_t available =
@@ -198,7 +199,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.stages.push_back({"available_kv_mem",
                         fmt::format("{:.2f} GiB x fraction {} = {:.2f} GiB", ToGiB(free_after),
                                     out.fraction, ToGiB(available)),
-                        available, py ? kPySrc : kCppSrc});
+                        available, py ? kPySrc : kCppSrc, ""});
   bool mla = model.attention == AttentionKind::kMla;
   int64_t dim = mla ? model.kv_lora_rank + model.qk_rope_head_dim
                     : static_cast<int64_t>(model.head_dim) * model.num_kv_heads / attn_tp;
@@ -216,7 +217,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
                    available, per_token,
                    a.max_tokens ? fmt::format(", min with max_tokens {}", *a.max_tokens) : "",
                    max_tokens, max_tokens, tpb, blocks),
-       tokens * per_token, kCppSrc});
+       tokens * per_token, kCppSrc, ""});
   out.gpu_total_bytes = t.total;
   out.post_load_free_bytes = free_after;
   out.weights_bytes_per_gpu = t.weights;

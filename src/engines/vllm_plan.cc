@@ -245,7 +245,7 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
   out->stages.push_back(
       {"needed_for_one_request",
        fmt::format("{} tokens x {} = {} GiB", r.max_model_len, layout, Gib2(rep.needed)),
-       rep.needed, kv_src});
+       rep.needed, kv_src, ""});
   int64_t kv_alloc = rep.ok ? KvBytesAllocated(spec, rep.num_blocks, v0) : 0;
   if (rep.ok) {
     int64_t divisor =
@@ -257,7 +257,7 @@ void FillResult(const ModelSpec& model, const Resolved& r, const VllmTerms& t, c
          fmt::format("num_gpu_blocks = {} // {} = {} (min over workers: identical ranks); "
                      "tokens = {} = {}",
                      b.available, divisor, rep.num_blocks, rep.token_rule, rep.tokens),
-         kv_alloc, kv_src});
+         kv_alloc, kv_src, ""});
   }
   out->memory.push_back({"weights", t.weights});
   out->memory.push_back({"activation peak (profiling)", t.activation});

@@ -24,7 +24,7 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
        fmt::format("total_gpu_memory {} GiB ({}) x gpu_memory_utilization {} = {} GiB",
                    Gib2(t.total), t.total_src, PyFloat(t.util),
                    fmt::format("{:.2f}", b.requested / kGiB)),
-       static_cast<int64_t>(b.requested), src});
+       static_cast<int64_t>(b.requested), src, ""});
   double kv = 0;
   if (era == VllmEra::kV0Legacy) {
     // worker.py @v0.6.3: available = total * util - peak_torch (weights included) - non_torch.
@@ -34,12 +34,12 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
         {"peak_torch_memory",
          fmt::format("weights {} GiB ({}) + activation peak {} GiB ({}) = {} GiB", Gib2(t.weights),
                      t.weights_src, Gib2(t.activation), t.activation_src, Gib2(peak)),
-         peak, src});
+         peak, src, ""});
     b.stages.push_back(
         {"kv_cache_size",
          fmt::format("{:.2f} - peak_torch {} - non_torch {} GiB ({}) = {:.2f} GiB",
                      b.requested / kGiB, Gib2(peak), Gib2(t.non_torch), t.non_torch_src, kv / kGiB),
-         static_cast<int64_t>(kv), src});
+         static_cast<int64_t>(kv), src, ""});
   } else {
     // worker.py @v0.7.0: kv = total * util - weights - non_torch - activation peak.
     kv = b.requested - static_cast<double>(t.weights + t.non_torch + t.activation);
@@ -49,7 +49,7 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
                      "{:.2f} GiB",
                      b.requested / kGiB, Gib2(t.weights), t.weights_src, Gib2(t.non_torch),
                      t.non_torch_src, Gib2(t.activation), t.activation_src, kv / kGiB),
-         static_cast<int64_t>(kv), src});
+         static_cast<int64_t>(kv), src, ""});
   }
   if (t.available_kv) {
     kv = static_cast<double>(*t.available_kv);

@@ -32,13 +32,13 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
   b.stages.push_back({"requested_memory",
                       fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB",
                                   Gib2(t.total), t.total_src, PyFloat(t.util), b.requested / kGiB),
-                      static_cast<int64_t>(b.requested), kWorker});
+                      static_cast<int64_t>(b.requested), kWorker, ""});
   b.stages.push_back(
       {"startup_free_check",
        fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB", Gib2(t.pre_load_free),
                    t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
                    b.requested / kGiB),
-       t.pre_load_free, kWorker});
+       t.pre_load_free, kWorker, ""});
   b.error = StartupCheck(t, b.requested);
   int64_t non_kv = t.weights + t.activation + t.non_torch;
   b.stages.push_back(
@@ -47,7 +47,7 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
                    "{} GiB",
                    Gib2(t.weights), t.weights_src, Gib2(t.activation), t.activation_src,
                    Gib2(t.non_torch), t.non_torch_src, Gib2(non_kv)),
-       non_kv, "vllm/utils/mem_utils.py @a6d5c390 memory_profiling"});
+       non_kv, "vllm/utils/mem_utils.py @a6d5c390 memory_profiling", ""});
   double kv = b.requested - static_cast<double>(non_kv);
   std::string formula = fmt::format("{:.2f} - {}", b.requested / kGiB, Gib2(non_kv));
   if (subtract_graph) {
@@ -59,7 +59,7 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
   }
   b.stages.push_back({"available_kv_cache_memory",
                       fmt::format("{} = {:.2f} GiB", formula, kv / kGiB), static_cast<int64_t>(kv),
-                      kWorker});
+                      kWorker, ""});
   if (t.kv_cache_memory) {
     // gpu_worker.py determine_available_memory @v0.10.2 (PR #21489): the flag
     // replaces the profiled budget; gpu_memory_utilization no longer sizes the cache.
@@ -67,7 +67,8 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool s
     b.stages.push_back({"kv_cache_memory",
                         fmt::format("--kv-cache-memory {} bytes ({} GiB) replaces the budget",
                                     *t.kv_cache_memory, Gib2(*t.kv_cache_memory)),
-                        *t.kv_cache_memory, "vllm/v1/worker/gpu_worker.py @v0.10.2 (PR #21489)"});
+                        *t.kv_cache_memory, "vllm/v1/worker/gpu_worker.py @v0.10.2 (PR #21489)",
+                        ""});
   } else if (t.available_kv) {
     kv = static_cast<double>(*t.available_kv);
     b.warnings.push_back(fmt::format(

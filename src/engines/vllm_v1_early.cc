@@ -19,7 +19,7 @@ VllmBudget VllmV1EarlyBudget(const VllmTerms& t) {
   b.stages.push_back({"requested_memory",
                       fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB",
                                   Gib2(t.total), t.total_src, PyFloat(t.util), b.requested / kGiB),
-                      static_cast<int64_t>(b.requested), kSrc});
+                      static_cast<int64_t>(b.requested), kSrc, ""});
   int64_t other = t.pre_load_free_measured ? std::max<int64_t>(0, t.total - t.pre_load_free) : 0;
   int64_t peak = t.weights + t.activation + t.non_torch + other;
   b.stages.push_back(
@@ -30,12 +30,12 @@ VllmBudget VllmV1EarlyBudget(const VllmTerms& t) {
            t.non_torch_src,
            other > 0 ? fmt::format(" + in use before start-up {} (measured)", Gib2(other)) : "",
            Gib2(peak)),
-       peak, kSrc});
+       peak, kSrc, ""});
   double kv = b.requested - static_cast<double>(peak);
   b.stages.push_back(
       {"available_kv_cache_memory",
        fmt::format("{:.2f} - {} = {:.2f} GiB", b.requested / kGiB, Gib2(peak), kv / kGiB),
-       static_cast<int64_t>(kv), kSrc});
+       static_cast<int64_t>(kv), kSrc, ""});
   if (t.available_kv) kv = static_cast<double>(*t.available_kv);
   b.available = static_cast<int64_t>(std::floor(kv));
   b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
