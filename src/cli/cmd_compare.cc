@@ -79,22 +79,32 @@ std::string BudgetRule(const PlanResult& r) {
   return fmt::format("{:.2f} x (free after load)", r.fraction);
 }
 
+double FigureOr(const PlanResult& r, const char* key, double fallback) {
+  const Figure* f = r.FindFigure(key);
+  return f ? f->value : fallback;
+}
+
+// How this engine arrived at its KV budget, with its own numbers.
 std::string Why(const PlanResult& r) {
   if (r.engine == "sglang") {
     return fmt::format(
-        "SGLang keeps {:.2f} of the memory free before loading and leaves the rest "
-        "for activations and CUDA graphs",
-        r.fraction);
+        "SGLang keeps {:.2f} of the {:.2f} GiB free before loading, minus what "
+        "loading used, = {}",
+        r.fraction, ToGiB(r.pre_load_free_bytes), FormatGiB(r.rest_memory_bytes));
   }
   if (r.engine == "vllm") {
-    const Figure* act = r.FindFigure("activation_peak_gib");
+    double graphs =
+        r.era.find("CUDA-graph") != std::string::npos ? FigureOr(r, "cuda_graph_gib", 0) : 0;
     return fmt::format(
-        "vLLM takes {:.2f} of the total and subtracts the profiled activation peak "
-        "({:.2f} GiB, with the sampler's vocab-sized buffers) and non-torch memory",
-        r.fraction, act ? act->value : 0.0);
+        "vLLM takes {:.2f} x {:.2f} GiB total minus weights {:.2f}, activation peak {:.2f} "
+        "(sampler buffers included) and non-torch {:.2f}{} = {}",
+        r.fraction, ToGiB(r.gpu_total_bytes), ToGiB(r.weights_bytes_per_gpu),
+        FigureOr(r, "activation_peak_gib", 0), FigureOr(r, "non_torch_gib", 0),
+        graphs > 0 ? fmt::format(" and CUDA graphs {:.2f}", graphs) : "",
+        FormatGiB(r.rest_memory_bytes));
   }
-  return fmt::format("TRT-LLM takes {:.2f} of what is free after weights and activations",
-                     r.fraction);
+  return fmt::format("TRT-LLM takes {:.2f} of the {:.2f} GiB free after loading = {}", r.fraction,
+                     ToGiB(r.post_load_free_bytes), FormatGiB(r.rest_memory_bytes));
 }
 
 // The one line on where the difference comes from.
@@ -104,27 +114,36 @@ std::string Difference(const std::vector<Row>& rows) {
     if (r.plan && r.plan->max_total_num_tokens > 0) ok.push_back(&*r.plan);
   }
   if (ok.size() < 2) return "fewer than two engines could place a KV cache; nothing to compare";
-  auto by_tokens = [](const PlanResult* a, const PlanResult* b) {
-    return a->max_total_num_tokens < b->max_total_num_tokens;
-  };
-  const PlanResult* lo = *std::min_element(ok.begin(), ok.end(), by_tokens);
-  const PlanResult* hi = *std::max_element(ok.begin(), ok.end(), by_tokens);
+  std::sort(ok.begin(), ok.end(), [](const PlanResult* a, const PlanResult* b) {
+    return a->max_total_num_tokens > b->max_total_num_tokens;
+  });
+  const PlanResult* hi = ok.front();
+  const PlanResult* lo = ok.back();
   double ratio = static_cast<double>(hi->max_total_num_tokens) /
                  static_cast<double>(std::max<int64_t>(1, lo->max_total_num_tokens));
-  std::string head = fmt::format("{} holds {:.2f}x the KV tokens of {}", EngineName(hi->engine),
-                                 ratio, EngineName(lo->engine));
-  if (hi->cell_size_bytes == lo->cell_size_bytes) {
-    return fmt::format(
-        "{} with the same {} B of KV per token per GPU: the budgets differ ({} vs {}); {}, "
-        "while {}.",
-        head, WithThousands(hi->cell_size_bytes), FormatGiB(hi->rest_memory_bytes),
-        FormatGiB(lo->rest_memory_bytes), Why(*hi), Why(*lo));
+  bool same_cell = std::all_of(ok.begin(), ok.end(), [&](const PlanResult* p) {
+    return p->cell_size_bytes == hi->cell_size_bytes;
+  });
+  std::string head;
+  if (same_cell) {
+    head = fmt::format(
+        "Same {} B of KV per token per GPU in every engine, so the budgets make the difference "
+        "({} holds {:.2f}x the tokens of {})",
+        WithThousands(hi->cell_size_bytes), EngineName(hi->engine), ratio, EngineName(lo->engine));
+  } else {
+    std::string cells;
+    for (const PlanResult* p : ok) {
+      cells += fmt::format("{}{} {} B", cells.empty() ? "" : ", ", EngineName(p->engine),
+                           WithThousands(p->cell_size_bytes));
+    }
+    head = fmt::format(
+        "KV bytes per token per GPU differ ({}: the engines count KV heads or sliding layers "
+        "differently) and so do the budgets ({} holds {:.2f}x the tokens of {})",
+        cells, EngineName(hi->engine), ratio, EngineName(lo->engine));
   }
-  return fmt::format(
-      "{}: budgets {} vs {} and KV bytes per token {} vs {} (the engines count KV heads per "
-      "rank differently); {}, while {}.",
-      head, FormatGiB(hi->rest_memory_bytes), FormatGiB(lo->rest_memory_bytes),
-      WithThousands(hi->cell_size_bytes), WithThousands(lo->cell_size_bytes), Why(*hi), Why(*lo));
+  std::string why;
+  for (const PlanResult* p : ok) why += (why.empty() ? "" : "; ") + Why(*p);
+  return head + ": " + why + ".";
 }
 
 std::string RenderText(const CompareOptions& o, int64_t ctx, const std::vector<Row>& rows) {
