@@ -164,6 +164,10 @@ VllmTerms Terms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a, c
   if (ms.activation_peak) {
     t.activation = *ms.activation_peak;
     t.activation_src = "measured";
+  } else if (ms.peak_torch) {
+    // The V0 one-line log's peak_torch_memory includes the weights.
+    t.activation = std::max<int64_t>(0, *ms.peak_torch - t.weights);
+    t.activation_src = "measured peak_torch - weights";
   } else {
     t.activation = EstimateVllmActivationPeak(model, a.tp, r.mnbt, sampler_rows, r.era);
     t.activation_src = "estimated";
