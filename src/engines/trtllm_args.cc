@@ -17,7 +17,7 @@ int64_t YamlInt(const std::string& key, const std::string& v) {
   try {
     size_t used = 0;
     long long n = std::stoll(v, &used);
-    if (used == v.size() && n > 0) return n;
+    if (used == v.size() && n > 0 && n <= 100'000'000) return n;
   } catch (const std::exception&) {
   }
   throw InputError(
@@ -136,8 +136,9 @@ TrtllmArgs ParseTrtllmArgs(const std::vector<std::string>& argv) {
   }
   for (auto [flag, v] :
        {std::pair{"--max_num_tokens", mnt}, {"--max_batch_size", mbs}, {"--max_seq_len", msl}}) {
-    if (v && *v < 1)
-      throw InputError(fmt::format("{} must be a positive integer, got {}", flag, *v));
+    if (v && (*v < 1 || *v > 100'000'000)) {
+      throw InputError(fmt::format("{} must be between 1 and 100000000, got {}", flag, *v));
+    }
   }
   a.max_num_tokens = mnt;
   a.max_batch_size = mbs;

@@ -104,6 +104,7 @@ TEST(Trtllm, BadInput) {
   EXPECT_THROW(ParseTrtllmArgs({"m", "--kv_cache_free_gpu_memory_fraction", "0"}), InputError);
   EXPECT_THROW(ParseTrtllmArgs({"m", "--kv_cache_free_gpu_memory_fraction", "1.5"}), InputError);
   EXPECT_THROW(ParseTrtllmArgs({"m", "--backend", "onnx"}), InputError);
+  EXPECT_THROW(ParseTrtllmArgs({"m", "--max_num_tokens", "900000000000"}), InputError);
   EXPECT_THROW(ParseTrtllmArgs({"m", "--extra_llm_api_options", "/nonexistent/x.yaml"}),
                InputError);
   TrtllmArgs a = ParseTrtllmArgs({"m"});

@@ -13,6 +13,27 @@
 namespace kvplan {
 namespace {
 
+// Bounds that keep the byte arithmetic far from int64 overflow.
+constexpr int64_t kMaxTokens = 100'000'000;
+
+void CheckBounds(const VllmArgs& a) {
+  auto check = [](const char* flag, const std::optional<int64_t>& v) {
+    if (v && *v > kMaxTokens) {
+      throw InputError(fmt::format("{} {} is too large (at most {})", flag, *v, kMaxTokens));
+    }
+  };
+  check("--max-model-len", a.max_model_len);
+  check("--max-num-batched-tokens", a.max_num_batched_tokens);
+  check("--max-num-seqs", a.max_num_seqs);
+  if (a.kv_cache_memory_bytes && *a.kv_cache_memory_bytes > (int64_t{1} << 50)) {
+    throw InputError(
+        fmt::format("--kv-cache-memory {} is more than 1 PiB", *a.kv_cache_memory_bytes));
+  }
+  if (a.swap_space_gib > 1e6) {
+    throw InputError(fmt::format("--swap-space {} GiB is too large", a.swap_space_gib));
+  }
+}
+
 // vLLM accepts "32k"/"1M" style sizes for --max-model-len (arg_utils.py
 // human_readable_int @v0.10); plain integers everywhere else.
 int64_t ParseHumanInt(const std::string& flag, const std::string& text) {
@@ -243,6 +264,7 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   }
   a.enable_chunked_prefill = chunked;
   a.disable_hybrid_kv_cache_manager = no_hybrid.value_or(false);
+  CheckBounds(a);
   return a;
 }
 

@@ -56,6 +56,9 @@ TEST(VllmArgs, BadValues) {
   EXPECT_THROW(ParseVllmArgs({"--max-model-len", "lots"}), InputError);
   EXPECT_THROW(ParseVllmArgs({"--gpu-memory-utilisation", "0.9"}), InputError);  // typo
   EXPECT_THROW(ParseVllmArgs({"a", "--model", "b"}), InputError);
+  EXPECT_THROW(ParseVllmArgs({"--max-model-len", "999999999999M"}), InputError);  // overflow guard
+  EXPECT_THROW(ParseVllmArgs({"--max-num-batched-tokens", "9000000000000"}), InputError);
+  EXPECT_THROW(ParseVllmArgs({"--swap-space", "1e300"}), InputError);
 }
 
 TEST(VllmRelease, ParsesAndPicksEras) {
