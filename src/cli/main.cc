@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   kvplan::cli::RegisterPlanVerb(app);
   kvplan::cli::RegisterModelsVerb(app);
   kvplan::cli::RegisterGpusVerb(app);
+  kvplan::cli::RegisterCompareVerb(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,5 +10,6 @@ namespace kvplan::cli {
 void RegisterPlanVerb(CLI::App& app);
 void RegisterModelsVerb(CLI::App& app);
 void RegisterGpusVerb(CLI::App& app);
+void RegisterCompareVerb(CLI::App& app);
 
 }  // namespace kvplan::cli
