@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
   kvplan::cli::RegisterModelsVerb(app);
   kvplan::cli::RegisterGpusVerb(app);
   kvplan::cli::RegisterCompareVerb(app);
+  kvplan::cli::RegisterExplainVerb(app);
+  kvplan::cli::RegisterDiffVerb(app);
+  kvplan::cli::RegisterIngestVerb(app);
+  kvplan::cli::RegisterRunsVerb(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

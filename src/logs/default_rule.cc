@@ -1,0 +1,119 @@
+#include "logs/default_rule.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "engines/sglang.h"
+#include "engines/sglang_era.h"
+#include "logs/provenance.h"
+#include "models/model.h"
+
+namespace kvplan {
+namespace {
+
+// The releases whose default rules the log's era allows (sglang-memory.md §3).
+std::vector<std::string> CandidateReleases(const std::string& era) {
+  if (era.rfind("v0.4.6 or older", 0) == 0) return {"0.4.6"};
+  if (era.rfind("v0.4.7-v0.5.x", 0) == 0) return {"0.4.6.post2", "0.4.7.post1", "0.5.3"};
+  if (era.rfind("v0.5.3", 0) == 0) return {"0.5.3", "0.5.9", "main"};
+  if (era.rfind("2026", 0) == 0) return {"0.5.9", "main"};
+  return {"0.4.6", "0.4.6.post2", "0.4.7.post1", "0.5.3", "0.5.9", "main"};
+}
+
+int IntSetting(const RunRecord& r, const char* key, int fallback) {
+  return static_cast<int>(r.SettingInt(key, fallback));
+}
+
+SglangArgs ArgsOf(const RunRecord& r) {
+  SglangArgs a;
+  a.tp = IntSetting(r, "tp_size", 1);
+  a.pp = IntSetting(r, "pp_size", 1);
+  a.dp = IntSetting(r, "dp_size", 1);
+  a.ep = IntSetting(r, "ep_size", 1);
+  const LoggedSetting* dpa = r.FindSetting("enable_dp_attention");
+  a.enable_dp_attention = dpa != nullptr && dpa->value == "True";
+  const LoggedSetting* dcg = r.FindSetting("disable_cuda_graph");
+  a.disable_cuda_graph = dcg != nullptr && dcg->value == "True";
+  const LoggedSetting* spec = r.FindSetting("speculative_algorithm");
+  if (spec != nullptr && spec->value != "None") a.speculative_algorithm = spec->value;
+  return a;
+}
+
+}  // namespace
+
+namespace {
+
+struct Candidate {
+  std::string release;
+  double fraction;
+};
+
+std::vector<Candidate> DefaultFractions(const RunRecord& run, int64_t gpu_mem) {
+  SglangArgs args = ArgsOf(run);
+  ModelSpec model;  // the default rules read only MLA-ness and multimodality from it
+  bool mla = run.Figure("kv_size_gib").has_value();
+  if (mla) model.attention = AttentionKind::kMla;
+  std::vector<Candidate> out;
+  for (const std::string& release : CandidateReleases(run.era)) {
+    std::string canonical;
+    int64_t key = 0;
+    const SglangEra& era = SglangEraFor(release, &canonical, &key);
+    SglangDefaultsInput in;
+    in.version = key;
+    in.args = &args;
+    in.model = &model;
+    in.gpu_mem_mib = gpu_mem;
+    in.is_mla = mla;
+    in.speculative = !args.speculative_algorithm.empty() && args.speculative_algorithm != "NGRAM";
+    out.push_back({canonical, era.defaults(in).mem_fraction_static});
+  }
+  return out;
+}
+
+std::string Listing(const std::vector<Candidate>& cs) {
+  std::string all;
+  for (const Candidate& c : cs)
+    all += fmt::format("{}{} gives {:g}", all.empty() ? "" : ", ", c.release, c.fraction);
+  return all;
+}
+
+}  // namespace
+
+void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
+  if (run->engine != "sglang") return;
+  const LoggedSetting* mfs = run->FindSetting("mem_fraction_static");
+  std::optional<double> printed = run->SettingNumber("mem_fraction_static");
+  int64_t gpu_mem = capacity_mib > 0 ? capacity_mib : run->gpu_capacity_mib;
+  if (mfs == nullptr || !printed || gpu_mem <= 0) return;
+  std::vector<Candidate> cs = DefaultFractions(*run, gpu_mem);
+  int tp = IntSetting(*run, "tp_size", 1);
+  for (const Candidate& c : cs) {
+    if (std::abs(c.fraction - *printed) < 5e-4) {
+      MarkDefaultRuleMatch(run, "mem_fraction_static", c.fraction,
+                           fmt::format("SGLang {} for {} MiB, TP {}", c.release, gpu_mem, tp));
+      return;
+    }
+  }
+  if (mfs->provenance == "auto") {
+    // The command line says the engine chose it, yet no modelled rule gives it.
+    std::string why = fmt::format(
+        "mem_fraction_static {:g} was chosen by SGLang but no modelled default rule gives it for "
+        "{} MiB at TP {} ({})",
+        *printed, gpu_mem, tp, Listing(cs));
+    if (std::abs(*printed - 0.88) < 5e-4) {
+      why +=
+          "; 0.88 is SGLang's fallback when it cannot read the GPU capacity (nvidia-smi "
+          "missing or failing where the server ran)";
+    }
+    run->notes.push_back(why);
+    return;
+  }
+  MarkDefaultRuleMatch(
+      run, "mem_fraction_static", -1,
+      fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, tp, Listing(cs)));
+}
+
+}  // namespace kvplan

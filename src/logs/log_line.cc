@@ -1,0 +1,102 @@
+#include "logs/log_line.h"
+
+#include <cstring>
+
+namespace kvplan {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// "2025-07-05T10:11:12.123456789Z " as docker/kubectl --timestamps write it.
+std::string_view SkipContainerTimestamp(std::string_view s) {
+  if (s.size() < 20 || !IsDigit(s[0]) || s[4] != '-' || s[10] != 'T') return s;
+  size_t sp = s.find(' ');
+  return sp == std::string_view::npos || sp > 40 ? s : s.substr(sp + 1);
+}
+
+// "(EngineCore_DP0 pid=6880) " / "(VllmWorker TP0 pid=12) " -> "EngineCore_DP0" / "VllmWorker TP0".
+std::string_view TakeProcessTag(std::string_view* s) {
+  if (s->empty() || (*s)[0] != '(') return {};
+  size_t close = s->find(") ");
+  if (close == std::string_view::npos || close > 96) return {};
+  std::string_view inside = s->substr(1, close - 1);
+  size_t pid = inside.find(" pid=");
+  if (pid == std::string_view::npos) return {};
+  *s = s->substr(close + 2);
+  return inside.substr(0, pid);
+}
+
+// vLLM: "INFO 10-31 15:07:49 [gpu_worker.py:298] msg" or "INFO 01-16 09:40:00 worker.py:238] msg".
+bool TakeVllmPrefix(std::string_view s, LogLine* out) {
+  static constexpr std::string_view kLevels[] = {"INFO ", "WARNING ", "ERROR ", "DEBUG ",
+                                                 "CRITICAL "};
+  for (std::string_view level : kLevels) {
+    if (!StartsWith(s, level)) continue;
+    std::string_view rest = s.substr(level.size());
+    if (rest.size() < 15 || !IsDigit(rest[0]) || rest[2] != '-') return false;
+    size_t close = rest.find("] ");
+    if (close == std::string_view::npos || close > 96) return false;
+    size_t time_end = rest.find(' ', 6);  // after "MM-DD HH:MM:SS"
+    out->level = level.substr(0, level.size() - 1);
+    out->time = rest.substr(0, time_end);
+    out->message = rest.substr(close + 2);
+    return true;
+  }
+  return false;
+}
+
+// SGLang: "[2025-07-05 10:11:12(.123)?( DPn)?( PPn)?( TPn)?( EPn)?] msg".
+bool TakeSglangPrefix(std::string_view s, LogLine* out) {
+  if (s.size() < 22 || s[0] != '[' || !IsDigit(s[1]) || s[5] != '-') return false;
+  size_t close = s.find("] ");
+  size_t bare_close = s.find(']');
+  if (close == std::string_view::npos) {
+    if (bare_close + 1 != s.size()) return false;  // "[...]" alone on a line
+    close = bare_close;
+  }
+  if (close > 80) return false;
+  std::string_view inside = s.substr(1, close - 1);
+  size_t date_end = inside.find(' ');
+  if (date_end == std::string_view::npos) return false;
+  size_t time_end = inside.find(' ', date_end + 1);
+  out->time = inside.substr(0, time_end);
+  out->rank = time_end == std::string_view::npos ? std::string_view{} : inside.substr(time_end + 1);
+  out->message = close + 2 <= s.size() ? s.substr(close + 2) : std::string_view{};
+  return true;
+}
+
+}  // namespace
+
+LogLine SplitLogLine(std::string_view line) {
+  LogLine out;
+  std::string_view s = SkipContainerTimestamp(line);
+  std::string_view tag = TakeProcessTag(&s);
+  out.message = s;
+  if (!TakeVllmPrefix(s, &out)) TakeSglangPrefix(s, &out);
+  if (!tag.empty()) out.rank = tag;
+  return out;
+}
+
+std::string_view StripAnsi(std::string_view line, std::string* scratch) {
+  if (std::memchr(line.data(), '\x1b', line.size()) == nullptr) return line;
+  scratch->clear();
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\x1b') {
+      scratch->push_back(line[i]);
+      continue;
+    }
+    // CSI: ESC '[' parameters... final byte in 0x40-0x7e.
+    if (i + 1 < line.size() && line[i + 1] == '[') {
+      size_t j = i + 2;
+      while (j < line.size() && !(line[j] >= 0x40 && line[j] <= 0x7e)) ++j;
+      i = j;
+    } else {
+      ++i;  // two-byte escape
+    }
+  }
+  return *scratch;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,125 @@
+#include "logs/log_scanner.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/core.h>
+
+#include "logs/common_lines.h"
+#include "logs/content_hash.h"
+#include "logs/default_rule.h"
+#include "logs/log_line.h"
+#include "logs/provenance.h"
+#include "logs/run_builder.h"
+#include "logs/sglang_lines.h"
+#include "logs/vllm_lines.h"
+#include "util/error.h"
+
+namespace kvplan {
+namespace {
+
+void ScanOneLine(std::string_view raw, int64_t number, RunBuilder& b, std::string* scratch) {
+  std::string_view clean = StripAnsi(raw, scratch);
+  while (!clean.empty() && (clean.back() == ' ' || clean.back() == '\t')) clean.remove_suffix(1);
+  if (clean.empty()) return;
+  LogLine line = SplitLogLine(clean);
+  b.BeginLine(line, number);
+  // Inside a traceback every line belongs to it, up to the exception line.
+  if (b.in_traceback()) {
+    if (!IsExceptionLine(line.message)) {
+      HandleCommonLine(line.message, clean, b);
+      return;
+    }
+    b.EndTraceback();
+  }
+  if (HandleSglangLine(line.message, b)) return;
+  if (HandleVllmLine(line.message, b)) return;
+  HandleCommonLine(line.message, clean, b);
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
+  ContentHasher hasher;
+  reader.set_hasher(&hasher);
+  RunBuilder builder;
+  ScanResult result;
+  std::string scratch;
+  std::string_view raw;
+  bool ended_mid_line = false, saw_cut_line = false;
+  int64_t next_progress = options.progress_every;
+  while (reader.Next(&raw)) {
+    if (reader.last_truncated()) saw_cut_line = true;
+    ended_mid_line = reader.last_unterminated();
+    if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) {
+      ++result.binary_lines;
+      continue;  // binary junk: no engine writes NUL bytes
+    }
+    ScanOneLine(raw, reader.line_number(), builder, &scratch);
+    if (options.progress && reader.bytes_read() >= next_progress) {
+      options.progress(reader.bytes_read());
+      next_progress = reader.bytes_read() + options.progress_every;
+    }
+  }
+  result.runs = builder.Finish(ended_mid_line, saw_cut_line);
+  for (RunRecord& r : result.runs) {
+    AssignProvenance(&r);
+    ApplyDefaultRuleProvenance(&r);
+  }
+  result.content_hash = hasher.HexDigest();
+  result.bytes = reader.bytes_read();
+  result.lines = reader.line_number();
+  if (options.progress) options.progress(result.bytes);
+  return result;
+}
+
+ScanResult ScanLogText(std::string_view text, const ScanOptions& options) {
+  LineReader reader = LineReader::FromText(text, options.buffer_bytes);
+  return ScanLog(reader, options);
+}
+
+ScanResult ScanLogFile(const std::string& path, const ScanOptions& options) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    throw InputError(fmt::format("cannot open log {}: {}; expected a readable SGLang or vLLM log",
+                                 path, std::strerror(errno)));
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  LineReader reader = LineReader::FromFd(fd.get(), options.buffer_bytes);
+  return ScanLog(reader, options);
+}
+
+std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult& scanned) {
+  if (!scanned.runs.empty()) return scanned.runs;
+  if (scanned.bytes == 0) throw InputError(fmt::format("log {} is empty", path));
+  if (scanned.binary_lines * 2 > scanned.lines) {
+    throw InputError(fmt::format(
+        "log {} looks like binary data ({} of {} lines hold NUL bytes); expected a text log", path,
+        scanned.binary_lines, scanned.lines));
+  }
+  throw InputError(fmt::format(
+      "log {} holds no SGLang or vLLM start-up line (server_args=, Load weight, KV Cache, "
+      "Available KV cache memory, ...); expected an engine's start-up log",
+      path));
+}
+
+}  // namespace kvplan

@@ -1,0 +1,41 @@
+// Reads a whole start-up log (SGLang or vLLM, any era) into run records, one
+// per launch, streaming it line by line with a fixed buffer: memory does not
+// grow with the log, and a gigabyte log scans at disk speed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logs/line_reader.h"
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+struct ScanOptions {
+  // Called every `progress_every` bytes with the bytes read so far.
+  std::function<void(int64_t bytes)> progress;
+  int64_t progress_every = int64_t{32} << 20;
+  size_t buffer_bytes = size_t{1} << 20;  // also the longest line kept whole
+};
+
+struct ScanResult {
+  std::vector<RunRecord> runs;
+  std::string content_hash;  // of the bytes read
+  int64_t bytes = 0;
+  int64_t lines = 0;
+  int64_t binary_lines = 0;  // lines holding NUL bytes
+};
+
+ScanResult ScanLog(LineReader& reader, const ScanOptions& options = {});
+ScanResult ScanLogText(std::string_view text, const ScanOptions& options = {});
+// Throws InputError when the file cannot be opened.
+ScanResult ScanLogFile(const std::string& path, const ScanOptions& options = {});
+
+// The runs of a log; throws InputError naming the file when it holds no SGLang
+// or vLLM start-up line at all.
+std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult& scanned);
+
+}  // namespace kvplan

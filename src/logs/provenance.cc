@@ -1,0 +1,131 @@
+#include "logs/provenance.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/core.h>
+
+namespace kvplan {
+namespace {
+
+std::string DefaultRuleName(std::string_view engine, std::string_view key) {
+  if (engine == "sglang") {
+    if (key == "mem_fraction_static") {
+      return "SGLang's automatic mem_fraction_static (server_args.py: reserve by GPU memory, "
+             "TP, chunked prefill and CUDA-graph batch size)";
+    }
+    if (key == "chunked_prefill_size" || key == "cuda_graph_max_bs") {
+      return "SGLang's GPU-memory bucket rule (server_args.py)";
+    }
+    if (key == "max_running_requests" || key == "max_total_tokens") {
+      return "SGLang sizes it from the KV pool (None = derived at start-up)";
+    }
+    return "SGLang's default";
+  }
+  if (key == "gpu_memory_utilization") return "vLLM's default (0.9)";
+  if (key == "max_model_len") return "vLLM's default (the model's max_position_embeddings)";
+  return "vLLM's default";
+}
+
+void FromCommandLine(RunRecord* run) {
+  std::vector<std::string> flags = CommandFlags(run->launch_command);
+  for (LoggedSetting& s : run->settings) {
+    std::vector<std::string> spellings = FlagSpellings(run->engine, s.key);
+    auto hit = std::find_first_of(flags.begin(), flags.end(), spellings.begin(), spellings.end());
+    if (hit != flags.end()) {
+      s.provenance = "user";
+      s.rule = "set on the launch command line (" + *hit + ")";
+    } else {
+      s.provenance = "auto";
+      s.rule = DefaultRuleName(run->engine, s.key) + "; not on the launch command line";
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> CommandFlags(std::string_view command) {
+  std::vector<std::string> flags;
+  size_t i = 0;
+  while (i < command.size()) {
+    while (i < command.size() && (command[i] == ' ' || command[i] == '\t')) ++i;
+    size_t start = i;
+    while (i < command.size() && command[i] != ' ' && command[i] != '\t') ++i;
+    std::string_view tok = command.substr(start, i - start);
+    if (tok.size() > 2 && tok[0] == '-' && tok[1] == '-') {
+      flags.emplace_back(tok.substr(0, tok.find('=')));
+    }
+  }
+  return flags;
+}
+
+std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view key) {
+  std::string dashed(key);
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  std::vector<std::string> out = {"--" + dashed};
+  struct Alias {
+    std::string_view engine, key, flag;
+  };
+  static constexpr Alias kAliases[] = {
+      {"sglang", "model_path", "--model"},
+      {"sglang", "tp_size", "--tp"},
+      {"sglang", "tp_size", "--tensor-parallel-size"},
+      {"sglang", "dp_size", "--dp"},
+      {"sglang", "dp_size", "--data-parallel-size"},
+      {"sglang", "pp_size", "--pp"},
+      {"sglang", "pp_size", "--pipeline-parallel-size"},
+      {"sglang", "ep_size", "--ep"},
+      {"sglang", "ep_size", "--expert-parallel-size"},
+      {"vllm", "tensor_parallel_size", "-tp"},
+      {"vllm", "data_parallel_size", "-dp"},
+      {"vllm", "pipeline_parallel_size", "-pp"},
+  };
+  for (const Alias& a : kAliases) {
+    if (a.engine == engine && a.key == key) out.emplace_back(a.flag);
+  }
+  return out;
+}
+
+void AssignProvenance(RunRecord* run) {
+  if (!run->launch_command.empty()) {
+    FromCommandLine(run);
+    return;
+  }
+  bool vllm_listed = run->engine == "vllm" && !run->settings.empty();
+  for (LoggedSetting& s : run->settings) {
+    if (s.provenance == "user") continue;
+    s.provenance = "unknown";
+    s.rule = "the log prints resolved values only and holds no launch command";
+  }
+  // vLLM prints gpu_memory_utilization in its profiling lines even when it is the default.
+  std::optional<double> util = run->Figure("gpu_memory_utilization");
+  if (run->engine == "vllm" && util && run->FindSetting("gpu_memory_utilization") == nullptr) {
+    LoggedSetting s{"gpu_memory_utilization", fmt::format("{:g}", *util), "unknown",
+                    "printed by the profiler; no non-default args line in the log"};
+    if (vllm_listed) {
+      s.provenance = "auto";
+      s.rule = "vLLM's default (0.9); not in vLLM's non-default args";
+    }
+    run->settings.push_back(s);
+  }
+}
+
+void MarkDefaultRuleMatch(RunRecord* run, std::string_view key, double default_value,
+                          std::string_view rule_name) {
+  for (LoggedSetting& s : run->settings) {
+    if (s.key != key || s.provenance != "unknown") continue;
+    std::optional<double> v = run->SettingNumber(key);
+    if (!v) return;
+    if (std::fabs(*v - default_value) < 5e-4) {
+      s.provenance = "auto";
+      s.rule = fmt::format("matches the default rule ({} gives {:g})", rule_name, default_value);
+    } else {
+      s.provenance = "user";
+      s.rule = default_value < 0 ? fmt::format("differs from the default rule ({})", rule_name)
+                                 : fmt::format("differs from the default rule ({} gives {:g})",
+                                               rule_name, default_value);
+    }
+  }
+}
+
+}  // namespace kvplan

@@ -1,0 +1,146 @@
+#include "logs/run_builder.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvplan {
+namespace {
+
+constexpr size_t kMaxTracebackLines = 60;
+constexpr size_t kMaxKeptText = 4096;  // a failure message or traceback line, as kept
+
+std::string Kept(std::string_view text) { return std::string(text.substr(0, kMaxKeptText)); }
+
+// No engine prints a figure beyond 1e15 (tokens, bytes of KV in GiB, seconds): larger
+// or non-finite values come from garbled lines and would overflow the arithmetic.
+bool Plausible(double v) { return std::isfinite(v) && std::fabs(v) <= 1e15; }
+
+}  // namespace
+
+void RunBuilder::BeginLine(const LogLine& line, int64_t line_number) {
+  line_ = line;
+  line_number_ = line_number;
+}
+
+bool RunBuilder::HasLaunchContent() const {
+  const RunRecord& r = current_;
+  return !r.settings.empty() || !r.timeline.empty() || !r.figures.empty() ||
+         r.outcome != "incomplete";
+}
+
+void RunBuilder::CloseCurrent() {
+  if (current_.first_line == 0 && current_.launch_command.empty() && current_.gpu_name.empty()) {
+    return;
+  }
+  if (!HasLaunchContent() && current_.launch_command.empty()) return;
+  current_.launch_index = static_cast<int>(done_.size());
+  done_.push_back(std::move(current_));
+  current_ = RunRecord{};
+  in_traceback_ = false;
+  failure_kind_ = FailureKind::kGeneric;
+  failure_rank_.clear();
+}
+
+void RunBuilder::StartLaunch() {
+  if (HasLaunchContent()) CloseCurrent();
+  if (current_.first_line == 0) current_.first_line = line_number_;
+}
+
+void RunBuilder::SetEngine(std::string_view engine) {
+  if (current_.engine.empty()) current_.engine = engine;
+  if (current_.first_line == 0) current_.first_line = line_number_;
+  current_.last_line = line_number_;
+  if (current_.started_at.empty() && !line_.time.empty()) current_.started_at = line_.time;
+}
+
+void RunBuilder::SetEra(std::string_view era) {
+  if (current_.era.empty()) current_.era = era;
+}
+
+void RunBuilder::AddPoint(std::string_view stage, std::optional<double> avail,
+                          std::optional<double> usage) {
+  // A rank that loads again after its launch ended (ready or failed) is a new
+  // launch. (A draft model loads a second time within the same launch, before
+  // it is ready.)
+  bool loading = stage == kStageInitDistributed || stage == kStageLoadWeightBegin ||
+                 stage == kStageLoadWeightEnd;
+  if (loading && current_.outcome != "incomplete") {
+    for (const MemoryPoint& p : current_.timeline) {
+      if (p.rank == line_.rank && p.stage == stage) {
+        CloseCurrent();
+        break;
+      }
+    }
+  }
+  if ((avail && !Plausible(*avail)) || (usage && !Plausible(*usage))) {
+    Note("ignored an implausible memory figure at " + std::string(stage) + " (garbled line?)");
+    return;
+  }
+  if (current_.first_line == 0) current_.first_line = line_number_;
+  current_.last_line = line_number_;
+  if (current_.started_at.empty() && !line_.time.empty()) current_.started_at = line_.time;
+  current_.timeline.push_back({std::string(line_.rank), std::string(line_.time), std::string(stage),
+                               avail, usage, line_number_});
+}
+
+void RunBuilder::SetFigure(const std::string& key, double value) {
+  if (!Plausible(value)) {
+    Note("ignored an implausible figure for " + key + " (garbled line?)");
+    return;
+  }
+  current_.figures.emplace(key, value);
+  if (current_.first_line == 0) current_.first_line = line_number_;
+  current_.last_line = line_number_;
+}
+
+void RunBuilder::Fail(std::string_view message, FailureKind kind) {
+  std::string text = Kept(message);
+  RunRecord& r = current_;
+  if (r.outcome == "failed") {
+    if (text == r.error) return;  // the same failure from another rank
+    if (kind == failure_kind_ && line_.rank == failure_rank_ && kind != FailureKind::kGeneric) {
+      // The same process failing again with another message: it was relaunched.
+      CloseCurrent();
+    } else if (kind <= failure_kind_) {
+      return;
+    }
+  }
+  RunRecord& now = current_;
+  if (now.first_line == 0) now.first_line = line_number_;
+  now.last_line = line_number_;
+  now.outcome = "failed";
+  now.error = std::move(text);
+  failure_kind_ = kind;
+  failure_rank_ = line_.rank;
+}
+
+void RunBuilder::MarkReady() {
+  if (current_.outcome != "failed") current_.outcome = "ok";
+  current_.last_line = line_number_;
+}
+
+void RunBuilder::Note(std::string note) {
+  if (std::find(current_.notes.begin(), current_.notes.end(), note) == current_.notes.end()) {
+    current_.notes.push_back(std::move(note));
+  }
+}
+
+void RunBuilder::AddTracebackLine(std::string_view text) {
+  if (collecting_ && current_.traceback.size() < kMaxTracebackLines) {
+    current_.traceback.push_back(Kept(text));
+  }
+}
+
+std::vector<RunRecord> RunBuilder::Finish(bool ended_mid_line, bool saw_cut_line) {
+  if (ended_mid_line) Note("the log ends mid-line: it was cut while being written or copied");
+  if (saw_cut_line) Note("a line longer than the read buffer was cut; its rest was skipped");
+  CloseCurrent();
+  for (RunRecord& r : done_) {
+    if (r.outcome == "incomplete") {
+      r.notes.push_back("incomplete: the log ends before the engine reported ready or a failure");
+    }
+  }
+  return std::move(done_);
+}
+
+}  // namespace kvplan

@@ -1,0 +1,70 @@
+// Assembles run records while a log streams by: the line handlers of each
+// engine report what they read, and the builder decides where one launch ends
+// and the next begins (a new server_args / non-default args line, a rank that
+// loads weights a second time, a process that fails a second time).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logs/log_line.h"
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+// How much a failure message says about the cause; the most telling one wins.
+enum class FailureKind {
+  kGeneric = 1,    // "EngineCore failed to start.", "Received sigquit ..."
+  kException = 2,  // "RuntimeError: ..." after a traceback
+  kMemory = 3,     // the engine's own memory verdict ("Not enough memory ...")
+};
+
+class RunBuilder {
+ public:
+  RunRecord& run() { return current_; }
+  const LogLine& line() const { return line_; }
+  int64_t line_number() const { return line_number_; }
+
+  // Called for every line before the handlers.
+  void BeginLine(const LogLine& line, int64_t line_number);
+
+  // A launch marker (server_args, a command line, an nvidia-smi header): a
+  // new run starts when the current one already holds a launch.
+  void StartLaunch();
+  void SetEngine(std::string_view engine);
+  void SetEra(std::string_view era);  // first evidence wins
+  void AddPoint(std::string_view stage, std::optional<double> avail, std::optional<double> usage);
+  void SetFigure(const std::string& key, double value);  // first value wins
+  void Fail(std::string_view message, FailureKind kind);
+  void MarkReady();
+  void Note(std::string note);  // deduplicated
+
+  // Tracebacks: lines after "Traceback (most recent call last):" up to the exception.
+  void StartTraceback() {
+    in_traceback_ = true;
+    collecting_ = current_.traceback.empty();  // keep the first rank's traceback only
+  }
+  bool in_traceback() const { return in_traceback_; }
+  void AddTracebackLine(std::string_view text);
+  void EndTraceback() { in_traceback_ = false; }
+
+  std::vector<RunRecord> Finish(bool ended_mid_line, bool saw_cut_line);
+
+ private:
+  bool HasLaunchContent() const;
+  void CloseCurrent();
+
+  RunRecord current_;
+  std::vector<RunRecord> done_;
+  LogLine line_;
+  int64_t line_number_ = 0;
+  bool in_traceback_ = false;
+  bool collecting_ = false;
+  FailureKind failure_kind_ = FailureKind::kGeneric;
+  std::string failure_rank_;
+};
+
+}  // namespace kvplan

@@ -1,0 +1,231 @@
+#include "logs/sglang_lines.h"
+
+#include <fmt/core.h>
+
+#include "logs/py_repr.h"
+#include "logs/text_scan.h"
+
+namespace kvplan {
+namespace {
+
+// Eras by line format (sglang-memory.md §4).
+constexpr std::string_view kEra2026 = "2026 (elapsed= in the load/init lines)";
+constexpr std::string_view kEraV046 = "v0.4.6 or older (graph end prints avail before usage)";
+constexpr std::string_view kEraV05 = "v0.4.7-v0.5.x (type=, dtype= in Load weight end)";
+
+std::string Text(std::string_view s) { return std::string(s); }
+
+// "type=Qwen3ForCausalLM, " -> "Qwen3ForCausalLM".
+std::string_view FieldValue(std::string_view msg, std::string_view key) {
+  size_t at = msg.find(key);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = msg.substr(at + key.size());
+  size_t end = rest.find(',');
+  return rest.substr(0, end);
+}
+
+void LoadWeightEnd(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  b.SetEra(Contains(msg, "elapsed=") ? kEra2026 : kEraV05);
+  RunRecord& r = b.run();
+  if (r.model_class.empty()) r.model_class = Text(FieldValue(msg, "type="));
+  if (r.dtype.empty()) r.dtype = Text(FieldValue(msg, "dtype="));
+  b.AddPoint(kStageLoadWeightEnd, NumberAfter(msg, "avail mem="), NumberAfter(msg, "mem usage="));
+}
+
+void KvAllocated(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (Contains(msg, "dtype: ")) {
+    b.SetEra("2026-05 or newer (dtype: in the KV line)");
+    RunRecord& r = b.run();
+    if (r.kv_dtype.empty()) r.kv_dtype = Text(FieldValue(msg, "dtype: "));
+  }
+  std::optional<int64_t> tokens = IntegerAfter(msg, "#tokens: ");
+  if (tokens) b.SetFigure("kv_tokens", static_cast<double>(*tokens));
+  if (auto k = NumberAfter(msg, "K size: ")) b.SetFigure("k_size_gib", *k);
+  if (auto v = NumberAfter(msg, "V size: ")) b.SetFigure("v_size_gib", *v);
+  if (Contains(msg, " KV size: ")) {
+    if (auto kv = NumberAfter(msg, " KV size: ")) b.SetFigure("kv_size_gib", *kv);
+  }
+  b.AddPoint(kStageKvAllocated, std::nullopt, std::nullopt);
+}
+
+void GraphBegin(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  b.AddPoint(kStageGraphBegin, NumberAfter(msg, "avail mem="), std::nullopt);
+  std::vector<int64_t> bs = IntListAfter(msg, "bs=");
+  if (!bs.empty() && b.run().cuda_graph_bs.empty()) b.run().cuda_graph_bs = bs;
+}
+
+void GraphBatchSizes(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  std::vector<int64_t> bs = IntListAfter(msg, "Capture cuda graph bs");
+  if (bs.empty() || !b.run().cuda_graph_bs.empty()) return;
+  b.run().cuda_graph_bs = bs;
+  b.SetFigure("cuda_graph_num_graphs", static_cast<double>(bs.size()));
+  b.SetFigure("capture_bs_max", static_cast<double>(bs.back()));
+}
+
+void GraphEnd(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  size_t avail = msg.find("avail mem="), usage = msg.find("mem usage=");
+  if (avail != std::string_view::npos && usage != std::string_view::npos && avail < usage &&
+      Contains(msg, "Time elapsed")) {
+    b.SetEra(kEraV046);
+  }
+  std::optional<double> t = NumberAfter(msg, "Time elapsed: ");
+  if (!t) t = NumberAfter(msg, "elapsed=");
+  if (t) b.SetFigure("cuda_graph_capture_time_s", *t);
+  b.AddPoint(kStageGraphEnd, NumberAfter(msg, "avail mem="), NumberAfter(msg, "mem usage="));
+}
+
+// "max_total_num_tokens=605665, chunked_prefill_size=8192, ..., available_gpu_mem=12.11 GB"
+void Summary(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  static constexpr std::string_view kKeys[] = {"max_total_num_tokens", "chunked_prefill_size",
+                                               "max_prefill_tokens", "max_running_requests",
+                                               "context_len"};
+  for (std::string_view key : kKeys) {
+    std::string k(key);
+    if (auto v = NumberAfter(msg, k + "=")) b.SetFigure(k, *v);
+  }
+  std::optional<double> avail = NumberAfter(msg, "available_gpu_mem=");
+  if (avail) b.SetFigure("available_gpu_mem_gib", *avail);
+  b.AddPoint(kStageSummary, avail, std::nullopt);
+  b.MarkReady();
+}
+
+bool MemoryFailure(std::string_view msg, RunBuilder& b) {
+  if (Contains(msg, "Not enough memory. Please try to increase --mem-fraction-static") ||
+      Contains(msg, "Loaded weights leave no GPU memory for the KV cache") ||
+      Contains(msg, "The memory capacity is unbalanced")) {
+    b.SetEngine("sglang");
+    if (Contains(msg, "Current value:")) b.SetEra("v0.5.3 or newer (Current value: in the error)");
+    b.Fail(msg, FailureKind::kMemory);
+    return true;
+  }
+  return false;
+}
+
+bool HandleCapture(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Capture cuda graph bs")) {
+    GraphBatchSizes(msg, b);
+    return true;
+  }
+  // "Capture cuda graph begin.", "Capture target decode CUDA graph begin. ...",
+  // "Capture piecewise CUDA graph end. ...", "Capture draft cuda graph end. ..."
+  bool draft = Contains(msg, "draft");
+  if (Contains(msg, "graph begin")) {
+    if (!draft) GraphBegin(msg, b);
+    return true;
+  }
+  if (Contains(msg, "graph end")) {
+    if (!draft) GraphEnd(msg, b);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void ReadServerArgs(std::string_view repr, RunBuilder& b) {
+  b.StartLaunch();
+  b.SetEngine("sglang");
+  PyParse parsed = ParsePyRepr(repr);
+  RunRecord& r = b.run();
+  const PyValue& v = parsed.value;
+  if (v.kind != PyValue::Kind::kCall) {
+    r.settings_complete = false;
+    b.Note("server_args is not a ServerArgs(...) repr: " + parsed.problem);
+    return;
+  }
+  for (size_t i = 0; i < v.kw_names.size(); ++i) {
+    r.settings.push_back({v.kw_names[i], v.kw_values[i].Display(), "unknown", ""});
+  }
+  if (!parsed.complete) {
+    r.settings_complete = false;
+    b.Note("server_args was cut or trimmed (" + parsed.problem + "); read " +
+           fmt::format("{}", v.kw_names.size()) + " arguments");
+  }
+  if (const PyValue* m = v.Kwarg("model_path"); m != nullptr) r.model = m->Display();
+}
+
+bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
+  if (msg.empty()) return false;
+  switch (msg[0]) {
+    case 's':
+      if (StartsWith(msg, "server_args=ServerArgs(")) {
+        ReadServerArgs(msg.substr(12), b);
+        return true;
+      }
+      return false;
+    case 'I':
+      if (StartsWith(msg, "Init torch distributed ends.")) {
+        b.SetEngine("sglang");
+        if (Contains(msg, "elapsed=")) b.SetEra(kEra2026);
+        b.AddPoint(kStageInitDistributed, std::nullopt, NumberAfter(msg, "mem usage="));
+        return true;
+      }
+      return false;
+    case 'L':
+      if (StartsWith(msg, "Load weight begin.")) {
+        b.SetEngine("sglang");
+        b.AddPoint(kStageLoadWeightBegin, NumberAfter(msg, "avail mem="), std::nullopt);
+        return true;
+      }
+      if (StartsWith(msg, "Load weight end.")) {
+        LoadWeightEnd(msg, b);
+        return true;
+      }
+      return MemoryFailure(msg, b);
+    case 'U':
+      if (StartsWith(msg, "Using KV cache dtype: ")) {
+        b.SetEngine("sglang");
+        if (b.run().kv_dtype.empty()) b.run().kv_dtype = Text(msg.substr(22));
+        return true;
+      }
+      return false;
+    case 'M':
+      if (StartsWith(msg, "Memory pool end.")) {
+        b.SetEngine("sglang");
+        b.AddPoint(kStageMemoryPoolEnd, NumberAfter(msg, "avail mem="), std::nullopt);
+        return true;
+      }
+      return false;
+    case 'C':
+      return StartsWith(msg, "Capture ") && HandleCapture(msg, b);
+    case 'm':
+      if (StartsWith(msg, "max_total_num_tokens=")) {
+        Summary(msg, b);
+        return true;
+      }
+      return false;
+    case 'T':
+      if (StartsWith(msg, "The server is fired up and ready to roll")) {
+        b.SetEngine("sglang");
+        b.MarkReady();
+        return true;
+      }
+      return MemoryFailure(msg, b);
+    case 'K':
+      if (StartsWith(msg, "KV Cache is allocated.") ||
+          StartsWith(msg, "KV Cache VA upper bound.")) {
+        KvAllocated(msg, b);
+        return true;
+      }
+      return false;
+    case 'N':
+      return MemoryFailure(msg, b);
+    default:
+      break;
+  }
+  // "<label> KV Cache is allocated." (a second pool, e.g. a draft's): cheap
+  // test on the second word first.
+  size_t space = msg.find(' ');
+  if (space != std::string_view::npos && space < 24 && msg.substr(space + 1, 9) == "KV Cache ") {
+    return true;  // other pools than the target's are not part of the run's KV figures
+  }
+  return false;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,267 @@
+#include "logs/vllm_lines.h"
+
+#include <string>
+
+#include "logs/py_repr.h"
+#include "logs/text_scan.h"
+
+namespace kvplan {
+namespace {
+
+void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
+  if (v) b.SetFigure(key, *v);
+}
+
+// "vLLM API server version 0.10.1" / "Initializing a V1 LLM engine (v0.10.1) with config: ..."
+void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
+  if (starts_launch) b.StartLaunch();
+  b.SetEngine("vllm");
+  RunRecord& r = b.run();
+  std::string_view v;
+  if (size_t at = msg.find("version "); at != std::string_view::npos) {
+    v = msg.substr(at + 8);
+  } else if (size_t open = msg.find("(v"); open != std::string_view::npos) {
+    v = msg.substr(open + 2);
+    v = v.substr(0, v.find(')'));
+  }
+  v = v.substr(0, v.find(' '));
+  if (r.version.empty() && !v.empty()) r.version = std::string(v);
+  if (Contains(msg, "V1 LLM engine")) b.SetEra("V1");
+  if (size_t at = msg.find("model='"); at != std::string_view::npos && r.model.empty()) {
+    std::string_view m = msg.substr(at + 7);
+    r.model = std::string(m.substr(0, m.find('\'')));
+  }
+}
+
+// "non-default args: {'model': 'Qwen/Qwen3-8B', 'gpu_memory_utilization': 0.95}"
+void NonDefaultArgs(std::string_view msg, RunBuilder& b) {
+  if (!b.run().settings.empty()) b.StartLaunch();
+  b.SetEngine("vllm");
+  PyParse parsed = ParsePyRepr(msg.substr(msg.find('{')));
+  RunRecord& r = b.run();
+  const PyValue& v = parsed.value;
+  if (v.kind != PyValue::Kind::kDict || !parsed.complete) {
+    r.settings_complete = false;
+    b.Note("vLLM's non-default args line was cut or garbled: " + parsed.problem);
+  }
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    std::string key = v.keys[i].Display();
+    r.settings.push_back({key, v.items[i].Display(), "user", "listed in vLLM's non-default args"});
+    if (key == "model" && r.model.empty()) r.model = v.items[i].Display();
+  }
+}
+
+// "Memory profiling results: total_gpu_memory=23.58GiB initial_memory_usage=15.34GiB ..."
+void ProfilingResults(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  b.SetEra("V0 (~v0.6.3)");
+  std::string_view rest = msg.substr(msg.find(':') + 1);
+  while (!rest.empty()) {
+    while (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    size_t eq = rest.find('='), end = rest.find(' ');
+    if (eq == std::string_view::npos || eq > end) break;
+    std::string key(rest.substr(0, eq));
+    std::string_view value = rest.substr(eq + 1);
+    std::optional<double> v = TakeNumber(&value);
+    if (v) b.SetFigure(StartsWith(value, "GiB") ? key + "_gib" : key, *v);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  }
+}
+
+// "the current vLLM instance can use total_gpu_memory (79.22GiB) x gpu_memory_utilization (0.90)
+// = 71.29GiB"
+void InstanceBudget(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  Figure(b, "total_gpu_memory_gib", NumberAfter(msg, "total_gpu_memory ("));
+  Figure(b, "gpu_memory_utilization", NumberAfter(msg, "gpu_memory_utilization ("));
+  Figure(b, "instance_can_use_gib", NumberAfter(msg, ") = "));
+}
+
+// "model weights take 19.86GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak
+// memory takes 36.63GiB; the rest of the memory reserved for KV Cache is 14.65GiB."
+void BudgetTerms(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  std::optional<double> w = NumberAfter(msg, "model weights take ");
+  Figure(b, "weights_take_gib", w);
+  if (w && !b.run().Figure("weights_gib")) Figure(b, "weights_gib", w);
+  Figure(b, "non_torch_memory_gib", NumberAfter(msg, "non_torch_memory takes "));
+  Figure(b, "activation_peak_gib", NumberAfter(msg, "activation peak memory takes "));
+  Figure(b, "available_kv_cache_gib", NumberAfter(msg, "reserved for KV Cache is "));
+}
+
+// "Loading model weights took 14.9888 GB" / "Model loading took 15.6841 GiB and 17.58 seconds"
+// / "Model loading took 30.8 GiB memory and 12.3 seconds".
+void WeightsLoaded(std::string_view msg, RunBuilder& b) {
+  RunRecord& r = b.run();
+  if (r.outcome != "incomplete" && (r.Figure("weights_gb") || r.Figure("weights_gib"))) {
+    b.StartLaunch();
+  }
+  b.SetEngine("vllm");
+  std::optional<double> v = NumberAfter(msg, "took ");
+  if (!v) return;
+  std::string_view unit = msg.substr(msg.find("took ") + 5);
+  unit = unit.substr(unit.find(' ') + 1);
+  b.SetFigure(StartsWith(unit, "GiB") ? "weights_gib" : "weights_gb", *v);
+  b.AddPoint(kStageLoadWeightEnd, std::nullopt, v);
+}
+
+// "# GPU blocks: 1952, # CPU blocks: 2048", "# CUDA blocks: 6001, ...", "GPU blocks: 1381"
+bool Blocks(std::string_view msg, RunBuilder& b) {
+  size_t at = msg.find(" blocks: ");
+  if (at == std::string_view::npos) return false;
+  std::string_view kind = msg.substr(0, at);
+  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda"))) return false;
+  b.SetEngine("vllm");
+  Figure(b, "num_gpu_blocks", NumberAfter(msg, " blocks: "));
+  Figure(b, "num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
+  b.MarkReady();
+  return true;
+}
+
+// "To serve at least one request with the models's max seq len (262144), (24.0 GiB KV
+// cache is needed, which is larger than the available KV cache memory (3.18 GiB). Based
+// on the available memory, the estimated maximum model length is 34736. ..."
+void NotEnoughKv(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  b.Fail(msg, FailureKind::kMemory);
+  Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
+  if (size_t at = msg.find("), ("); at != std::string_view::npos) {
+    Figure(b, "needed_kv_gib", NumberAfter(msg.substr(at), "("));
+  }
+  Figure(b, "available_kv_cache_gib", NumberAfter(msg, "available KV cache memory ("));
+  Figure(b, "estimated_max_model_len", NumberAfter(msg, "maximum model length is "));
+}
+
+bool Failure(std::string_view msg, RunBuilder& b) {
+  if (Contains(msg, "To serve at least one request with the model")) {
+    NotEnoughKv(msg, b);
+    return true;
+  }
+  if (Contains(msg, "that can be stored in KV cache (")) {  // V0
+    b.SetEngine("vllm");
+    b.Fail(msg, FailureKind::kMemory);
+    Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
+    Figure(b, "max_tokens_in_kv_cache", NumberAfter(msg, "stored in KV cache ("));
+    return true;
+  }
+  if (Contains(msg, "No available memory for the cache blocks")) {
+    b.SetEngine("vllm");
+    b.Fail(msg, FailureKind::kMemory);
+    return true;
+  }
+  if (StartsWith(msg, "EngineCore failed to start") ||
+      StartsWith(msg, "Engine core initialization failed")) {
+    b.SetEngine("vllm");
+    b.Fail(msg, FailureKind::kGeneric);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
+  if (msg.empty()) return false;
+  switch (msg[0]) {
+    case 'v':
+      if (StartsWith(msg, "vLLM API server version")) {
+        Version(msg, b, true);
+        return true;
+      }
+      return false;
+    case 'I':
+      if (StartsWith(msg, "Initializing a V1 LLM engine") ||
+          StartsWith(msg, "Initializing an LLM engine")) {
+        Version(msg, b, false);
+        return true;
+      }
+      return false;
+    case 'n':
+      if (StartsWith(msg, "non-default args: {")) {
+        NonDefaultArgs(msg, b);
+        return true;
+      }
+      return false;
+    case 'L':
+      if (StartsWith(msg, "Loading model weights took")) {
+        WeightsLoaded(msg, b);
+        return true;
+      }
+      return false;
+    case 'M':
+      if (StartsWith(msg, "Model loading took")) {
+        WeightsLoaded(msg, b);
+        return true;
+      }
+      if (StartsWith(msg, "Memory profiling results:")) {
+        ProfilingResults(msg, b);
+        return true;
+      }
+      if (StartsWith(msg, "Maximum concurrency for ")) {
+        b.SetEngine("vllm");
+        Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+        Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+        return true;
+      }
+      return false;
+    case 't':
+      if (StartsWith(msg, "the current vLLM instance can use")) {
+        InstanceBudget(msg, b);
+        b.SetEra("V0 (v0.7-v0.10)");
+        return true;
+      }
+      return false;
+    case 'm':
+      if (StartsWith(msg, "model weights take ")) {
+        BudgetTerms(msg, b);
+        return true;
+      }
+      return false;
+    case 'A':
+      if (StartsWith(msg, "Available KV cache memory: ")) {
+        b.SetEngine("vllm");
+        b.SetEra("V1");
+        Figure(b, "available_kv_cache_gib", NumberAfter(msg, "memory: "));
+        return true;
+      }
+      if (StartsWith(msg, "Application startup complete")) {
+        b.MarkReady();
+        return true;
+      }
+      return false;
+    case 'G':
+      if (StartsWith(msg, "GPU KV cache size: ")) {
+        b.SetEngine("vllm");
+        Figure(b, "gpu_kv_cache_tokens", NumberAfter(msg, "size: "));
+        if (Contains(msg, "Maximum concurrency for ")) {
+          Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+          Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+        }
+        b.MarkReady();
+        return true;
+      }
+      if (StartsWith(msg, "Graph capturing finished in ")) {
+        b.SetEngine("vllm");
+        Figure(b, "cuda_graph_capture_time_s", NumberAfter(msg, "finished in "));
+        Figure(b, "cuda_graph_mem_gib", NumberAfter(msg, ", took "));
+        return true;
+      }
+      return Blocks(msg, b);
+    case '#':
+      return Blocks(msg, b);
+    case 'E':
+      if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
+        Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+        return true;
+      }
+      return Failure(msg, b);
+    case 'T':
+    case 'V':
+    case 'N':
+      return Failure(msg, b);
+    default:
+      return false;
+  }
+}
+
+}  // namespace kvplan
