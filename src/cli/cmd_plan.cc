@@ -1,6 +1,126 @@
-// PLACEHOLDER: `kvplan plan`.
+// `kvplan plan`: one launch, planned with the engine's own rules.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/core.h>
+
+#include "cli/cli_state.h"
+#include "cli/launch_command.h"
 #include "cli/verbs.h"
+#include "engines/engine.h"
+#include "report/plan_report.h"
+#include "util/error.h"
 
 namespace kvplan::cli {
-void RegisterPlanVerb(CLI::App& app) { app.add_subcommand("plan", "Plan a launch"); }
+namespace {
+
+struct PlanOptions {
+  std::string model;
+  std::string gpu;
+  std::string engine = "sglang";
+  int64_t gpu_capacity_mib = 0;
+  double pre_load_free_gib = 0;
+  double post_load_free_gib = 0;
+  std::vector<std::string> measured;
+  bool json = false;
+};
+
+std::pair<std::string, double> ParseMeasured(const std::string& kv) {
+  const size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError(fmt::format("--measured '{}' is not KEY=GIB (e.g. weights=72.3)", kv));
+  }
+  const std::string value = kv.substr(eq + 1);
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v)) {
+    throw InputError(fmt::format("--measured '{}': '{}' is not a number of GiB", kv, value));
+  }
+  return {kv.substr(0, eq), v};
+}
+
+void RunPlan(const PlanOptions& o, CLI::App* cmd) {
+  PlanRequest req;
+  auto [engine, version] = SplitEngineSpec(o.engine);
+  req.engine = engine;
+  req.version = version;
+  req.args = cmd->remaining();
+  const std::vector<std::string>& tail = LaunchTail();
+  if (!tail.empty()) {
+    LaunchCommand lc = ParseLaunchCommand(tail);
+    if (cmd->count("--engine") > 0 && lc.engine != engine) {
+      throw InputError(
+          fmt::format("--engine {} conflicts with the pasted {} command", engine, lc.engine));
+    }
+    req.engine = lc.engine;
+    // Flags typed before `--` refine the pasted command.
+    std::vector<std::string> args = lc.args;
+    args.insert(args.end(), req.args.begin(), req.args.end());
+    req.args = args;
+  }
+  if (!o.model.empty()) req.model = o.model;
+  req.gpu = o.gpu;
+  if (o.gpu_capacity_mib != 0) {
+    if (o.gpu_capacity_mib < 1024) {
+      throw InputError(fmt::format(
+          "--gpu-capacity-mib {} is too small to be a GPU's capacity in MiB", o.gpu_capacity_mib));
+    }
+    req.gpu_capacity_mib = o.gpu_capacity_mib;
+  }
+  if (cmd->count("--pre-load-free-gib") > 0)
+    req.measured_gib["pre_load_free"] = o.pre_load_free_gib;
+  if (cmd->count("--post-load-free-gib") > 0)
+    req.measured_gib["post_load_free"] = o.post_load_free_gib;
+  for (const std::string& kv : o.measured) {
+    auto [key, value] = ParseMeasured(kv);
+    req.measured_gib[key] = value;
+  }
+  const PlanResult r = PlanLaunch(req);
+  PlanContext ctx;
+  ctx.model = req.model.value_or("");
+  if (ctx.model.empty()) {
+    // The engine's own model flag: find it for the header.
+    for (size_t i = 0; i + 1 < req.args.size(); ++i) {
+      if (req.args[i] == "--model-path" || req.args[i] == "--model") ctx.model = req.args[i + 1];
+    }
+  }
+  ctx.gpu = o.gpu;
+  ctx.gpus = 1;
+  if (const Figure* g = r.FindFigure("gpus_per_replica")) ctx.gpus = static_cast<int>(g->value);
+  std::fputs((o.json ? RenderPlanJson(r, ctx) + "\n" : RenderPlanText(r, ctx)).c_str(), stdout);
+}
+
+}  // namespace
+
+void RegisterPlanVerb(CLI::App& app) {
+  auto o = std::make_shared<PlanOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan",
+      "Plan one launch: will it fit, how many KV-cache tokens and requests, and fixes.\n"
+      "Engine flags go after kvplan's own, with the engine's names (e.g. --tp 8\n"
+      "--mem-fraction-static 0.55), or paste the whole launch command after `--`:\n"
+      "  kvplan plan --gpu h100 -- python -m sglang.launch_server --model-path M --tp 8");
+  cmd->add_option("--model", o->model,
+                  "Model: catalog id (kvplan models), config.json, model dir or HF cache dir");
+  cmd->add_option("--gpu", o->gpu, "GPU id or alias (kvplan gpus)")->required();
+  cmd->add_option("--engine", o->engine,
+                  "Engine and release: sglang[@VERSION], vllm[@VERSION], trtllm[@VERSION] "
+                  "(default: sglang, newest modelled release)");
+  cmd->add_option(
+      "--gpu-capacity-mib", o->gpu_capacity_mib,
+      "nvidia-smi memory.total in MiB, if not the catalog's (mixed-GPU hosts: the smallest)");
+  cmd->add_option("--pre-load-free-gib", o->pre_load_free_gib,
+                  "Free GiB the engine measured before loading weights (from a log)");
+  cmd->add_option("--post-load-free-gib", o->post_load_free_gib,
+                  "Free GiB the engine measured after loading weights (from a log)");
+  cmd->add_option("--measured", o->measured,
+                  "Other measured figures, KEY=GIB (vLLM: weights, activation_peak, non_torch, "
+                  "cuda_graph)");
+  cmd->add_flag("--json", o->json, "Print JSON (schema in README.md)");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] { RunPlan(*o, cmd); });
+}
+
 }  // namespace kvplan::cli

@@ -1,14 +1,25 @@
 // kvplan: predicts what an LLM-serving launch does with GPU memory.
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/cli_state.h"
 #include "cli/verbs.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
+  // Everything after a standalone `--` is a pasted engine launch command;
+  // CLI11 would try to parse it as kvplan's own arguments.
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      kvplan::cli::LaunchTail().assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
+  }
   CLI::App app{
       "kvplan: what an SGLang, vLLM or TensorRT-LLM launch will do with GPU memory,\n"
       "before you launch it, and why a launch failed after it did."};

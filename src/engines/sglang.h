@@ -53,11 +53,19 @@ struct SglangMeasured {
   std::optional<int64_t> gpu_capacity_mib;      // nvidia-smi memory.total (min over GPUs)
 };
 
+// What to compute beyond the numbers. A search over many launches (kvplan
+// tune) turns both off: the formula texts and the re-planned fixes cost far
+// more than the arithmetic.
+struct SglangPlanOptions {
+  bool explain = true;  // fill settings, stages, memory slices and warnings
+  bool fixes = true;    // re-plan to find fixes
+};
+
 // Plans one SGLang launch. `version` "" means the newest modelled release.
 // `draft` is the speculative draft model when one is given.
 PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                       const SglangArgs& args, const SglangMeasured& measured,
-                      const ModelSpec* draft = nullptr);
+                      const ModelSpec* draft = nullptr, const SglangPlanOptions& opts = {});
 
 // The modelled SGLang releases, oldest first, e.g. "0.4.6", ..., "2026.8".
 std::vector<std::string> SglangVersions();

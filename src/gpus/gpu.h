@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kvplan {
@@ -38,5 +39,17 @@ const std::vector<GpuSpec>& GpuCatalog();
 // Finds a GPU by id or alias (case-insensitive, '_' and ' ' read as '-').
 // Throws InputError listing the known ids when there is no such GPU.
 const GpuSpec& FindGpu(const std::string& name);
+
+// A user-typed GPU name in catalog form: lower case, '_' and ' ' as '-',
+// surrounding blanks dropped ("H100_SXM " -> "h100-sxm").
+std::string NormalizeGpuName(std::string_view name);
+
+// The scale-up link in words, e.g. "NVLink4 450 GB/s", "PCIe5 64 GB/s no-P2P".
+std::string DescribeInterconnect(const GpuSpec& gpu);
+
+// Parses a catalog document (the format of data/gpus.json). Throws InputError
+// naming the entry and field on a missing or ill-typed field. GpuCatalog()
+// uses it on the embedded file; exposed so tests can feed bad documents.
+std::vector<GpuSpec> ParseGpuCatalog(std::string_view json_text);
 
 }  // namespace kvplan

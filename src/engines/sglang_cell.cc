@@ -1,0 +1,123 @@
+#include "engines/sglang_cell.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "util/error.h"
+
+namespace kvplan {
+
+int SglangKvElementBytes(const std::string& dtype, const ModelSpec& model) {
+  // python/sglang/srt/model_executor/model_runner.py @v0.5.3: kv_cache_dtype
+  // "auto" takes the model dtype, not the checkpoint's quantization.
+  if (dtype == "auto") return model.dtype_bytes;
+  if (dtype == "bf16" || dtype == "bfloat16" || dtype == "fp16" || dtype == "float16") return 2;
+  if (dtype == "fp8_e4m3" || dtype == "fp8_e5m2" || dtype == "fp8") return 1;
+  if (dtype == "fp32" || dtype == "float32") return 4;
+  throw InputError(fmt::format(
+      "unknown --kv-cache-dtype '{}' (expected auto, bf16, fp8_e4m3, fp8_e5m2)", dtype));
+}
+
+int SglangStageLayers(int num_layers, int pp) {
+  // python/sglang/srt/distributed/utils.py get_pp_indices: even split, the
+  // remainder goes to the last stages; the largest stage has ceil(L / pp).
+  return (num_layers + pp - 1) / pp;
+}
+
+namespace {
+
+bool IsHybridSwaModel(const ModelSpec& m) {
+  return m.NumLayersOfKind(LayerKind::kSliding) > 0 && m.NumLayersOfKind(LayerKind::kFull) > 0;
+}
+
+int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::string& algo) {
+  // pool_configurator.py @main 2026-08: num_nextn_predict_layers if present,
+  // else the draft config's own layer count.
+  if (algo == "NEXTN" || (algo == "EAGLE" && draft == nullptr)) {
+    return std::max(1, model.num_nextn_predict_layers);
+  }
+  if (draft == nullptr) return 0;
+  return draft->num_nextn_predict_layers > 0 ? draft->num_nextn_predict_layers : draft->num_layers;
+}
+
+}  // namespace
+
+SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
+                          const SglangArgs& a, const ModelSpec* draft) {
+  SglangCell c;
+  c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
+  const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
+  // v0.4.6 counts num_hidden_layers; v0.4.7+ the PP-local num_effective_layers.
+  int layers = era.pp_local_layers ? SglangStageLayers(model.num_layers, a.pp) : model.num_layers;
+  // Linear-attention (mamba) layers hold no per-token KV (v0.5.2+ hybrid GDN).
+  const int linear = model.NumLayersOfKind(LayerKind::kLinear);
+  if (linear > 0) {
+    const int full = model.num_layers - linear;
+    layers = era.pp_local_layers ? (full + a.pp - 1) / a.pp : full;
+  }
+  c.layers = layers;
+
+  if (model.attention == AttentionKind::kMla) {
+    c.mla = true;
+    // model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
+    int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
+    std::string dim_text = fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
+    if (model.index_head_dim > 0 && c.elem_bytes == 1) {
+      // DSA/NSA fp8 layout (#11309): latent + scales + bf16 rope
+      dim = model.kv_lora_rank + model.kv_lora_rank / 128 * 4 + model.qk_rope_head_dim * 2;
+      dim_text = fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank, model.kv_lora_rank,
+                             model.qk_rope_head_dim);
+    }
+    c.bytes = dim * layers * c.elem_bytes;
+    c.formula = fmt::format("{} * {} layers * {} B = {}", dim_text, layers, c.elem_bytes, c.bytes);
+    if (model.index_head_dim > 0 &&
+        (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
+      // #11309 (2025-10-08): the indexer cache is in the budget.
+      const int64_t idx = (model.index_head_dim + model.index_head_dim / 128 * 4) * layers;
+      c.bytes += idx;
+      c.formula += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
+                               model.index_head_dim, layers, c.bytes);
+    }
+  } else {
+    // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
+    c.kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
+    const int64_t per_layer =
+        int64_t{c.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c.elem_bytes;
+    const bool hybrid = era.swa_mode == 2 && IsHybridSwaModel(model);
+    if (hybrid) {
+      // #18039 (2026-02): F*n_full + r*S*n_swa per full-layer token
+      c.hybrid_swa = true;
+      c.swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
+      const int n_full = model.NumLayersOfKind(LayerKind::kFull);
+      const int n_swa = model.NumLayersOfKind(LayerKind::kSliding);
+      c.full_bytes = per_layer * n_full;
+      c.swa_bytes = per_layer * n_swa;
+      c.bytes = c.full_bytes + static_cast<int64_t>(c.swa_ratio * static_cast<double>(c.swa_bytes));
+      c.formula = fmt::format(
+          "full {} heads * ({} + {}) * {} B * {} layers + {} * sliding ... * {} layers = {}",
+          c.kv_heads_per_rank, model.head_dim, model.v_head_dim, c.elem_bytes, n_full, c.swa_ratio,
+          n_swa, c.bytes);
+    } else {
+      c.bytes = per_layer * layers;
+      c.formula =
+          fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
+                      model.head_dim, model.v_head_dim, layers, c.elem_bytes, c.bytes);
+    }
+  }
+  if (era.draft_kv_in_cell && !a.speculative_algorithm.empty() &&
+      a.speculative_algorithm != "NGRAM") {
+    // pool_configurator.py @main (#23862): cell = int(cell * (1 + draft_layers / layers))
+    const int dl = DraftLayers(model, draft, a.speculative_algorithm);
+    if (dl > 0) {
+      const int64_t before = c.bytes;
+      c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
+                                     (1.0 + static_cast<double>(dl) / model.num_layers));
+      c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, dl,
+                               model.num_layers, c.bytes);
+    }
+  }
+  return c;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,35 @@
+// The reserved-memory sum behind SGLang's automatic mem_fraction_static
+// (v0.5.3 and later), term by term so the report can show each one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engines/sglang.h"
+#include "engines/sglang_era.h"
+
+namespace kvplan {
+
+class SglangReserve {
+ public:
+  void Add(std::string what, double mib);
+  // max(chunked_prefill_size, 2048) * 1.5 (max_prefill_tokens when chunking is off)
+  void AddActivation(int64_t chunked_prefill_size, int64_t max_prefill_tokens);
+  // DP attention: cuda_graph_max_bs * dp * 3, and * 1.5 more above bs 300.
+  void AddDpAttention(const SglangArgs& a, int64_t cuda_graph_max_bs);
+  // Cards above 60 GiB reserve at least 10 GiB.
+  void FloorLargeCard(int64_t gpu_mem_mib);
+  double total() const { return total_; }
+  // round((gpu_mem - reserved) / gpu_mem, 3), with the rule text.
+  double Fraction(int64_t gpu_mem_mib, std::string* rule) const;
+
+ private:
+  double total_ = 0;
+  std::vector<std::string> terms_;
+};
+
+// v0.5.3+ chunked prefill, decode graph size and capture list for unset
+// flags (shared by the v0.5.3 and 2026 eras).
+SglangDefaults SglangResolveBucketsAndGraphs(const SglangDefaultsInput& in);
+
+}  // namespace kvplan

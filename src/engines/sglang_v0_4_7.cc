@@ -1,0 +1,114 @@
+// SGLang v0.4.7.post1 - v0.5.2 (PR #7054 "Simplify the heuristics",
+// 2025-06-10; v0.4.9 @ec5f9c62, v0.5.2 @b0d25e72): reserved memory by
+// capacity bucket.
+#include <fmt/core.h>
+
+#include "engines/sglang_era.h"
+
+namespace kvplan {
+namespace {
+
+SglangDefaults DefaultsV047Post1(const SglangDefaultsInput& in) {
+  const SglangArgs& a = *in.args;
+  SglangDefaults d;
+  const int64_t gpu_mem = in.gpu_mem_mib;
+  if (a.mem_fraction_static) {
+    d.mem_fraction_static = *a.mem_fraction_static;
+  } else if (gpu_mem == 0) {
+    d.mem_fraction_static = 0.88;  // server_args.py @v0.4.9: capacity unknown
+    d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
+  } else {
+    // server_args.py @v0.4.9 __post_init__: reserved_mem by capacity bucket (MiB)
+    const double parallel = static_cast<double>(a.tp) * a.pp;
+    double reserved = 0;
+    std::string bucket;
+    if (gpu_mem < 35 * 1024) {
+      reserved = (2.8 + parallel / 10) * 1024;
+      bucket = "<35 GiB: (2.8 + tp*pp/10) GiB";
+    } else if (gpu_mem < 90 * 1024) {
+      reserved = (9.5 + parallel / 2) * 1024;
+      bucket = "35-90 GiB: (9.5 + tp*pp/2) GiB";
+    } else if (gpu_mem < 160 * 1024) {
+      reserved = (12 + parallel / 2) * 1024;
+      bucket = "90-160 GiB: (12 + tp*pp/2) GiB";
+    } else {
+      reserved = 32 * 1024;
+      bucket = ">=160 GiB: 32 GiB";
+    }
+    std::string extra;
+    if (in.speculative) {
+      // v0.5.2 added 6 GiB for STANDALONE drafts; EAGLE/MTP keep 2 GiB.
+      const bool standalone = a.speculative_algorithm == "STANDALONE";
+      reserved += (standalone ? 6 : 2) * 1024;
+      extra += standalone ? " + 6 GiB standalone draft" : " + 2 GiB speculative";
+    }
+    if (a.enable_dp_attention) {
+      reserved += 4 * 1024;
+      extra += " + 4 GiB DP attention";
+    }
+    const double g = static_cast<double>(gpu_mem);
+    d.mem_fraction_static = PyRound((g - reserved) / g, 3);
+    d.mem_fraction_rule =
+        fmt::format("v0.4.7.post1 rule: reserved {}{} = {:.0f} MiB; round(({} - {:.0f}) / {}, 3)",
+                    bucket, extra, reserved, gpu_mem, reserved, gpu_mem);
+  }
+  if (a.chunked_prefill_size) {
+    d.chunked_prefill_size = *a.chunked_prefill_size;
+  } else {
+    // server_args.py @v0.4.9: <35 GiB 2048, <160 GiB 8192, else 16384; unknown 4096
+    if (gpu_mem == 0) {
+      d.chunked_prefill_size = 4096;
+    } else if (gpu_mem < 35 * 1024) {
+      d.chunked_prefill_size = 2048;
+    } else if (gpu_mem < 160 * 1024) {
+      d.chunked_prefill_size = 8192;
+    } else {
+      d.chunked_prefill_size = 16384;
+    }
+    d.chunked_prefill_rule = fmt::format("v0.4.7.post1 bucket for {} MiB", gpu_mem);
+    if (a.enable_dp_attention) {
+      d.chunked_prefill_size /= a.dp;
+      d.chunked_prefill_rule += fmt::format(", divided by dp {} under DP attention", a.dp);
+    }
+  }
+  // server_args.py @v0.4.9: cuda_graph_max_bs only on <35 GiB cards; the
+  // capture list otherwise stops at 160 (256 on >90 GiB, 512 on >160,000 MiB).
+  int64_t max_bs = 0;
+  if (a.cuda_graph_max_bs) {
+    max_bs = *a.cuda_graph_max_bs;
+  } else if (gpu_mem > 0 && gpu_mem < 35 * 1024) {
+    max_bs = a.tp < 4 ? 8 : 80;
+    d.cuda_graph_rule = fmt::format("<35 GiB card, tp {} -> {}", a.tp, max_bs);
+  } else {
+    max_bs = gpu_mem > 160000 ? 512 : gpu_mem > 90 * 1024 ? 256 : 160;
+    d.cuda_graph_rule = fmt::format("capture list for a {} MiB card ends at {}", gpu_mem, max_bs);
+  }
+  std::vector<int64_t> bs = {1, 2, 4, 8};
+  for (int64_t b = 16; b <= max_bs && b < 161; b += 8) bs.push_back(b);
+  for (int64_t b = 168; b <= max_bs && b < 257; b += 8) bs.push_back(b);
+  for (int64_t b = 272; b <= max_bs; b += 16) bs.push_back(b);
+  while (!bs.empty() && bs.back() > max_bs) bs.pop_back();
+  d.capture_bs = bs;
+  d.cuda_graph_max_bs = bs.empty() ? 0 : bs.back();
+  return d;
+}
+
+}  // namespace
+
+const SglangEra& SglangEraV0_4_7Post1() {
+  static const SglangEra era = [] {
+    SglangEra e;
+    e.id = "v0.4.7.post1";
+    e.releases = "v0.4.7.post1 - v0.5.2 (Jun-Sep 2025)";
+    e.source = "python/sglang/srt/server_args.py @v0.4.9 (ec5f9c62; #7054), @v0.5.2 (b0d25e72)";
+    e.defaults = DefaultsV047Post1;
+    e.pp_local_layers = true;
+    e.spec_token_headroom = true;
+    e.req_to_token_extra_rows = 0;
+    e.swa_mode = 1;
+    return e;
+  }();
+  return era;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,96 @@
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "report/format.h"
+#include "report/plan_report.h"
+#include "util/units.h"
+
+namespace kvplan {
+namespace {
+
+std::string StageValue(const Stage& s) {
+  if (s.bytes == 0) return "";
+  return FormatGiB(s.bytes, 3);
+}
+
+}  // namespace
+
+std::string RenderMemoryBar(const PlanResult& r, int width) {
+  if (r.memory.empty() || r.gpu_total_bytes <= 0) return "";
+  static const char* kFill[] = {"░", "█", "▓", "▒", "#", "=", "+", "~"};
+  std::string bar, legend;
+  int used_cells = 0;
+  int64_t used = 0;
+  for (size_t i = 0; i < r.memory.size(); ++i) {
+    const MemorySlice& m = r.memory[i];
+    if (m.bytes <= 0) continue;
+    used += m.bytes;
+    const int cells = static_cast<int>(
+        static_cast<double>(m.bytes) / static_cast<double>(r.gpu_total_bytes) * width + 0.5);
+    const char* fill = kFill[i % 8];
+    for (int c = 0; c < cells && used_cells < width; ++c, ++used_cells) bar += fill;
+    legend +=
+        fmt::format("    {} {:<44} {:>11}  {:>5.1f}%\n", fill, m.label, FormatGiB(m.bytes),
+                    100.0 * static_cast<double>(m.bytes) / static_cast<double>(r.gpu_total_bytes));
+  }
+  const int64_t free_bytes = r.gpu_total_bytes - used;
+  while (used_cells < width) {
+    bar += "·";
+    ++used_cells;
+  }
+  legend += fmt::format("    · {:<44} {:>11}  {:>5.1f}%\n", "free",
+                        FormatGiB(std::max<int64_t>(0, free_bytes)),
+                        100.0 * static_cast<double>(std::max<int64_t>(0, free_bytes)) /
+                            static_cast<double>(r.gpu_total_bytes));
+  return fmt::format("  [{}] {}\n{}", bar, FormatGiB(r.gpu_total_bytes), legend);
+}
+
+std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
+  std::string out;
+  out += fmt::format("{} {} (rules of {}) · {} on {}x {}\n\n", r.engine, r.engine_version, r.era,
+                     ctx.model, ctx.gpus, ctx.gpu);
+  if (!r.settings.empty()) {
+    out += "Settings\n";
+    TextTable t({"flag", "value", "set by"});
+    for (const Setting& s : r.settings) {
+      t.AddRow(
+          {s.flag, s.value, s.user ? "user" : (s.rule.empty() ? "engine" : "engine: " + s.rule)});
+    }
+    out += t.Render() + "\n";
+  }
+  if (!r.stages.empty()) {
+    out += "Memory accounting, per GPU\n";
+    TextTable t({"stage", "value", "how"});
+    for (const Stage& s : r.stages) t.AddRow({s.name, StageValue(s), s.formula});
+    out += t.Render() + "\n";
+  }
+  if (r.ok) {
+    const double per_request = r.context_length > 0 ? static_cast<double>(r.max_total_num_tokens) /
+                                                          static_cast<double>(r.context_length)
+                                                    : 0;
+    out += fmt::format(
+        "Verdict: OK. {} KV tokens per GPU ({} B per token), max_running_requests {}, "
+        "{:.2f} full-length ({} tokens) requests at once.\n\n",
+        WithThousands(r.max_total_num_tokens), WithThousands(r.cell_size_bytes),
+        WithThousands(r.max_running_requests), per_request, WithThousands(r.context_length));
+  } else {
+    out += fmt::format("Verdict: FAILS at start-up. The engine says:\n  {}\n\n", r.error_message);
+  }
+  std::string bar = RenderMemoryBar(r);
+  if (!bar.empty()) out += "One GPU's memory\n" + bar + "\n";
+  if (!r.warnings.empty()) {
+    out += "Warnings\n";
+    for (const std::string& w : r.warnings) out += "  - " + w + "\n";
+    out += "\n";
+  }
+  if (!r.fixes.empty()) {
+    out += r.ok ? "Ways to more KV cache\n" : "Fixes\n";
+    TextTable t({"flag", "value", "effect"});
+    for (const Fix& f : r.fixes) t.AddRow({f.flag, f.value, f.effect});
+    out += t.Render();
+  }
+  return out;
+}
+
+}  // namespace kvplan
