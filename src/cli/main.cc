@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
   kvplan::cli::RegisterPlanVerb(app);
   kvplan::cli::RegisterModelsVerb(app);
   kvplan::cli::RegisterGpusVerb(app);
+  kvplan::cli::RegisterPerfVerb(app);
+  kvplan::cli::RegisterTuneVerb(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

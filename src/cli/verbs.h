@@ -10,5 +10,7 @@ namespace kvplan::cli {
 void RegisterPlanVerb(CLI::App& app);
 void RegisterModelsVerb(CLI::App& app);
 void RegisterGpusVerb(CLI::App& app);
+void RegisterPerfVerb(CLI::App& app);
+void RegisterTuneVerb(CLI::App& app);
 
 }  // namespace kvplan::cli
