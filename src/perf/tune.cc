@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -343,21 +345,33 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
   TimeSetup t;
   FillTimeSetup(req, s, &t);
   std::atomic<int64_t> done{0};
-  std::atomic<bool> finished{false};
   // Phase 1 plans memory with the engine's planner; phase 2 times each
   // candidate without allocating. Progress counts both (2n steps).
-  std::thread work([&] {
+  auto search = [&] {
     ParallelFor(n, threads, &done,
                 [&](int64_t i) { mem[i] = PlanMemory(req, s, Candidate(s, Decompose(s, i))); });
     ParallelFor(n, threads, &done,
                 [&](int64_t i) { Evaluate(req, s, t, Decompose(s, i), mem[i], &results[i]); });
-    finished = true;
-  });
-  while (!finished) {
-    if (progress) progress(done.load(), 2 * n);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  };
+  if (!progress) {
+    search();
+  } else {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool finished = false;
+    std::thread work([&] {
+      search();
+      const std::lock_guard<std::mutex> lock(mu);
+      finished = true;
+      cv.notify_one();
+    });
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; })) {
+      progress(done.load(), 2 * n);
+    }
+    lock.unlock();
+    work.join();
   }
-  work.join();
   if (progress) progress(2 * n, 2 * n);
 
   TuneReport rep;
