@@ -11,6 +11,7 @@
 
 #include "cli/verbs.h"
 #include "engines/sglang_cell.h"
+#include "perf/efficiency_options.h"
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
 #include "util/error.h"
@@ -32,6 +33,7 @@ struct PerfOptions {
   std::optional<int> spec_steps, spec_topk, spec_draft_tokens;
   std::optional<double> accept_length;
   bool json = false, csv = false, validation = false;
+  Efficiency eff;
 };
 
 AllreducePolicy ParsePolicy(const std::string& s) {
@@ -78,6 +80,7 @@ PerfRequest BuildRequest(const PerfOptions& o) {
   }
   if (!o.draft_path.empty()) r.draft = LoadModel(o.draft_path);
   r.spec_engine = o.engine == "vllm" ? SpecEngine::kVllm : SpecEngine::kSglang;
+  r.eff = CheckedEfficiency(o.eff);
   return r;
 }
 
@@ -219,6 +222,7 @@ void RegisterPerfVerb(CLI::App& app) {
   cmd->add_option("--speculative-draft-model-path", o->draft_path, "Draft model");
   cmd->add_option("--accept-length", o->accept_length,
                   "Mean accepted tokens per iteration incl. the bonus token");
+  AddEfficiencyOptions(cmd, &o->eff);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--csv", o->csv, "Print CSV");
   cmd->add_flag("--validation", o->validation,

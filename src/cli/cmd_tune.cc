@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/verbs.h"
+#include "perf/efficiency_options.h"
 #include "perf/tune.h"
 #include "util/error.h"
 
@@ -25,6 +26,7 @@ struct TuneOptions {
   std::optional<double> ttft_ms, tpot_ms, accept_length;
   int threads = 0, top = 10;
   bool json = false, no_progress = false;
+  Efficiency eff;
 };
 
 void ProgressBar(int64_t done, int64_t total) {
@@ -94,6 +96,7 @@ void Run(const TuneOptions& o) {
   req.accept_length = o.accept_length;
   req.sglang_version = o.version;
   req.threads = o.threads;
+  req.eff = CheckedEfficiency(o.eff);
   if (!o.draft.empty()) {
     req.draft = LoadModel(o.draft);
     req.draft_path = o.draft;
@@ -153,6 +156,7 @@ void RegisterTuneVerb(CLI::App& app) {
   cmd->add_option("--engine-version", o->version, "SGLang release (default: newest modelled)");
   cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)");
   cmd->add_option("--top", o->top, "Rows to print per table");
+  AddEfficiencyOptions(cmd, &o->eff);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--no-progress", o->no_progress, "No progress bar on stderr");
   cmd->callback([o] { Run(*o); });
