@@ -32,13 +32,15 @@ std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative) {
   return bs;
 }
 
-std::vector<int> VllmCaptureSizes(int max_size) {
-  // vllm/config.py @v0.10.0: batch_size_capture_list = [1, 2, 4] + range(8, max + 1, 8).
+std::vector<int> VllmCaptureSizes(int max_num_seqs) {
+  // vllm/config/vllm.py set_cudagraph_sizes: max_graph_size = min(max_num_seqs * 2, 512).
+  const int max_size = std::min(max_num_seqs * 2, 512);
   std::vector<int> sizes;
   for (int b : {1, 2, 4}) {
     if (b <= max_size) sizes.push_back(b);
   }
-  AddRange(&sizes, 8, max_size + 1, 8, max_size);
+  AddRange(&sizes, 8, 256, 8, max_size);
+  AddRange(&sizes, 256, max_size + 1, 16, max_size);
   return sizes;
 }
 

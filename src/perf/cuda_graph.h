@@ -20,8 +20,10 @@ namespace kvplan {
 // kept <= max_bs.
 std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative);
 
-// vLLM v1 (vllm/config.py @v0.10.0): [1, 2, 4] + range(8, max+1, 8).
-std::vector<int> VllmCaptureSizes(int max_size);
+// vLLM v1 (vllm/config/vllm.py set_cudagraph_sizes, v0.11+):
+//   max_graph_size = min(max_num_seqs * 2, 512)
+//   [1, 2, 4] + range(8, 256, 8) + range(256, max_graph_size + 1, 16), kept <= max_graph_size.
+std::vector<int> VllmCaptureSizes(int max_num_seqs);
 
 // Fitted coefficients: graph memory per rank = max_tokens x layers x hidden x
 // 2 B x (kPerHidden + kPerExpert x top_k).

@@ -27,7 +27,10 @@ TEST(CudaGraph, SpeculativeAndVllmLists) {
   const std::vector<int> spec = SglangCaptureBatchSizes(48, true);
   EXPECT_EQ(spec, (std::vector<int>{1,  2,  3,  4,  5,  6,  7,  8,  10, 12, 14, 16,
                                     18, 20, 22, 24, 26, 28, 30, 32, 40, 44, 48}));
-  EXPECT_EQ(VllmCaptureSizes(32), (std::vector<int>{1, 2, 4, 8, 16, 24, 32}));
+  EXPECT_EQ(VllmCaptureSizes(16), (std::vector<int>{1, 2, 4, 8, 16, 24, 32}));
+  // max_num_seqs 256 -> 512: 3 + 31 (8..248) + 17 (256..512 step 16).
+  EXPECT_EQ(VllmCaptureSizes(256).size(), 51u);
+  EXPECT_EQ(VllmCaptureSizes(256).back(), 512);
   EXPECT_TRUE(SglangCaptureBatchSizes(0, false).empty());
 }
 
