@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "perf/reference_hardware.h"
+#include "util/error.h"
 
 namespace kvplan {
 namespace {
@@ -94,6 +95,25 @@ TEST(NcclModel, BusBandwidthDefinition) {
   // GB/s.
   EXPECT_NEAR(BusBandwidth(Collective::kAllReduce, 1000000000, 8, 1000), 1.75e12, 1e3);
   EXPECT_NEAR(BusBandwidth(Collective::kAllGather, 1000000000, 8, 1000), 0.875e12, 1e3);
+}
+
+}  // namespace
+}  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+TEST(Topology, DefaultsAndNames) {
+  EXPECT_EQ(DefaultTopology(ReferenceGpu("h200")), Topology::kNvswitch);
+  EXPECT_EQ(DefaultTopology(ReferenceGpu("rtx-pro-6000")), Topology::kPcieSwitch);
+  EXPECT_EQ(DefaultTopology(ReferenceGpu("rtx-4090")), Topology::kPcieNoP2p);
+  for (const std::string& n : TopologyNames()) EXPECT_EQ(TopologyName(ParseTopology(n)), n);
+  EXPECT_EQ(ParseTopology("PCIE_SWITCH"), Topology::kPcieSwitch);
+  EXPECT_THROW(ParseTopology("ring"), InputError);
+  EXPECT_THROW(MakeFabric(ReferenceGpu("rtx-pro-6000"), Topology::kNvswitch, 8), InputError);
+  EXPECT_EQ(ArchOf(ReferenceGpu("h100-pcie")), GpuArch::kHopper);
+  EXPECT_EQ(ArchOf(ReferenceGpu("b200")), GpuArch::kBlackwell);
+  EXPECT_EQ(ArchOf(ReferenceGpu("rtx-4090")), GpuArch::kAda);
 }
 
 }  // namespace

@@ -80,7 +80,9 @@ std::vector<std::string> TopologyNames() {
 }
 
 Topology DefaultTopology(const GpuSpec& gpu) {
-  if (gpu.link == LinkKind::kNvlink && gpu.nvlink_bandwidth > 0) return Topology::kNvswitch;
+  // NVSwitch boards, and AMD's fully connected Infinity Fabric (modelled with
+  // RCCL = NCCL's constants at NVLink-3 per-link efficiency).
+  if (gpu.link != LinkKind::kPcie && gpu.nvlink_bandwidth > 0) return Topology::kNvswitch;
   return gpu.p2p ? Topology::kPcieSwitch : Topology::kPcieNoP2p;
 }
 
