@@ -15,6 +15,7 @@
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
 #include "util/error.h"
+#include "util/units.h"
 
 namespace kvplan::cli {
 namespace {
@@ -96,9 +97,14 @@ nlohmann::json ToJson(const PerfReport& p) {
   j["enable_dp_attention"] = p.par.dp_attention;
   j["context"] = p.context;
   j["allreduce"] = p.allreduce;
+  j["cuda_graph_max_bs"] = p.cuda_graph_max_bs;
+  j["cuda_graphs"] = p.cuda_graphs;
+  j["cuda_graph_bytes_per_rank"] = p.cuda_graph_bytes;
   if (!p.spec.empty()) {
     j["speculative"] = p.spec;
     j["accept_length"] = p.accept_length;
+    j["draft_weights_and_graphs_bytes_per_rank"] = p.spec_extra_bytes;
+    j["draft_kv_bytes_per_token_per_rank"] = p.spec_kv_bytes_per_token;
   }
   for (const DecodeRow& r : p.decode) {
     nlohmann::json d = {{"batch", r.batch},           {"cuda_graph", r.cuda_graph},
@@ -142,9 +148,16 @@ void PrintText(const PerfReport& p) {
              p.gpu_id, p.par.tp * p.par.pp * (p.par.dp_attention ? 1 : p.par.dp), p.topology,
              p.par.tp, p.par.pp, p.par.dp, p.par.ep, p.par.dp_attention ? " (DP attention)" : "",
              p.context);
-  fmt::print("allreduce per layer at batch 1: {}\n\n", p.allreduce);
+  fmt::print("allreduce per layer at batch 1: {}\n", p.allreduce);
+  fmt::print("CUDA graphs: {} captured up to batch {}, ~{:.2f} GiB per rank\n\n", p.cuda_graphs,
+             p.cuda_graph_max_bs, ToGiB(p.cuda_graph_bytes));
   const bool spec = !p.spec.empty();
-  if (spec) fmt::print("speculative: {}, acceptance length {:.2f}\n", p.spec, p.accept_length);
+  if (spec) {
+    fmt::print(
+        "speculative: {}, acceptance length {:.2f}; draft weights + graphs ~{:.2f} GiB per rank, "
+        "draft KV {} B per token per rank\n",
+        p.spec, p.accept_length, ToGiB(p.spec_extra_bytes), p.spec_kv_bytes_per_token);
+  }
   fmt::print("DECODE  {:>6} {:>6} {:>10} {:>11} {:>7} {:>6}", "batch", "graph", "TPOT ms", "tok/s",
              "comm", "colls");
   if (spec)

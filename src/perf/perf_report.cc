@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "perf/collectives.h"
+#include "perf/cuda_graph.h"
 #include "perf/custom_allreduce.h"
 #include "util/error.h"
 
@@ -139,6 +140,18 @@ PerfReport RunPerf(const PerfRequest& r) {
     }
   }
   StepContext dc = MakeStepContext(draft_geom, r);
+  out.cuda_graph_max_bs = r.cuda_graph_max_bs;
+  out.cuda_graphs = static_cast<int>(SglangCaptureBatchSizes(r.cuda_graph_max_bs, spec).size());
+  const double graph_tokens =
+      static_cast<double>(r.cuda_graph_max_bs) * (spec ? r.spec.num_draft_tokens : 1);
+  out.cuda_graph_bytes = CudaGraphMemoryBytes(target, r.par, graph_tokens);
+  if (spec) {
+    const SpecMemory sm =
+        SpeculativeMemory(draft_geom, r.par, r.kv_bytes_per_elem, r.spec, r.cuda_graph_max_bs,
+                          r.spec.algorithm == SpecAlgorithm::kNextn);
+    out.spec_extra_bytes = sm.weight_bytes + sm.graph_bytes;
+    out.spec_kv_bytes_per_token = sm.kv_bytes_per_token;
+  }
 
   for (int b : r.batch_sizes) {
     DecodeRow row;

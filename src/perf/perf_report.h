@@ -59,6 +59,11 @@ struct PerfReport {
   std::string allreduce;  // how allreduces run at decode sizes, for people
   std::string spec;       // "" or e.g. "EAGLE3 steps 3 topk 1 draft 4"
   double accept_length = 0;
+  int cuda_graph_max_bs = 0;
+  int cuda_graphs = 0;           // decode graphs SGLang captures
+  int64_t cuda_graph_bytes = 0;  // their memory per rank (fitted model)
+  int64_t spec_extra_bytes = 0;  // draft weights + draft graphs per rank
+  int64_t spec_kv_bytes_per_token = 0;
   std::vector<DecodeRow> decode;
   std::vector<PrefillRow> prefill;
   std::vector<std::string> notes;
