@@ -22,6 +22,7 @@ struct Stage {
   std::string formula;  // the engine's formula with the numbers filled in
   int64_t bytes = 0;    // the result (may be negative)
   std::string source;   // engine file and release the rule mirrors
+  std::string value;    // for stages that are not byte counts: "48,128 B/token"
 };
 
 // Where one GPU's memory goes (the bar), largest first is not required.

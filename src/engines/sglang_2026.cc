@@ -50,13 +50,10 @@ SglangDefaults DefaultsEarly(const SglangDefaultsInput& in) {
   r.Add(fmt::format("cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs), d.cuda_graph_max_bs * 2.0);
   r.Add(fmt::format("tp*pp {} / 8 * 1024", a.tp * a.pp), a.tp * a.pp / 8.0 * 1024);
   r.AddDpAttention(a, d.cuda_graph_max_bs);
-  if (d.piecewise_cuda_graph) {  // #15927 (2026-01-10): prefill graph reserve
-    if (in.is_mla) {
-      r.Add("piecewise prefill graphs (MLA)", 1536);
-    } else {
-      const int64_t n = PrefillGraphCount(in, d);
-      r.Add(fmt::format("{} piecewise prefill graphs * 8", n), n * 8.0);
-    }
+  if (d.piecewise_cuda_graph) {
+    // #15927 (2026-01-10): 8 MiB per piecewise graph; MLA caps the sizes at 2048
+    const int64_t n = PrefillGraphCount(in, d);
+    r.Add(fmt::format("{} piecewise prefill graphs * 8", n), n * 8.0);
   }
   r.FloorLargeCard(in.gpu_mem_mib);
   if (in.speculative) {
@@ -140,6 +137,9 @@ const SglangEra& SglangEra2026Mid() {
     e.draft_kv_in_cell = true;
     e.draft_weights_before_profile = true;
     e.rest_memory_error = true;
+    // MemoryPoolConfig.__post_init__ (#22384) raises before mem_fraction_static
+    // is attached to the config, so the message has no "Current value".
+    e.error_names_mfs = false;
     e.error_names_mfs_server_args = false;
     return e;
   }();

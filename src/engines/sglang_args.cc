@@ -108,9 +108,6 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
   if (a.disable_cuda_graph && a.cuda_graph_max_bs) {
     throw InputError("--disable-cuda-graph and --cuda-graph-max-bs contradict each other");
   }
-  if (a.enable_dp_attention && !dp) {
-    throw InputError("--enable-dp-attention needs --dp-size (the number of attention DP groups)");
-  }
   return a;
 }
 

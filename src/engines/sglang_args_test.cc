@@ -38,7 +38,6 @@ TEST(SglangArgsTest, ConflictsAndBadValuesAreErrors) {
   EXPECT_THROW(ParseSglangArgs({"--disable-cuda-graph", "--cuda-graph-max-bs", "8"}), InputError);
   EXPECT_THROW(ParseSglangArgs({"--enable-piecewise-cuda-graph", "--disable-piecewise-cuda-graph"}),
                InputError);
-  EXPECT_THROW(ParseSglangArgs({"--enable-dp-attention", "--tp", "8"}), InputError);
   EXPECT_THROW(ParseSglangArgs({"--mem-fraction-statc", "0.5"}), InputError);
   EXPECT_THROW(ParseSglangArgs({"--mem-fraction-static"}), InputError);
 }

@@ -39,6 +39,21 @@ std::vector<int64_t> SglangCaptureListV05(int64_t max_bs, bool speculative) {
   return out;
 }
 
+// model_executor/cuda_graph_runner.py get_batch_sizes_to_capture (v0.4.6-v0.5.2)
+std::vector<int64_t> SglangLegacyCaptureList(std::vector<int64_t> base, int64_t user_max_bs,
+                                             bool pad) {
+  if (user_max_bs <= 0) return base;
+  std::vector<int64_t> kept;
+  for (int64_t b : base) {
+    if (b <= user_max_bs) kept.push_back(b);
+  }
+  if (pad) {
+    const int64_t last = kept.empty() ? 1 : kept.back();
+    for (int64_t b = last + 16; b <= user_max_bs; b += 16) kept.push_back(b);
+  }
+  return kept;
+}
+
 // python/sglang/srt/server_args.py (#15927, 2026-01-10) piecewise_cuda_graph_tokens
 std::vector<int64_t> SglangPiecewiseTokens(int64_t max_tokens) {
   std::vector<int64_t> t;

@@ -4,13 +4,14 @@
 
 #include <fmt/core.h>
 
+#include "engines/sglang_speculative.h"
 #include "util/error.h"
 
 namespace kvplan {
 
 int SglangKvElementBytes(const std::string& dtype, const ModelSpec& model) {
-  // python/sglang/srt/model_executor/model_runner.py @v0.5.3: kv_cache_dtype
-  // "auto" takes the model dtype, not the checkpoint's quantization.
+  // model_runner.py @v0.5.3: kv_cache_dtype "auto" takes the model dtype, not
+  // the checkpoint's quantization.
   if (dtype == "auto") return model.dtype_bytes;
   if (dtype == "bf16" || dtype == "bfloat16" || dtype == "fp16" || dtype == "float16") return 2;
   if (dtype == "fp8_e4m3" || dtype == "fp8_e5m2" || dtype == "fp8") return 1;
@@ -20,16 +21,25 @@ int SglangKvElementBytes(const std::string& dtype, const ModelSpec& model) {
 }
 
 int SglangStageLayers(int num_layers, int pp) {
-  // python/sglang/srt/distributed/utils.py get_pp_indices: even split, the
-  // remainder goes to the last stages; the largest stage has ceil(L / pp).
+  // distributed/utils.py get_pp_indices: even split, the remainder to the
+  // last stages; the largest stage has ceil(L / pp).
   return (num_layers + pp - 1) / pp;
 }
 
-namespace {
-
-bool IsHybridSwaModel(const ModelSpec& m) {
-  return m.NumLayersOfKind(LayerKind::kSliding) > 0 && m.NumLayersOfKind(LayerKind::kFull) > 0;
+bool SglangUsesHybridSwa(const ModelSpec& m, int swa_mode) {
+  if (swa_mode == 0) return false;
+  if (m.NumLayersOfKind(LayerKind::kSliding) == 0) return false;
+  const std::string& arch = m.architecture;
+  // configs/model_config.py: hybrid_swa_archs; v0.5.5/6 still disable it for
+  // GPT-OSS, the 2026 pool configurator sizes GPT-OSS as hybrid.
+  if (arch == "Llama4ForConditionalGeneration" || arch == "MiMoV2FlashForCausalLM" ||
+      arch == "Step3p5ForCausalLM") {
+    return true;
+  }
+  return arch == "GptOssForCausalLM" && swa_mode == 2;
 }
+
+namespace {
 
 int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::string& algo) {
   // pool_configurator.py @main 2026-08: num_nextn_predict_layers if present,
@@ -57,6 +67,9 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
     layers = era.pp_local_layers ? (full + a.pp - 1) / a.pp : full;
   }
   c.layers = layers;
+  const bool has_draft = SglangHasDraft(a.speculative_algorithm);
+  const int draft_layers =
+      era.draft_kv_in_cell && has_draft ? DraftLayers(model, draft, a.speculative_algorithm) : 0;
 
   if (model.attention == AttentionKind::kMla) {
     c.mla = true;
@@ -84,38 +97,36 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
     c.kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
     const int64_t per_layer =
         int64_t{c.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c.elem_bytes;
-    const bool hybrid = era.swa_mode == 2 && IsHybridSwaModel(model);
-    if (hybrid) {
-      // #18039 (2026-02): F*n_full + r*S*n_swa per full-layer token
-      c.hybrid_swa = true;
+    if (SglangUsesHybridSwa(model, era.swa_mode)) {
+      c.hybrid_mode = era.swa_mode;
       c.swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
-      const int n_full = model.NumLayersOfKind(LayerKind::kFull);
-      const int n_swa = model.NumLayersOfKind(LayerKind::kSliding);
-      c.full_bytes = per_layer * n_full;
-      c.swa_bytes = per_layer * n_swa;
-      c.bytes = c.full_bytes + static_cast<int64_t>(c.swa_ratio * static_cast<double>(c.swa_bytes));
+      c.n_full = model.NumLayersOfKind(LayerKind::kFull);
+      c.n_swa = model.NumLayersOfKind(LayerKind::kSliding);
+    }
+    if (c.hybrid_mode == 2) {
+      // pool_configurator.py HybridSWAPoolConfigurator (#18039, 2026-02):
+      // budget // (F*(n_full + draft_full) + r*S*n_swa)
+      c.hybrid_divisor = static_cast<double>(per_layer) * (c.n_full + draft_layers) +
+                         c.swa_ratio * static_cast<double>(per_layer) * c.n_swa;
+      c.bytes = static_cast<int64_t>(c.hybrid_divisor);
       c.formula = fmt::format(
-          "full {} heads * ({} + {}) * {} B * {} layers + {} * sliding ... * {} layers = {}",
-          c.kv_heads_per_rank, model.head_dim, model.v_head_dim, c.elem_bytes, n_full, c.swa_ratio,
-          n_swa, c.bytes);
-    } else {
-      c.bytes = per_layer * layers;
-      c.formula =
-          fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
-                      model.head_dim, model.v_head_dim, layers, c.elem_bytes, c.bytes);
+          "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = {:.1f}",
+          per_layer, c.n_full, draft_layers, c.swa_ratio, per_layer, c.n_swa, c.hybrid_divisor);
+      return c;
     }
+    c.bytes = per_layer * layers;
+    c.formula =
+        fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
+                    model.head_dim, model.v_head_dim, layers, c.elem_bytes, c.bytes);
   }
-  if (era.draft_kv_in_cell && !a.speculative_algorithm.empty() &&
-      a.speculative_algorithm != "NGRAM") {
-    // pool_configurator.py @main (#23862): cell = int(cell * (1 + draft_layers / layers))
-    const int dl = DraftLayers(model, draft, a.speculative_algorithm);
-    if (dl > 0) {
-      const int64_t before = c.bytes;
-      c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
-                                     (1.0 + static_cast<double>(dl) / model.num_layers));
-      c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, dl,
-                               model.num_layers, c.bytes);
-    }
+  if (draft_layers > 0) {
+    // pool_configurator.py @main (#23862): cell = int(cell * (1 + draft_layers / num_layers)),
+    // num_layers being the PP-local effective (full-attention) layers.
+    const int64_t before = c.bytes;
+    c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
+                                   (1.0 + static_cast<double>(draft_layers) / layers));
+    c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, draft_layers,
+                             layers, c.bytes);
   }
   return c;
 }

@@ -17,17 +17,23 @@ struct SglangCell {
   int layers = 0;             // layers counted
   int elem_bytes = 2;         // KV element size
   bool mla = false;
-  // Hybrid sliding-window pools (swa_mode 2): bytes per full-layer token and
-  // per sliding-layer token, and the ratio of sliding to full tokens.
-  bool hybrid_swa = false;
-  int64_t full_bytes = 0;  // F * n_full
-  int64_t swa_bytes = 0;   // S * n_swa
+  // Hybrid sliding-window pool: 0 none; 1 the v0.5.x split of an all-layer
+  // cell; 2 the 2026 per-kind cell, where tokens = budget // divisor with
+  // divisor = F*(n_full + draft_full) + r*S*n_swa.
+  int hybrid_mode = 0;
+  int n_full = 0, n_swa = 0;
   double swa_ratio = 0;
+  double hybrid_divisor = 0;
 };
 
 // KV element bytes for --kv-cache-dtype ("auto" is the model's dtype: an FP8
-// checkpoint still gets a bf16 cache). Throws InputError for unknown dtypes.
+// checkpoint still gets a bf16 cache; the planner resolves the DSA exception
+// before calling this). Throws InputError for unknown dtypes.
 int SglangKvElementBytes(const std::string& kv_cache_dtype, const ModelSpec& model);
+
+// Architectures that get SGLang's hybrid sliding-window pool in this mode
+// (model_config.py hybrid_swa_archs; Gemma-2/3 are sized as full attention).
+bool SglangUsesHybridSwa(const ModelSpec& model, int swa_mode);
 
 // The largest PP stage's layer count under SGLang's partition.
 int SglangStageLayers(int num_layers, int pp);

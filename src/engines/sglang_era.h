@@ -69,9 +69,10 @@ struct SglangEra {
   // Hybrid sliding-window pool: 0 none (all layers full), 1 v0.5.x split of
   // one cell over all layers, 2 the 2026 per-kind cell (#18039).
   int swa_mode = 0;
-  // v0.4.6 multiplies even a user-given fraction by 0.9 for multimodal models
-  // (model_runner); later eras adjust only the automatic value.
-  bool multimodal_scales_user_value = false;
+  // Up to v0.5.2 the capture list is clipped to the request pool size.
+  bool capture_clipped_to_pool = false;
+  // From v0.5.x the req_to_token pool has num_draft_tokens extra columns.
+  bool req_to_token_draft_columns = true;
 };
 
 // Era definitions, one per file.
@@ -103,6 +104,10 @@ SglangBucket SglangBucketV053(int64_t gpu_mem_mib, int tp, int64_t version);
 // Capture lists shared by several eras.
 std::vector<int64_t> SglangCaptureListV05(int64_t max_bs, bool speculative);  // v0.5.3+
 std::vector<int64_t> SglangPiecewiseTokens(int64_t max_tokens);               // 2026
+// Before v0.5.3: the default list filtered to a user's --cuda-graph-max-bs,
+// then (from v0.4.6.post2) padded with range(max(list), max_bs + 1, 16).
+std::vector<int64_t> SglangLegacyCaptureList(std::vector<int64_t> base, int64_t user_max_bs,
+                                             bool pad);
 // Python's round(x, digits): correctly rounded from the exact binary value.
 double PyRound(double x, int digits);
 

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "models/weights.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace kvplan {
@@ -18,7 +19,8 @@ PlanResult Replan(const std::string& version, const ModelSpec& model, const GpuS
 std::string Effect(const PlanResult& p) {
   if (!p.ok) return "still fails: " + p.error_message;
   return fmt::format("starts: rest_memory {:.3f} GiB, {} KV tokens, max_running_requests {}",
-                     ToGiB(p.rest_memory_bytes), p.max_total_num_tokens, p.max_running_requests);
+                     ToGiB(p.rest_memory_bytes), WithThousands(p.max_total_num_tokens),
+                     WithThousands(p.max_running_requests));
 }
 
 // The user's measured figures are for this TP; at another TP the weights per
@@ -105,6 +107,19 @@ void SglangAddFixes(const std::string& version, const ModelSpec& model, const Gp
       r->fixes.push_back(
           {"--mem-fraction-static", fmt::format("{:.3f}", p.fraction),
            fmt::format("the value SGLang chooses itself (drop the flag); {}", Effect(p))});
+    }
+  }
+  // 0.88 is what SGLang takes when it cannot read the GPU capacity
+  // (nvidia-smi missing in a container), and the old tp-1 default: the value
+  // a "known good" run without the flag often had.
+  if (args.mem_fraction_static && *args.mem_fraction_static < 0.88) {
+    SglangArgs a = args;
+    a.mem_fraction_static = 0.88;
+    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    if (p.ok) {
+      r->fixes.push_back(
+          {"--mem-fraction-static", "0.880",
+           fmt::format("SGLang's own choice when it cannot read the GPU capacity; {}", Effect(p))});
     }
   }
   // A smaller decode-graph batch lowers the automatic reserve and so raises

@@ -11,8 +11,10 @@
 #include "engines/sglang_cell.h"
 #include "engines/sglang_era.h"
 #include "engines/sglang_fixes.h"
+#include "engines/sglang_speculative.h"
 #include "models/weights.h"
 #include "util/error.h"
+#include "util/text.h"
 #include "util/units.h"
 
 namespace kvplan {
@@ -76,20 +78,34 @@ void Validate(const SglangArgs& a) {
   }
 }
 
-// Page size: 1 unless the attention backend needs pages (flashmla / trtllm
-// kernels work in 64-token pages, cutlass_mla in 128).
-int64_t ResolvePageSize(const SglangArgs& a, std::string* rule) {
+// Page size: 1 unless the attention backend works in pages.
+int64_t ResolvePageSize(const SglangArgs& a, const ModelSpec& model, const GpuSpec& gpu,
+                        int64_t version, std::string* rule) {
+  // server_args.py @v0.5.5: DeepSeek DSA/NSA forces 64-token pages on CUDA.
+  if (model.index_head_dim > 0) {
+    *rule = "DeepSeek DSA/NSA forces 64-token pages";
+    return 64;
+  }
   if (a.page_size) return *a.page_size;
-  // python/sglang/srt/server_args.py @v0.5.3 _handle_attention_backend_compatibility
+  // server_args.py @v0.5.3 _handle_attention_backend_compatibility
   if (a.attention_backend == "flashmla" || a.attention_backend == "trtllm_mha" ||
-      a.attention_backend == "trtllm_mla" || a.attention_backend == "nsa" ||
-      a.attention_backend == "dsa") {
+      a.attention_backend == "trtllm_mla") {
     *rule = fmt::format("--attention-backend {} needs 64-token pages", a.attention_backend);
     return 64;
   }
   if (a.attention_backend == "cutlass_mla") {
     *rule = "--attention-backend cutlass_mla needs 128-token pages";
     return 128;
+  }
+  // server_args.py: on SM100 the default backend is trtllm_mla for DeepSeek V3/R1 and
+  // trtllm_mha for GPT-OSS, both with 64-token pages (first release [inferred]: v0.5.3).
+  if (a.attention_backend.empty() && gpu.compute_capability == 100 &&
+      version >= SglangVersionKey(0, 5, 3) &&
+      (model.architecture == "DeepseekV3ForCausalLM" ||
+       model.architecture == "GptOssForCausalLM")) {
+    *rule = fmt::format("SM100 default backend {} needs 64-token pages",
+                        model.attention == AttentionKind::kMla ? "trtllm_mla" : "trtllm_mha");
+    return 64;
   }
   *rule = "default";
   return 1;
@@ -104,7 +120,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   Validate(a);
   for (char& ch : a.speculative_algorithm) ch = static_cast<char>(std::toupper(ch));
   if (a.speculative_algorithm == "MTP") a.speculative_algorithm = "NEXTN";
-  const bool spec = !a.speculative_algorithm.empty() && a.speculative_algorithm != "NGRAM";
+  const bool spec = SglangHasDraft(a.speculative_algorithm);
 
   PlanResult r;
   r.engine = "sglang";
@@ -116,13 +132,32 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   auto setting = [&](std::string flag, std::string value, bool user, std::string rule) {
     if (explain) r.settings.push_back({std::move(flag), std::move(value), user, std::move(rule)});
   };
-  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source) {
-    if (explain)
-      r.stages.push_back({std::move(name), std::move(formula), bytes, std::move(source)});
+  auto stage = [&](std::string name, std::string formula, int64_t bytes, std::string source,
+                   std::string value = "") {
+    if (explain) {
+      r.stages.push_back(
+          {std::move(name), std::move(formula), bytes, std::move(source), std::move(value)});
+    }
   };
-  if (vkey > SglangVersionKey(0, 5, 19) && vkey != SglangVersionKey(0, 5, 999) && explain) {
-    r.warnings.push_back(fmt::format(
-        "SGLang {} is newer than the newest modelled release; main's rules are used", version));
+  auto warn = [&](std::string w) {
+    if (explain) r.warnings.push_back(std::move(w));
+  };
+  if (vkey > SglangVersionKey(0, 5, 19) && vkey != SglangVersionKey(0, 5, 999)) {
+    warn(fmt::format("SGLang {} is newer than the newest modelled release; main's rules are used",
+                     version));
+  }
+  if (a.enable_dp_attention && a.dp == 1) {
+    // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
+    a.enable_dp_attention = false;
+    warn("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
+  }
+  // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
+  std::string kv_rule = a.kv_cache_dtype == "auto"
+                            ? fmt::format("auto: the model dtype ({})", model.torch_dtype)
+                            : "";
+  if (model.index_head_dim > 0 && a.kv_cache_dtype == "auto" && vkey >= SglangVersionKey(0, 5, 5)) {
+    a.kv_cache_dtype = gpu.compute_capability >= 100 ? "fp8_e4m3" : "bfloat16";
+    kv_rule = fmt::format("auto for DeepSeek DSA on compute capability {}", gpu.compute_capability);
   }
 
   // --- Defaults -----------------------------------------------------------
@@ -136,35 +171,43 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   SglangDefaults d = era.defaults(in);
   double mfs = d.mem_fraction_static;
   std::string mfs_rule = d.mem_fraction_rule;
-  if (model.multimodal) {
-    if (era.multimodal_scales_user_value || !a.mem_fraction_static) {
-      // model_runner.py @v0.4.6 / server_args.py adjust_mem_fraction_for_vlm (#6881)
-      double factor = 0.90;
-      if (vkey >= SglangVersionKey(0, 4, 10) && model.vision_layers > 0) {
-        const double complexity = static_cast<double>(model.vision_layers) *
-                                  model.vision_hidden_size * model.vision_hidden_size /
-                                  (24.0 * 1024 * 1024);
-        factor = 0.95 * std::clamp(1.0 - 0.1 * (complexity - 1.0), 0.8, 1.05);
-      }
-      mfs *= factor;
-      mfs_rule += fmt::format("; multimodal model: * {:.4f}", factor);
+  // Before #7748 (v0.4.9) model_runner scaled even a user value by 0.9 for
+  // multimodal models; later releases adjust only the automatic value.
+  const bool scales_user_value = vkey < SglangVersionKey(0, 4, 9);
+  if (model.multimodal && (scales_user_value || !a.mem_fraction_static)) {
+    double factor = 0.90;
+    if (vkey >= SglangVersionKey(0, 4, 10)) {
+      // server_args.py adjust_mem_fraction_for_vlm (#6881): ViT-Large (24 x 1024) baseline
+      const double layers = model.vision_layers > 0 ? model.vision_layers : 24;
+      const double hidden = model.vision_hidden_size > 0 ? model.vision_hidden_size : 1024;
+      const double complexity = layers * hidden * hidden / (24.0 * 1024 * 1024);
+      factor = 0.95 * std::clamp(1.0 - 0.1 * (complexity - 1.0), 0.8, 1.05);
     }
+    mfs *= factor;
+    mfs_rule += fmt::format("{}multimodal model: * {:.4f}", mfs_rule.empty() ? "" : "; ", factor);
   }
   r.fraction = mfs;
   r.fraction_user = a.mem_fraction_static.has_value();
   setting("--mem-fraction-static", fmt::format("{:.3f}", mfs), r.fraction_user, mfs_rule);
-  setting("--chunked-prefill-size", std::to_string(d.chunked_prefill_size),
-          a.chunked_prefill_size.has_value(), d.chunked_prefill_rule);
-  setting("--cuda-graph-max-bs",
-          a.disable_cuda_graph ? "disabled" : std::to_string(d.cuda_graph_max_bs),
-          a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph, d.cuda_graph_rule);
-  if (explain && (era.swa_mode == 2 || d.piecewise_cuda_graph)) {
+  // server_args.py _handle_data_parallelism: DP attention divides the chunk
+  // (after the memory reserve was computed from the undivided value).
+  int64_t chunked = d.chunked_prefill_size;
+  std::string chunked_rule = d.chunked_prefill_rule;
+  if (a.enable_dp_attention) {
+    chunked /= a.dp;
+    chunked_rule += fmt::format("{}divided by dp {} under DP attention",
+                                chunked_rule.empty() ? "" : "; ", a.dp);
+  }
+  setting("--chunked-prefill-size", std::to_string(chunked), a.chunked_prefill_size.has_value(),
+          chunked_rule);
+  if (era.swa_mode == 2 || d.piecewise_cuda_graph) {
     setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
             a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
   }
   std::string page_rule;
-  const int64_t page = ResolvePageSize(a, &page_rule);
-  setting("--page-size", std::to_string(page), a.page_size.has_value(), page_rule);
+  const int64_t page = ResolvePageSize(a, model, gpu, vkey, &page_rule);
+  setting("--page-size", std::to_string(page), a.page_size.has_value() && page == *a.page_size,
+          page_rule);
   const int64_t context_len = a.context_length.value_or(model.max_position_embeddings);
   if (context_len <= 0) {
     throw InputError(
@@ -173,29 +216,25 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   r.context_length = context_len;
   setting("--context-length", std::to_string(context_len), a.context_length.has_value(),
           "max_position_embeddings of the model config");
-  if (explain && a.context_length && model.max_position_embeddings > 0 &&
+  if (a.context_length && model.max_position_embeddings > 0 &&
       *a.context_length > model.max_position_embeddings) {
-    r.warnings.push_back(fmt::format(
+    warn(fmt::format(
         "--context-length {} exceeds the model's max_position_embeddings {}; SGLang refuses this "
         "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
         *a.context_length, model.max_position_embeddings));
   }
-  setting("--kv-cache-dtype", a.kv_cache_dtype, a.kv_cache_dtype != "auto",
-          a.kv_cache_dtype == "auto" ? fmt::format("auto: the model dtype ({})", model.torch_dtype)
-                                     : "");
-  int64_t spec_steps = 0, spec_topk = 0, spec_draft_tokens = 0;
+  setting("--kv-cache-dtype", a.kv_cache_dtype, args_in.kv_cache_dtype != "auto", kv_rule);
+  SglangSpecParams sp;
   if (spec) {
-    // server_args.py: EAGLE defaults when unset (auto-chosen per architecture
-    // in later releases; 3 steps, top-k 1, 4 draft tokens is the common choice).
-    spec_steps = a.speculative_num_steps.value_or(3);
-    spec_topk = a.speculative_eagle_topk.value_or(1);
-    spec_draft_tokens = a.speculative_num_draft_tokens.value_or(spec_steps * spec_topk + 1);
-    setting("--speculative-num-steps", std::to_string(spec_steps),
-            a.speculative_num_steps.has_value(), "assumed default 3");
-    setting("--speculative-eagle-topk", std::to_string(spec_topk),
-            a.speculative_eagle_topk.has_value(), "assumed default 1");
-    setting("--speculative-num-draft-tokens", std::to_string(spec_draft_tokens),
-            a.speculative_num_draft_tokens.has_value(), "assumed steps * topk + 1");
+    sp = SglangSpeculativeParams(vkey, model, a);
+    setting("--speculative-num-steps", std::to_string(sp.steps),
+            a.speculative_num_steps.has_value(), sp.rule);
+    setting("--speculative-eagle-topk", std::to_string(sp.topk),
+            a.speculative_eagle_topk.has_value(), sp.rule);
+    setting("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens),
+            a.speculative_num_draft_tokens.has_value() &&
+                *a.speculative_num_draft_tokens == sp.draft_tokens,
+            sp.rule);
   }
 
   // --- Free memory before and after loading -------------------------------
@@ -204,7 +243,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   int64_t pre_bytes = 0;
   if (measured.pre_load_free_bytes) {
     pre_bytes = *measured.pre_load_free_bytes;
-    stage("pre_load_free", fmt::format("measured: {}", Gib(pre_bytes)), pre_bytes, "given");
+    stage("pre_load_free", "measured", pre_bytes, "given");
   } else {
     const int64_t overhead = EstimatedStartupOverhead(gpu, a.tp * a.pp);
     pre_bytes = gpu.total_bytes - overhead;
@@ -220,18 +259,14 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   par.dp = a.dp;
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
-  const WeightEstimate w = EstimateWeights(model, par);
-  int64_t weights = w.bytes_per_rank;
-  int64_t draft_weights = 0;
-  if (spec && draft != nullptr) {
-    Parallelism dpar = par;
-    draft_weights = EstimateWeights(*draft, dpar).bytes_per_rank;
-  }
+  int64_t weights = EstimateWeights(model, par).bytes_per_rank;
+  const int64_t draft_weights =
+      spec && draft != nullptr ? EstimateWeights(*draft, par).bytes_per_rank : 0;
   int64_t post_bytes = 0;
   if (measured.post_load_free_bytes) {
     post_bytes = *measured.post_load_free_bytes;
     weights = pre_bytes - post_bytes;
-    stage("post_load_free", fmt::format("measured: {}", Gib(post_bytes)), post_bytes, "given");
+    stage("post_load_free", "measured", post_bytes, "given");
   } else {
     post_bytes = pre_bytes - weights;
     std::string f =
@@ -247,7 +282,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   r.weights_bytes_per_gpu = weights;
 
   // --- rest_memory (GiB floats, as the engine computes it) ----------------
-  // get_available_gpu_memory all-reduces a float32 tensor over ranks.
+  // get_available_gpu_memory all-reduces a float32 tensor over the ranks.
   double pre_gib = ToGiB(pre_bytes);
   double post_gib = ToGiB(post_bytes);
   if (world > 1 && !measured.pre_load_free_bytes) {
@@ -271,7 +306,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   // --- Cell size and tokens -------------------------------------------------
   const SglangCell cell = SglangCellSize(era, vkey, model, a, draft);
   r.cell_size_bytes = cell.bytes;
-  stage("cell_size", cell.formula, cell.bytes, "model_runner.py profile_max_num_token: cell_size");
+  stage("cell_size", cell.formula, 0, "model_runner.py profile_max_num_token: cell_size",
+        fmt::format("{} B/token", WithThousands(cell.bytes)));
 
   auto fail = [&](std::string message) {
     r.ok = false;
@@ -281,18 +317,17 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   if (era.rest_memory_error && rest_gib <= 0) {
     // kv_cache_configurator.py @main 2026-08 (#28855): ValueError on rest_memory <= 0
     const double minimum = 1 - post_gib / pre_gib;
+    const double suggested = std::ceil(minimum * 1000) / 1000;
     fail(fmt::format(
         "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static={}. "
         "Raise --mem-fraction-static above {:.3f} (minimum viable = 1 - available/pre = {:.4f}). "
         "If using speculative decoding, draft weights are now counted.",
-        mfs, minimum, minimum));
+        mfs, suggested, minimum));
   }
   int64_t tokens = 0;
-  if (cell.hybrid_swa) {
-    // pool_configurator.py HybridSWAPoolConfigurator: budget // (F*n_full + r*S*n_swa)
-    tokens = static_cast<int64_t>(std::floor(
-        static_cast<double>(rest_bytes) / (static_cast<double>(cell.full_bytes) +
-                                           cell.swa_ratio * static_cast<double>(cell.swa_bytes))));
+  if (cell.hybrid_mode == 2) {
+    tokens =
+        static_cast<int64_t>(std::floor(static_cast<double>(rest_bytes) / cell.hybrid_divisor));
   } else {
     tokens = FloorDiv(rest_bytes, cell.bytes);
   }
@@ -300,18 +335,22 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   stage("profiled tokens",
         fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", rest_bytes, cell.bytes,
                     tokens),
-        0, "model_runner.py profile_max_num_token");
+        0, "model_runner.py profile_max_num_token",
+        fmt::format("{} tokens", WithThousands(tokens)));
 
   // --- Request pool size (max_num_reqs) ------------------------------------
-  int64_t max_num_reqs = 0;
-  std::string reqs_rule;
-  if (a.max_running_requests) {
-    max_num_reqs = *a.max_running_requests;
-    reqs_rule = "user";
-  } else if (spec) {
-    // server_args.py (#4908): speculative decoding resets it to 48
-    max_num_reqs = 48;
+  // server_args.py (#4908): speculative decoding sets max_running_requests to
+  // 48, which the engine then treats as if the user had given it.
+  std::optional<int64_t> user_reqs = a.max_running_requests;
+  std::string reqs_rule = user_reqs ? "user" : "";
+  if (!user_reqs && spec) {
+    user_reqs = 48;
     reqs_rule = "reset to 48 for speculative decoding";
+  }
+  const int64_t attn_dp = a.enable_dp_attention ? a.dp : 1;
+  int64_t max_num_reqs = 0;
+  if (user_reqs) {
+    max_num_reqs = *user_reqs;
   } else {
     // model_runner.py: min(max(int(tokens / context_len * 512), 2048), 4096)
     max_num_reqs = std::min<int64_t>(
@@ -322,19 +361,18 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
 
   // --- Clamps in the engine's order ----------------------------------------
   if (spec && era.spec_token_headroom) {
-    // model_runner.py @v0.5.3 init_memory_pool: draft_runner_cache_size headroom (#15748 removed
-    // it)
+    // model_runner.py @v0.5.3 init_memory_pool: draft_runner_cache_size (#15748 removed it)
     const int64_t headroom =
-        max_num_reqs * spec_steps * spec_topk + max_num_reqs * spec_draft_tokens + 100;
+        max_num_reqs * sp.steps * sp.topk + max_num_reqs * sp.draft_tokens + 100;
     tokens += headroom;
     stage("speculative headroom",
-          fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, spec_steps,
-                      spec_topk, max_num_reqs, spec_draft_tokens, headroom),
-          0, "model_runner.py init_memory_pool @v0.5.3");
+          fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, sp.steps,
+                      sp.topk, max_num_reqs, sp.draft_tokens, headroom),
+          0, "model_runner.py init_memory_pool @v0.5.3", fmt::format("+{} tokens", headroom));
   }
   if (a.max_total_tokens) {
-    if (*a.max_total_tokens > tokens && explain) {
-      r.warnings.push_back(
+    if (*a.max_total_tokens > tokens) {
+      warn(
           fmt::format("max_total_tokens={} is larger than the profiled value {}. Use the profiled "
                       "value instead.",
                       *a.max_total_tokens, tokens));
@@ -342,10 +380,22 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     tokens = std::min(tokens, *a.max_total_tokens);
   }
   tokens = FloorDiv(tokens, page) * page;
+  int64_t swa_tokens = -1;
+  if (cell.hybrid_mode == 1) {
+    // model_runner.py set_num_token_hybrid (v0.5.x): the all-layer count is
+    // split; max_total_num_tokens becomes the full-layer count.
+    const double total = static_cast<double>(tokens) * model.num_layers;
+    const double full = total / (cell.swa_ratio * cell.n_swa + cell.n_full);
+    tokens = FloorDiv(static_cast<int64_t>(full), page) * page;
+    swa_tokens = FloorDiv(static_cast<int64_t>(full * cell.swa_ratio), page) * page;
+  } else if (cell.hybrid_mode == 2) {
+    swa_tokens =
+        FloorDiv(static_cast<int64_t>(static_cast<double>(tokens) * cell.swa_ratio), page) * page;
+  }
   stage("max_total_num_tokens",
         fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
                     era.spec_token_headroom && spec ? " + headroom" : "", page, tokens),
-        0, "model_runner.py init_memory_pool");
+        0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(tokens)));
   r.max_total_num_tokens = tokens;
   if (r.ok && tokens <= 0) {
     std::string msg = "Not enough memory. Please try to increase --mem-fraction-static.";
@@ -358,28 +408,45 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   }
 
   // --- max_running_requests --------------------------------------------------
-  const int64_t pool_rows = max_num_reqs + era.req_to_token_extra_rows;
+  int64_t pool_rows = 0;
   if (era.scheduler_min_pool) {
     // managers/tp_worker.py @v0.5.3: min(tokens // 2 or user // dp, req_to_token_pool.size)
-    const int64_t want = a.max_running_requests
-                             ? *a.max_running_requests / (a.enable_dp_attention ? a.dp : 1)
-                             : tokens / 2;
-    r.max_running_requests = std::min(want, max_num_reqs + (era.req_to_token_extra_rows));
+    const int64_t want = user_reqs ? *user_reqs / attn_dp : tokens / 2;
+    r.max_running_requests = std::min(want, max_num_reqs);
+    pool_rows = max_num_reqs + era.req_to_token_extra_rows;
   } else {
-    // kv_cache_configurator.py resolve_max_num_reqs (2026)
-    const int64_t want = a.max_running_requests
-                             ? *a.max_running_requests / (a.enable_dp_attention ? a.dp : 1)
-                             : max_num_reqs;
+    // kv_cache_configurator.py resolve_max_num_reqs (2026): per worker, the
+    // pool holds one padding row more.
+    const int64_t want = user_reqs ? *user_reqs / attn_dp : max_num_reqs;
     r.max_running_requests = std::min(want, tokens / 2);
+    pool_rows = std::max<int64_t>(r.max_running_requests, 0) + era.req_to_token_extra_rows;
   }
   if (r.max_running_requests < 0) r.max_running_requests = 0;
   setting("--max-running-requests", std::to_string(r.max_running_requests),
           a.max_running_requests.has_value(), reqs_rule);
 
+  // --- Decode graphs: up to v0.5.2 the list stops at the pool size ----------
+  int64_t graph_max_bs = a.disable_cuda_graph ? 0 : d.cuda_graph_max_bs;
+  if (era.capture_clipped_to_pool && graph_max_bs > max_num_reqs) graph_max_bs = max_num_reqs;
+  setting("--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
+          a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph,
+          d.cuda_graph_rule + (graph_max_bs < d.cuda_graph_max_bs
+                                   ? fmt::format("; clipped to the request pool ({})", max_num_reqs)
+                                   : ""));
+
   // --- What comes out of the slack ------------------------------------------
-  const int64_t draft_tokens_per_req = spec ? spec_draft_tokens : 0;
-  const int64_t req_to_token = 4 * pool_rows * (context_len + 4 + draft_tokens_per_req);
-  const int64_t kv_pool = std::max<int64_t>(0, (tokens + page) * cell.bytes);
+  const int64_t draft_columns = spec && era.req_to_token_draft_columns ? sp.draft_tokens : 0;
+  const int64_t req_to_token = 4 * pool_rows * (context_len + 4 + draft_columns);
+  int64_t kv_pool = 0;
+  if (r.ok) {
+    kv_pool = (tokens + page) * cell.bytes;
+    if (cell.hybrid_mode != 0) {
+      const int64_t per_layer =
+          int64_t{cell.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * cell.elem_bytes;
+      kv_pool =
+          (tokens + page) * per_layer * cell.n_full + (swa_tokens + page) * per_layer * cell.n_swa;
+    }
+  }
   int64_t draft_kv = 0;
   if (spec && !era.draft_kv_in_cell && draft != nullptr && r.ok) {
     SglangArgs da = a;
@@ -388,11 +455,9 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     draft_kv = (tokens + page) * dc.bytes;
   }
   const int64_t slack_bytes = GiBToBytes(slack_gib);
-  const int64_t graphs_estimate =
-      a.disable_cuda_graph ? 0 : static_cast<int64_t>(d.cuda_graph_max_bs) * 2 * kMiB;
-  int64_t slack_used = req_to_token + graphs_estimate;
+  const int64_t graphs_estimate = graph_max_bs * 2 * kMiB;
+  int64_t slack_used = req_to_token + graphs_estimate + draft_kv;
   if (!era.draft_weights_before_profile) slack_used += draft_weights;
-  slack_used += draft_kv;
 
   if (explain) {
     r.figures.push_back({"gpus_per_replica", static_cast<double>(a.tp * a.pp), ""});
@@ -400,32 +465,28 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     r.figures.push_back({"profiled_tokens", static_cast<double>(profiled), ""});
     r.figures.push_back({"max_num_reqs", static_cast<double>(max_num_reqs), ""});
     r.figures.push_back({"req_to_token_bytes", static_cast<double>(req_to_token), ""});
-    r.figures.push_back({"chunked_prefill_size", static_cast<double>(d.chunked_prefill_size), ""});
-    r.figures.push_back({"cuda_graph_max_bs", static_cast<double>(d.cuda_graph_max_bs), ""});
-    if (!cell.mla && r.ok) {
+    r.figures.push_back({"chunked_prefill_size", static_cast<double>(chunked), ""});
+    r.figures.push_back({"cuda_graph_max_bs", static_cast<double>(graph_max_bs), ""});
+    if (spec) {
+      r.figures.push_back({"speculative_num_steps", static_cast<double>(sp.steps), ""});
+      r.figures.push_back({"speculative_eagle_topk", static_cast<double>(sp.topk), ""});
+      r.figures.push_back(
+          {"speculative_num_draft_tokens", static_cast<double>(sp.draft_tokens), ""});
+    }
+    if (r.ok && !cell.mla) {
       // The log's "K size": (tokens + page_size) * heads * head_dim * layers * elem / 2^30
-      const double k = static_cast<double>(tokens + page) * cell.kv_heads_per_rank *
-                       model.head_dim * cell.layers * cell.elem_bytes / static_cast<double>(kGiB);
-      const double v = static_cast<double>(tokens + page) * cell.kv_heads_per_rank *
-                       model.v_head_dim * cell.layers * cell.elem_bytes / static_cast<double>(kGiB);
-      r.figures.push_back({"k_size_gib", k, ""});
-      r.figures.push_back({"v_size_gib", v, ""});
+      const int k_layers = cell.hybrid_mode != 0 ? cell.n_full : cell.layers;
+      const double scale = static_cast<double>(tokens + page) * cell.kv_heads_per_rank * k_layers *
+                           cell.elem_bytes / static_cast<double>(kGiB);
+      r.figures.push_back({"k_size_gib", scale * model.head_dim, ""});
+      r.figures.push_back({"v_size_gib", scale * model.v_head_dim, ""});
     } else if (r.ok) {
       r.figures.push_back(
           {"kv_size_gib", static_cast<double>(kv_pool) / static_cast<double>(kGiB), ""});
     }
-    if (cell.hybrid_swa && r.ok) {
+    if (swa_tokens >= 0 && r.ok) {
       r.figures.push_back({"full_layer_tokens", static_cast<double>(tokens), ""});
-      r.figures.push_back(
-          {"swa_layer_tokens", std::floor(static_cast<double>(tokens) * cell.swa_ratio), ""});
-    } else if (era.swa_mode == 1 && model.NumLayersOfKind(LayerKind::kSliding) > 0 && r.ok) {
-      // model_runner.py set_num_token_hybrid (v0.5.x)
-      const double ratio = a.swa_full_tokens_ratio.value_or(0.8);
-      const double total = static_cast<double>(tokens) * model.num_layers;
-      const double full = total / (ratio * model.NumLayersOfKind(LayerKind::kSliding) +
-                                   model.NumLayersOfKind(LayerKind::kFull));
-      r.figures.push_back({"full_layer_tokens", std::floor(full), ""});
-      r.figures.push_back({"swa_layer_tokens", std::floor(full * ratio), ""});
+      r.figures.push_back({"swa_layer_tokens", static_cast<double>(swa_tokens), ""});
     }
     r.figures.push_back({"draft_weights_bytes", static_cast<double>(draft_weights), ""});
     r.figures.push_back({"draft_kv_bytes", static_cast<double>(draft_kv), ""});
@@ -433,22 +494,18 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     r.figures.push_back({"slack_used_estimate_bytes", static_cast<double>(slack_used), ""});
     stage("req_to_token pool",
           fmt::format("4 B * {} rows * (context {} + 4{}) (from the slack)", pool_rows, context_len,
-                      draft_tokens_per_req ? fmt::format(" + {}", draft_tokens_per_req) : ""),
+                      draft_columns ? fmt::format(" + {}", draft_columns) : ""),
           req_to_token, "mem_cache/memory_pool.py ReqToTokenPool");
     if (r.ok && slack_used > slack_bytes) {
-      r.warnings.push_back(fmt::format(
+      warn(fmt::format(
           "the slack pre_load_free * (1 - mem_fraction_static) = {} may not hold what is allocated "
-          "after the KV pool (req_to_token {}, CUDA graphs ~{}{}): expect an out-of-memory error "
-          "during CUDA-graph capture",
+          "after the KV pool (req_to_token {}, CUDA graphs ~{}, draft {}): expect an out-of-memory "
+          "error during CUDA-graph capture",
           Gib(slack_bytes), Gib(req_to_token), Gib(graphs_estimate),
-          draft_kv + (era.draft_weights_before_profile ? 0 : draft_weights) > 0
-              ? fmt::format(", draft {}",
-                            Gib(draft_kv + (era.draft_weights_before_profile ? 0 : draft_weights)))
-              : ""));
+          Gib(draft_kv + (era.draft_weights_before_profile ? 0 : draft_weights))));
     }
     // The bar: one GPU's memory, in allocation order.
-    const int64_t overhead = gpu.total_bytes - pre_bytes;
-    r.memory.push_back({"CUDA context + communicators", overhead});
+    r.memory.push_back({"CUDA context + communicators", gpu.total_bytes - pre_bytes});
     r.memory.push_back({"weights", weights});
     if (era.draft_weights_before_profile && draft_weights > 0) {
       r.memory.push_back({"draft weights", draft_weights});
@@ -460,11 +517,13 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
         r.memory.push_back({"draft weights", draft_weights});
       }
       r.memory.push_back({"req_to_token pool", req_to_token});
-      r.memory.push_back({"CUDA graphs + activations (rest of slack)",
-                          std::max<int64_t>(0, slack_bytes - req_to_token - draft_kv)});
+      r.memory.push_back(
+          {"CUDA graphs + activations (rest of slack)",
+           std::max<int64_t>(0, slack_bytes - req_to_token - draft_kv -
+                                    (era.draft_weights_before_profile ? 0 : draft_weights))});
     }
-    if (!measured.gpu_capacity_mib && gpu.capacity_mib == 0) {
-      r.warnings.push_back("GPU capacity unknown: SGLang falls back to mem_fraction_static 0.88");
+    if (in.gpu_mem_mib == 0) {
+      warn("GPU capacity unknown: SGLang falls back to mem_fraction_static 0.88");
     }
   }
   if (opts.fixes) SglangAddFixes(version, model, gpu, args_in, measured, draft, &r);

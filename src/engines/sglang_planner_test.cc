@@ -195,7 +195,8 @@ TEST(SglangStory, Fraction088Leaves10_417GiB) {
   EXPECT_EQ(r.max_total_num_tokens, static_cast<int64_t>(10.41712 * (1 << 30)) / 70272);
 }
 
-// Newest rules (#28855): rest_memory <= 0 is a ValueError naming the minimum.
+// Newest rules (#28855): rest_memory <= 0 is a ValueError naming the minimum;
+// the suggestion is math.ceil(minimum * 1000) / 1000 (kv_cache_configurator.py).
 TEST(SglangStory, NewestEraRaisesTheValueError) {
   SglangArgs a;
   a.tp = 8;
@@ -204,7 +205,7 @@ TEST(SglangStory, NewestEraRaisesTheValueError) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error_message.find("Loaded weights leave no GPU memory for the KV cache under "
                                  "--mem-fraction-static=0.55. Raise --mem-fraction-static above "
-                                 "0.769 (minimum viable = 1 - available/pre = 0.7692)"),
+                                 "0.770 (minimum viable = 1 - available/pre = 0.7692)"),
             std::string::npos)
       << r.error_message;
 }
@@ -276,6 +277,75 @@ TEST(SglangSpeculative, OldHeadroomAddsTokens) {
   EXPECT_EQ(spec.max_running_requests, 48);
 }
 
+// server_args.py @v0.5.5 auto_choose_speculative_params: Llama gets (5, 4, 8);
+// the headroom is then 48*5*4 + 48*8 + 100 = 1444 tokens.
+TEST(SglangSpeculative, AutoParamsForLlama) {
+  SglangArgs a;
+  a.mem_fraction_static = 0.85;
+  a.speculative_algorithm = "EAGLE3";
+  ModelSpec llama = Llama31_8B();
+  llama.architecture = "LlamaForCausalLM";
+  ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
+  PlanResult spec = PlanSglang("0.5.6", llama, H100(), a, Measured(78.0, 63.0), &draft);
+  SglangArgs plain;
+  plain.mem_fraction_static = 0.85;
+  PlanResult base = PlanSglang("0.5.6", llama, H100(), plain, Measured(78.0, 63.0));
+  EXPECT_EQ(spec.max_total_num_tokens - base.max_total_num_tokens, 1444);
+  EXPECT_EQ(Fig(spec, "speculative_num_draft_tokens"), 8);
+}
+
+// Top-k 1 forces num_draft_tokens = num_steps + 1, even over a user value.
+TEST(SglangSpeculative, TopK1ChainsTheDraft) {
+  SglangArgs a;
+  a.mem_fraction_static = 0.85;
+  a.speculative_algorithm = "EAGLE3";
+  a.speculative_num_steps = 5;
+  a.speculative_eagle_topk = 1;
+  a.speculative_num_draft_tokens = 8;
+  ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
+  PlanResult r = PlanSglang("0.5.6", Llama31_8B(), H100(), a, Measured(78.0, 63.0), &draft);
+  EXPECT_EQ(Fig(r, "speculative_num_draft_tokens"), 6);
+}
+
+// Speculative decoding sets max_running_requests to 48, which the scheduler
+// divides over the attention DP groups like a user value: 48 // 4 = 12.
+TEST(SglangSpeculative, FortyEightDividedOverDpGroups) {
+  SglangArgs a;
+  a.tp = 4;
+  a.dp = 4;
+  a.enable_dp_attention = true;
+  a.mem_fraction_static = 0.85;
+  a.speculative_algorithm = "NEXTN";
+  PlanResult r = PlanSglang("0.5.6", DeepSeekV3(), H200(), a, Measured(138.0, 100.0));
+  EXPECT_EQ(r.max_running_requests, 12);
+  PlanResult newest = PlanSglang("main", DeepSeekV3(), H200(), a, Measured(138.0, 100.0));
+  EXPECT_EQ(newest.max_running_requests, 12);
+}
+
+// model_config.py hybrid_swa_archs: GPT-OSS gets the per-kind pool in 2026
+// (12 full + 12 sliding layers, 8 KV heads of 64: F = S = 8*128*2 = 2048 B
+// per layer; divisor 2048*12 + 0.8*2048*12 = 44236.8), Gemma-3 is sized as
+// full attention.
+TEST(SglangHybridSwa, GptOssHybridGemmaFull) {
+  ModelSpec oss = Gqa("openai/gpt-oss-20b", 24, 64, 8, 64, 2880, 131072);
+  oss.architecture = "GptOssForCausalLM";
+  for (int i = 0; i < 24; ++i) {
+    oss.layer_kinds[static_cast<size_t>(i)] = i % 2 == 0 ? LayerKind::kSliding : LayerKind::kFull;
+  }
+  SglangArgs a;
+  a.mem_fraction_static = 0.85;
+  a.page_size = 1;
+  PlanResult r = PlanSglang("main", oss, H100(), a, Measured(78.0, 65.0));
+  const double rest = static_cast<double>(r.rest_memory_bytes);
+  EXPECT_EQ(r.max_total_num_tokens, static_cast<int64_t>(std::floor(rest / 44236.8)));
+  EXPECT_EQ(Fig(r, "swa_layer_tokens"),
+            static_cast<double>(static_cast<int64_t>(r.max_total_num_tokens * 0.8)));
+  ModelSpec gemma = oss;
+  gemma.architecture = "Gemma3ForCausalLM";
+  PlanResult g = PlanSglang("main", gemma, H100(), a, Measured(78.0, 65.0));
+  EXPECT_EQ(g.cell_size_bytes, 2048 * 24);
+}
+
 // From #23862 (2026-06) the draft's KV is in the cell: int(cell * (1 + 1/32)).
 TEST(SglangSpeculative, NewestBudgetsDraftInCell) {
   SglangArgs a;
@@ -284,6 +354,18 @@ TEST(SglangSpeculative, NewestBudgetsDraftInCell) {
   ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
   PlanResult r = PlanSglang("main", Llama31_8B(), H100(), a, Measured(78.0, 63.0), &draft);
   EXPECT_EQ(r.cell_size_bytes, static_cast<int64_t>(131072 * (1 + 1.0 / 32)));
+}
+
+// server_args.py _handle_data_parallelism: DP attention with dp 1 is turned
+// off, so heads split over the full TP.
+TEST(SglangInput, DpAttentionWithOneGroupIsOff) {
+  SglangArgs a;
+  a.tp = 8;
+  a.enable_dp_attention = true;
+  a.mem_fraction_static = 0.85;
+  PlanResult r = PlanSglang("main", Qwen3_32B(), H100(), a, Measured(78.0, 60.0));
+  EXPECT_EQ(r.cell_size_bytes, 1 * 256 * 64 * 2);
+  EXPECT_FALSE(r.warnings.empty());
 }
 
 TEST(SglangInput, BadFlagsAreInputErrors) {

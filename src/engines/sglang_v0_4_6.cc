@@ -20,24 +20,26 @@ double V046Table(int64_t parallel) {
   return 0.88;
 }
 
-// python/sglang/srt/model_executor/cuda_graph_runner.py @v0.4.6 get_batch_sizes_to_capture
-std::vector<int64_t> V046CaptureList(int64_t gpu_mem, int dp, int64_t user_max_bs) {
-  std::vector<int64_t> bs = {1, 2, 4, 8};
-  for (int64_t b = 16; b < 161; b += 8) bs.push_back(b);
-  if (gpu_mem > 81920 && dp == 1) {  // #5604: larger list on >80 GiB cards
-    for (int64_t b = 168; b < 257; b += 8) bs.push_back(b);
+// model_executor/cuda_graph_runner.py @v0.4.6 get_batch_sizes_to_capture; the
+// >96 GiB and >180,000 MiB ranges are #6718 (v0.4.6.post2-v0.4.7).
+std::vector<int64_t> V046CaptureList(const SglangDefaultsInput& in, bool post2,
+                                     int64_t user_max_bs) {
+  std::vector<int64_t> bs;
+  auto range = [&bs](int64_t start, int64_t stop, int64_t step) {
+    for (int64_t b = start; b < stop; b += step) bs.push_back(b);
+  };
+  const int64_t gpu_mem = in.gpu_mem_mib;
+  if (in.speculative) {
+    range(1, 9, 1);
+    range(10, 33, 2);
+    range(40, 161, 16);
+  } else {
+    bs = {1, 2, 4, 8};
+    range(16, 161, 8);
+    if (post2 ? gpu_mem > 96 * 1024 : (gpu_mem > 81920 && in.args->dp == 1)) range(168, 257, 8);
+    if (post2 && gpu_mem > 180 * 1000) range(272, 513, 16);
   }
-  if (user_max_bs > 0) {
-    std::vector<int64_t> kept;
-    for (int64_t b : bs) {
-      if (b <= user_max_bs) kept.push_back(b);
-    }
-    // Padded with range(max(kept), cuda_graph_max_bs + 1, 16).
-    int64_t last = kept.empty() ? 1 : kept.back();
-    for (int64_t b = last + 16; b <= user_max_bs; b += 16) kept.push_back(b);
-    bs = kept;
-  }
-  return bs;
+  return SglangLegacyCaptureList(bs, user_max_bs, post2);
 }
 
 SglangDefaults Defaults(const SglangDefaultsInput& in, bool post2) {
@@ -83,10 +85,6 @@ SglangDefaults Defaults(const SglangDefaultsInput& in, bool post2) {
     d.chunked_prefill_size = gpu_mem > 0 && gpu_mem < 25000 ? 2048 : 8192;
     if (post2 && gpu_mem > 180000) d.chunked_prefill_size = 16384;
     d.chunked_prefill_rule = fmt::format("v0.4.6: {} MiB card", gpu_mem);
-    if (a.enable_dp_attention) {
-      d.chunked_prefill_size /= a.dp;
-      d.chunked_prefill_rule += fmt::format(", divided by dp {} under DP attention", a.dp);
-    }
   }
 
   int64_t user_bs = a.cuda_graph_max_bs.value_or(0);
@@ -94,7 +92,7 @@ SglangDefaults Defaults(const SglangDefaultsInput& in, bool post2) {
     user_bs = a.tp < 4 ? 8 : 80;  // server_args.py @v0.4.6: small cards
     d.cuda_graph_rule = fmt::format("v0.4.6: <25,000 MiB card, tp {} -> {}", a.tp, user_bs);
   }
-  d.capture_bs = V046CaptureList(gpu_mem, a.dp, user_bs);
+  d.capture_bs = V046CaptureList(in, post2, user_bs);
   d.cuda_graph_max_bs = d.capture_bs.back();
   if (d.cuda_graph_rule.empty() && !a.cuda_graph_max_bs) {
     d.cuda_graph_rule = fmt::format("v0.4.6 capture list [1,2,4,8,16..160{}]",
@@ -119,7 +117,8 @@ const SglangEra& SglangEraV0_4_6() {
     e.pp_local_layers = false;
     e.spec_token_headroom = true;
     e.req_to_token_extra_rows = 1;
-    e.multimodal_scales_user_value = true;
+    e.capture_clipped_to_pool = true;
+    e.req_to_token_draft_columns = false;
     return e;
   }();
   return era;
@@ -133,6 +132,7 @@ const SglangEra& SglangEraV0_4_6Post2() {
     e.source = "python/sglang/srt/server_args.py @v0.4.7 (4f723edd; #5893, #6718)";
     e.defaults = DefaultsV046Post2;
     e.pp_local_layers = true;  // v0.4.7: num_effective_layers (PP-local)
+    e.req_to_token_extra_rows = 0;
     return e;
   }();
   return era;

@@ -66,30 +66,36 @@ SglangDefaults DefaultsV047Post1(const SglangDefaultsInput& in) {
       d.chunked_prefill_size = 16384;
     }
     d.chunked_prefill_rule = fmt::format("v0.4.7.post1 bucket for {} MiB", gpu_mem);
-    if (a.enable_dp_attention) {
-      d.chunked_prefill_size /= a.dp;
-      d.chunked_prefill_rule += fmt::format(", divided by dp {} under DP attention", a.dp);
-    }
   }
   // server_args.py @v0.4.9: cuda_graph_max_bs only on <35 GiB cards; the
   // capture list otherwise stops at 160 (256 on >90 GiB, 512 on >160,000 MiB).
-  int64_t max_bs = 0;
-  if (a.cuda_graph_max_bs) {
-    max_bs = *a.cuda_graph_max_bs;
-  } else if (gpu_mem > 0 && gpu_mem < 35 * 1024) {
-    max_bs = a.tp < 4 ? 8 : 80;
-    d.cuda_graph_rule = fmt::format("<35 GiB card, tp {} -> {}", a.tp, max_bs);
-  } else {
-    max_bs = gpu_mem > 160000 ? 512 : gpu_mem > 90 * 1024 ? 256 : 160;
-    d.cuda_graph_rule = fmt::format("capture list for a {} MiB card ends at {}", gpu_mem, max_bs);
+  int64_t user_bs = a.cuda_graph_max_bs.value_or(0);
+  if (!a.cuda_graph_max_bs && gpu_mem > 0 && gpu_mem < 35 * 1024) {
+    user_bs = a.tp < 4 ? 8 : 80;
+    d.cuda_graph_rule = fmt::format("<35 GiB card, tp {} -> {}", a.tp, user_bs);
   }
-  std::vector<int64_t> bs = {1, 2, 4, 8};
-  for (int64_t b = 16; b <= max_bs && b < 161; b += 8) bs.push_back(b);
-  for (int64_t b = 168; b <= max_bs && b < 257; b += 8) bs.push_back(b);
-  for (int64_t b = 272; b <= max_bs; b += 16) bs.push_back(b);
-  while (!bs.empty() && bs.back() > max_bs) bs.pop_back();
-  d.capture_bs = bs;
-  d.cuda_graph_max_bs = bs.empty() ? 0 : bs.back();
+  std::vector<int64_t> bs;
+  auto range = [&bs](int64_t start, int64_t stop, int64_t step) {
+    for (int64_t b = start; b < stop; b += step) bs.push_back(b);
+  };
+  if (in.speculative) {
+    // cuda_graph_runner.py @v0.4.9: the speculative list
+    range(1, 9, 1);
+    range(10, 33, 2);
+    range(40, 64, 8);
+    range(80, 161, 16);
+  } else {
+    bs = {1, 2, 4, 8};
+    range(16, 161, 8);
+    if (gpu_mem > 90 * 1024) range(168, 257, 8);
+    if (gpu_mem > 160000) range(272, 513, 16);
+  }
+  d.capture_bs = SglangLegacyCaptureList(bs, user_bs, true);
+  d.cuda_graph_max_bs = d.capture_bs.empty() ? 0 : d.capture_bs.back();
+  if (d.cuda_graph_rule.empty() && !a.cuda_graph_max_bs) {
+    d.cuda_graph_rule =
+        fmt::format("capture list for a {} MiB card ends at {}", gpu_mem, d.cuda_graph_max_bs);
+  }
   return d;
 }
 
@@ -105,6 +111,8 @@ const SglangEra& SglangEraV0_4_7Post1() {
     e.pp_local_layers = true;
     e.spec_token_headroom = true;
     e.req_to_token_extra_rows = 0;
+    e.capture_clipped_to_pool = true;
+    e.req_to_token_draft_columns = false;
     e.swa_mode = 1;
     return e;
   }();

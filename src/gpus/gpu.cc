@@ -84,6 +84,7 @@ void ParseLinks(const Json& entry, const std::string& where, GpuSpec& gpu) {
   gpu.nvlink_generation = static_cast<int>(NumberField(entry, where, "nvlink_generation"));
   gpu.nvlink_bandwidth = NumberField(entry, where, "nvlink_gb_s") * kGiga;
   gpu.pcie_generation = static_cast<int>(NumberField(entry, where, "pcie_generation"));
+  gpu.compute_capability = static_cast<int>(NumberField(entry, where, "compute_capability"));
   gpu.pcie_bandwidth = NumberField(entry, where, "pcie_gb_s") * kGiga;
   const Json& p2p = Field(entry, where, "p2p");
   if (!p2p.is_boolean()) BadEntry(where, "'p2p' must be true or false");

@@ -15,6 +15,9 @@ struct GpuSpec {
   std::vector<std::string> aliases;  // other accepted names, lower-case hyphenated
   std::string name;                  // marketing name, e.g. "NVIDIA H100 80GB HBM3"
   std::string vendor;                // "nvidia" or "amd"
+  // CUDA compute capability x10 (90 Hopper, 100 B200, 120 RTX Blackwell);
+  // 0 for AMD. Engines pick attention backends (and so page sizes) by it.
+  int compute_capability = 0;
   // Total bytes as the CUDA runtime reports them (torch.cuda.mem_get_info()[1]).
   int64_t total_bytes = 0;
   // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.

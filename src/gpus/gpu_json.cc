@@ -22,6 +22,7 @@ nlohmann::json GpuToJson(const GpuSpec& gpu) {
       {"aliases", gpu.aliases},
       {"name", gpu.name},
       {"vendor", gpu.vendor},
+      {"compute_capability", gpu.compute_capability},
       {"total_bytes", gpu.total_bytes},
       {"total_gib", ToGiB(gpu.total_bytes)},
       {"capacity_mib", gpu.capacity_mib},

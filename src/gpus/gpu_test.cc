@@ -141,7 +141,7 @@ TEST(DescribeInterconnect, NamesTheLink) {
 }
 
 constexpr const char* kGoodEntry =
-    R"({"id": "x-1", "aliases": ["x"], "name": "X", "vendor": "nvidia",
+    R"({"id": "x-1", "aliases": ["x"], "name": "X", "vendor": "nvidia", "compute_capability": 90,
   "total_mib": 100, "capacity_mib": 101, "hbm_tb_s": 1, "bf16_tflops": 10, "fp8_tflops": 0,
   "fp4_tflops": 0, "link": "pcie", "nvlink_generation": 0, "nvlink_gb_s": 0,
   "pcie_generation": 4, "pcie_gb_s": 32, "p2p": false, "source": "test"})";

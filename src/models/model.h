@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kvplan {
@@ -36,6 +37,22 @@ struct Quantization {
   std::vector<std::string> unquantized_modules;
   // True when only the MoE expert weights are quantized (gpt-oss mxfp4).
   bool experts_only = false;
+
+  // Added by the models work: which kinds of linear layers are stored quantized
+  // after applying `unquantized_modules` (decided once at parse time so that
+  // EstimateWeights stays cheap). Embeddings, norms and MoE routers are never
+  // quantized by the supported methods.
+  bool attention_quantized = false;  // q/k/v/o, MLA projections, linear attention
+  bool dense_mlp_quantized = false;  // dense MLP layers
+  bool experts_quantized = false;    // routed experts
+  bool shared_experts_quantized = false;
+  bool lm_head_quantized = false;  // only when a compressed-tensors config does not ignore it
+  int scale_bytes = 0;             // bytes per group/block scale (fp8 block: float32)
+  bool has_zero_points = false;    // AWQ/GPTQ (and asymmetric compressed-tensors)
+  bool has_g_idx = false;          // GPTQ act-order index (int32 per input channel)
+  std::string format;              // e.g. "e4m3", "pack-quantized", "int-quantized"
+
+  bool IsQuantized() const { return !method.empty(); }
 };
 
 struct ModelSpec {
@@ -91,8 +108,34 @@ struct ModelSpec {
   int vision_layers = 0;
   int vision_hidden_size = 0;
 
+  // ---- Added by the models work (beyond the original declaration). ----
+  std::string family;                  // "llama", "qwen3_moe", "deepseek", "gpt_oss", "gemma3", ...
+  int norms_per_layer = 2;             // RMSNorms per decoder layer (Gemma-2/3: 4)
+  bool o_proj_bias = false;            // output-projection bias (gpt-oss)
+  bool attention_sinks = false;        // per-head learned sinks (gpt-oss)
+  bool attention_output_gate = false;  // q_proj also emits a gate (Qwen3-Next)
+  bool router_bias = false;            // router has a bias (gpt-oss)
+  bool routing_bias = false;           // e_score_correction_bias, float32 (DeepSeek-V3, GLM-4.5)
+  bool expert_bias = false;            // expert projections carry biases (gpt-oss)
+  bool shared_expert_gate = false;     // sigmoid gate on the shared expert (Qwen2-MoE, Qwen3-Next)
+  int index_n_heads = 0;               // DeepSeek-V3.2 indexer heads
+  // Qwen3-Next gated delta-net (LayerKind::kLinear) geometry.
+  int linear_num_key_heads = 0, linear_num_value_heads = 0;
+  int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
+  // Vision tower (SigLIP for Gemma-3).
+  int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;
+  int vision_num_channels = 3;
+  // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
+  // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's
+  // own NextN layers, see MtpDraftSpec); "" for target models.
+  std::string draft_kind;
+  int64_t draft_vocab_size = 0;  // EAGLE-3 reduced draft vocabulary (lm_head rows)
+  int target_hidden_size = 0;    // EAGLE-3 fc input is 3 x this
+
   int NumLayersOfKind(LayerKind k) const;
   bool IsMoe() const { return num_experts > 0; }
+  bool IsDraft() const { return !draft_kind.empty(); }
+  int NumMoeLayers() const;
 };
 
 // Loads a model from `spec`, which is one of:
@@ -110,5 +153,16 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
 
 // The bundled catalog ids, sorted.
 std::vector<std::string> CatalogModelIds();
+
+// The multi-token-prediction head a checkpoint ships (DeepSeek-V3
+// num_nextn_predict_layers), as SGLang loads it for --speculative-algorithm
+// EAGLE without a draft path: num_nextn_predict_layers MoE decoder layers plus
+// eh_proj and two norms, sharing the target's embedding and lm_head
+// (python/sglang/srt/models/deepseek_nextn.py @v0.5.3). draft_kind "mtp".
+// Throws InputError when the model has no MTP layers.
+ModelSpec MtpDraftSpec(const ModelSpec& target);
+
+// The architectures ParseModelConfig understands (architectures[0] values).
+const std::vector<std::string>& SupportedArchitectures();
 
 }  // namespace kvplan

@@ -16,6 +16,9 @@ struct Parallelism {
   int dp = 1;                 // data parallel size
   int ep = 1;                 // expert parallel size (MoE experts sharded ep-ways)
   bool dp_attention = false;  // SGLang --enable-dp-attention: attention TP is tp/dp
+  // SGLang --enable-dp-lm-head: under DP attention the lm_head is split over the
+  // attention-TP group instead of the whole TP group (added by the models work).
+  bool dp_lm_head = false;
 
   int AttentionTp() const { return dp_attention ? tp / dp : tp; }
   int GpusPerReplica() const { return tp * pp; }
@@ -37,6 +40,10 @@ struct WeightEstimate {
   int64_t bytes_per_rank = 0;  // the largest rank (pipeline stages differ)
   std::vector<WeightPart> parts;
   bool from_checkpoint = false;  // total_bytes came from safetensors metadata
+  // Added by the models work: the pipeline stage bytes_per_rank (and the
+  // parts' bytes_per_rank) describe, and each stage's decoder-layer count.
+  int stage = 0;
+  std::vector<int> stage_layers;
 };
 
 // Weight memory of `model` under `par`. The per-rank figure follows what the

@@ -8,16 +8,6 @@
 
 namespace kvplan {
 
-std::string WithThousands(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 std::string FormatGiB(int64_t bytes, int digits) {
   return fmt::format("{:.{}f} GiB", ToGiB(bytes), digits);
 }

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "util/text.h"
+
 namespace kvplan {
 
-// 1234567 -> "1,234,567"
-std::string WithThousands(int64_t n);
 // Bytes as GiB with `digits` decimals: "10.417 GiB".
 std::string FormatGiB(int64_t bytes, int digits = 2);
 

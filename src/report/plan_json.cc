@@ -39,6 +39,7 @@ std::string RenderPlanJson(const PlanResult& r, const PlanContext& ctx) {
   for (const Stage& s : r.stages) {
     stages.push_back(
         {{"name", s.name}, {"formula", s.formula}, {"bytes", s.bytes}, {"source", s.source}});
+    if (!s.value.empty()) stages.back()["value"] = s.value;
   }
   j["stages"] = stages;
   json memory = json::array();

@@ -10,6 +10,7 @@ namespace kvplan {
 namespace {
 
 std::string StageValue(const Stage& s) {
+  if (!s.value.empty()) return s.value;
   if (s.bytes == 0) return "";
   return FormatGiB(s.bytes, 3);
 }

@@ -1,0 +1,97 @@
+// Runs the kvplan binary: `kvplan models` and `kvplan models show`.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "models/model.h"
+#include "models/weights.h"
+
+namespace kvplan::cli {
+namespace {
+
+struct CliRun {
+  std::string out;
+  int status = -1;
+};
+
+CliRun RunKvplan(const std::string& args) {
+  CliRun r;
+  FILE* pipe = popen((std::string(KVPLAN_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  int st = pclose(pipe);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST(ModelsVerb, TableHasOneRowPerCatalogModel) {
+  CliRun r = RunKvplan("models");
+  ASSERT_EQ(r.status, 0) << r.out;
+  for (const std::string& id : CatalogModelIds()) {
+    EXPECT_NE(r.out.find("\n" + id + " "), std::string::npos) << id;
+  }
+  // DeepSeek-V3: MLA 512+64, 256 routed experts top-8 plus 1 shared, fp8 blocks.
+  EXPECT_NE(r.out.find("MLA 512+64  256/8+1s"), std::string::npos) << r.out;
+}
+
+TEST(ModelsVerb, JsonListsEveryModel) {
+  CliRun r = RunKvplan("models --json");
+  ASSERT_EQ(r.status, 0);
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.size(), CatalogModelIds().size());
+  for (const nlohmann::json& m : doc) {
+    if (m["id"] == "meta-llama/Llama-3.1-8B-Instruct") {
+      EXPECT_EQ(m["total_params"].get<int64_t>(), 8'030'261'248);
+      EXPECT_EQ(m["num_kv_heads"], 8);
+    }
+  }
+}
+
+TEST(ModelsVerb, ShowJsonMatchesTheLibrary) {
+  CliRun r = RunKvplan("models show qwen/qwen3-32b --tp 4 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  Parallelism p;
+  p.tp = 4;
+  WeightEstimate w = EstimateWeights(LoadModel("Qwen/Qwen3-32B"), p);
+  EXPECT_EQ(doc["weights"]["bytes_per_rank"].get<int64_t>(), w.bytes_per_rank);
+  EXPECT_EQ(doc["parallelism"]["tp"], 4);
+  EXPECT_EQ(doc["id"], "Qwen/Qwen3-32B");
+}
+
+TEST(ModelsVerb, ShowTableListsParts) {
+  CliRun r = RunKvplan("models show Qwen/Qwen3-30B-A3B --tp 4 --dp 4 --ep 4 --enable-dp-attention");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("dp-attention (attention tp 1)"), std::string::npos) << r.out;
+  // The embedding is whole on every rank under DP attention.
+  EXPECT_NE(r.out.find("0.580        0.580  replicated"), std::string::npos) << r.out;
+  // 128 experts x 3 x 2048 x 768 x 48 layers x 2 bytes / 4 ranks = 13.500 GiB.
+  EXPECT_NE(r.out.find("13.500  ep"), std::string::npos) << r.out;
+}
+
+TEST(ModelsVerb, BadInputExitsTwoWithOneLine) {
+  for (const char* args : {"models show no-such/model", "models show Qwen/Qwen3-8B --tp 0",
+                           "models show", "models show Qwen/Qwen3-8B --pp 99"}) {
+    CliRun r = RunKvplan(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": " << r.out;
+  }
+}
+
+TEST(ModelsVerb, ShowSaysWhenTheEngineRefusesTheSharding) {
+  CliRun r = RunKvplan("models show Qwen/Qwen3-235B-A22B-FP8 --tp 8");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("engine refuses this sharding: The output_size of gate's and up's weight = "
+                       "192 is not divisible by weight quantization block_n = 128."),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace kvplan::cli
