@@ -100,7 +100,7 @@ TEST(TuneVerb, JsonRankedWithCommands) {
                           " --gpu h100-sxm --gpus 2 --tpot-ms 40 --threads 2 --json --no-progress");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  EXPECT_GT(j["evaluated"].get<int64_t>(), 1000);
+  EXPECT_GT(j["evaluated"].get<int64_t>(), 500);
   ASSERT_FALSE(j["ranked"].empty());
   ASSERT_FALSE(j["pareto"].empty());
   for (const nlohmann::json& x : j["ranked"]) {

@@ -34,7 +34,7 @@ void ProgressBar(int64_t done, int64_t total) {
   const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
   fmt::print(stderr, "\r[{}{}] {:3d}% {}/{}", std::string(filled, '#'),
              std::string(kWidth - filled, ' '),
-             total > 0 ? static_cast<int>(100 * done / total) : 100, done / 2, total / 2);
+             total > 0 ? static_cast<int>(100 * done / total) : 100, done / 3, total / 3);
   if (done >= total) fmt::print(stderr, "\n");
   std::fflush(stderr);
 }

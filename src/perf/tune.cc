@@ -13,21 +13,12 @@
 #include "perf/cuda_graph.h"
 #include "perf/perf_report.h"
 #include "perf/step_time.h"
+#include "perf/tune_memory.h"
 #include "util/error.h"
 #include "util/units.h"
 
 namespace kvplan {
 namespace {
-
-// What one PlanSglang call says about a candidate; plain data.
-struct MemPoint {
-  bool ok = false;
-  double mfs = 0;
-  int64_t pre = 0;
-  int64_t tokens = 0;
-  int64_t max_running = 0;
-  int64_t context_len = 0;
-};
 
 // kvplan's reserve for what the engine leaves outside its own accounting:
 // NCCL/cuBLAS workspaces and allocator fragmentation (not an engine rule).
@@ -89,26 +80,18 @@ SglangArgs ArgsFor(const TuneRequest& req, const TuneSpace& s, const TuneCandida
   return a;
 }
 
-MemPoint PlanMemory(const TuneRequest& req, const TuneSpace& s, const TuneCandidate& c) {
-  const SglangArgs a = ArgsFor(req, s, c);
-  SglangPlanOptions opts;
-  opts.explain = false;
-  opts.fixes = false;
+const ModelSpec* DraftFor(const TuneRequest& req, const TuneSpace& s, const TuneCandidate& c) {
   const bool eagle = s.specs[c.spec].algorithm == SpecAlgorithm::kEagle3;
-  const ModelSpec* draft = eagle && req.draft ? &*req.draft : nullptr;
-  MemPoint m;
-  try {
-    const PlanResult r = PlanSglang(req.sglang_version, req.model, req.gpu, a, {}, draft, opts);
-    m.ok = r.ok && r.max_total_num_tokens > 0;
-    m.mfs = r.fraction;
-    m.pre = r.pre_load_free_bytes;
-    m.tokens = r.max_total_num_tokens;
-    m.max_running = r.max_running_requests;
-    m.context_len = r.context_length;
-  } catch (const InputError&) {
-    m.ok = false;  // flags the engine itself rejects for this model (e.g. EP not dividing)
-  }
-  return m;
+  return eagle && req.draft ? &*req.draft : nullptr;
+}
+
+// Index of a candidate's launch without its mem_fraction_static.
+int64_t KeyOf(const TuneSpace& s, const Index& x) {
+  int64_t k = x.layout;
+  k = k * static_cast<int64_t>(s.cuda_graph_max_bs.size()) + x.cgbs;
+  k = k * static_cast<int64_t>(s.kv_fp8.size()) + x.kv;
+  k = k * static_cast<int64_t>(s.chunked_prefill.size()) + x.chunk;
+  return k * static_cast<int64_t>(s.specs.size()) + x.spec;
 }
 
 // Everything the time evaluation reads, built once.
@@ -341,17 +324,44 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
                           ? req.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::vector<MemPoint> mem(static_cast<size_t>(n));
+  const int64_t keys = n / static_cast<int64_t>(s.mfs.size());
+  std::vector<MemFacts> facts(static_cast<size_t>(keys));
   std::vector<TuneResult> results(static_cast<size_t>(n));
   TimeSetup t;
   FillTimeSetup(req, s, &t);
   std::atomic<int64_t> done{0};
   // Phase 1 plans memory with the engine's planner; phase 2 times each
   // candidate without allocating. Progress counts both (2n steps).
+  // Phase 1 plans memory with SGLang's planner: once per launch at the
+  // automatic fraction, and per candidate where the replay does not apply.
+  // Phase 2 replays the other fractions and times each candidate without
+  // allocating. Progress counts both (2n steps).
   auto search = [&] {
-    ParallelFor(n, threads, &done,
-                [&](int64_t i) { mem[i] = PlanMemory(req, s, Candidate(s, Decompose(s, i))); });
-    ParallelFor(n, threads, &done,
-                [&](int64_t i) { Evaluate(req, s, t, Decompose(s, i), mem[i], &results[i]); });
+    ParallelFor(n, threads, &done, [&](int64_t i) {
+      const Index x = Decompose(s, i);
+      const TuneCandidate c = Candidate(s, x);
+      if (x.mfs == 0) {
+        facts[KeyOf(s, x)] = PlanMemoryFacts(req.sglang_version, req.model, req.gpu,
+                                             ArgsFor(req, s, c), DraftFor(req, s, c));
+      }
+    });
+    ParallelFor(n, threads, &done, [&](int64_t i) {
+      const Index x = Decompose(s, i);
+      const MemFacts& f = facts[KeyOf(s, x)];
+      if (x.mfs != 0 && !f.replayable) {
+        const TuneCandidate c = Candidate(s, x);
+        mem[i] = PlanMemoryPoint(req.sglang_version, req.model, req.gpu, ArgsFor(req, s, c),
+                                 DraftFor(req, s, c));
+      }
+    });
+    ParallelFor(n, threads, &done, [&](int64_t i) {
+      const Index x = Decompose(s, i);
+      const MemFacts& f = facts[KeyOf(s, x)];
+      const MemPoint m = x.mfs == 0     ? f.at_auto
+                         : f.replayable ? ReplayMemory(f, s.mfs[x.mfs])
+                                        : mem[i];
+      Evaluate(req, s, t, x, m, &results[i]);
+    });
   };
   if (!progress) {
     search();
@@ -367,12 +377,12 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
     });
     std::unique_lock<std::mutex> lock(mu);
     while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; })) {
-      progress(done.load(), 2 * n);
+      progress(done.load(), 3 * n);
     }
     lock.unlock();
     work.join();
   }
-  if (progress) progress(2 * n, 2 * n);
+  if (progress) progress(3 * n, 3 * n);
 
   TuneReport rep;
   rep.evaluated = n;

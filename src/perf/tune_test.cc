@@ -13,19 +13,9 @@
 namespace kvplan {
 namespace {
 
-ModelSpec Deepseek() {
-  ModelSpec m = ReferenceModel("deepseek-v3");
-  m.torch_dtype = "bfloat16";
-  m.max_position_embeddings = 163840;
-  return m;
-}
+ModelSpec Deepseek() { return LoadModel("deepseek-ai/DeepSeek-V3"); }
 
-ModelSpec Llama8B() {
-  ModelSpec m = ReferenceModel("llama-3.1-8b");
-  m.torch_dtype = "bfloat16";
-  m.max_position_embeddings = 131072;
-  return m;
-}
+ModelSpec Llama8B() { return LoadModel("meta-llama/Llama-3.1-8B-Instruct"); }
 
 TuneRequest SmallRequest() {
   TuneRequest r;
@@ -40,9 +30,10 @@ TuneRequest SmallRequest() {
 
 // The story: lowering --cuda-graph-max-bs from 512 to 128 raises the KV
 // capacity (SGLang's automatic mem_fraction_static reserves memory for the
-// graphs) and the graphs themselves need less memory.
+// graphs) and the graphs themselves need less memory. The story's launch:
+// Qwen3-235B-A22B-FP8 at TP 8 on eight RTX PRO 6000 (the Makefile's `run`).
 TEST(TuneStory, LowerCudaGraphMaxBsRaisesKvCapacity) {
-  const ModelSpec m = Deepseek();
+  const ModelSpec m = LoadModel("Qwen/Qwen3-235B-A22B-FP8");
   SglangArgs a;
   a.tp = 8;
   SglangPlanOptions o;
@@ -52,6 +43,7 @@ TEST(TuneStory, LowerCudaGraphMaxBsRaisesKvCapacity) {
   const PlanResult big = PlanSglang("", m, FindGpu("rtx-pro-6000"), a, {}, nullptr, o);
   a.cuda_graph_max_bs = 128;
   const PlanResult small = PlanSglang("", m, FindGpu("rtx-pro-6000"), a, {}, nullptr, o);
+  ASSERT_TRUE(big.ok) << big.error_message;
   ASSERT_TRUE(small.ok) << small.error_message;
   EXPECT_GT(small.max_total_num_tokens, big.max_total_num_tokens);
   Parallelism par;
