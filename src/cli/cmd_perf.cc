@@ -27,7 +27,7 @@ struct PerfOptions {
   int64_t context = 4096;
   std::vector<int> batch_sizes;
   std::vector<int64_t> prompt_lengths;
-  int cuda_graph_max_bs = 256;
+  std::optional<int> cuda_graph_max_bs;
   bool disable_cuda_graph = false;
   int chunked_prefill_size = 8192;
   std::string spec_algo, draft_path;
@@ -63,8 +63,13 @@ PerfRequest BuildRequest(const PerfOptions& o) {
   r.context = o.context;
   if (!o.batch_sizes.empty()) r.batch_sizes = o.batch_sizes;
   if (!o.prompt_lengths.empty()) r.prompt_lengths = o.prompt_lengths;
-  if (o.cuda_graph_max_bs < 0) throw InputError("--cuda-graph-max-bs must be >= 0");
-  r.cuda_graph_max_bs = o.disable_cuda_graph ? 0 : o.cuda_graph_max_bs;
+  if (o.cuda_graph_max_bs && *o.cuda_graph_max_bs < 0) {
+    throw InputError("--cuda-graph-max-bs must be >= 0");
+  }
+  // Unset: 256, or 48 with speculative decoding, where SGLang caps the running
+  // requests at 48 (#4908) and so never replays a larger decode graph.
+  const int default_bs = o.spec_algo.empty() ? 256 : 48;
+  r.cuda_graph_max_bs = o.disable_cuda_graph ? 0 : o.cuda_graph_max_bs.value_or(default_bs);
   r.chunked_prefill_size = o.chunked_prefill_size;
   const SpecAlgorithm algo = ParseSpecAlgorithm(o.spec_algo);
   r.spec =
@@ -224,8 +229,9 @@ void RegisterPerfVerb(CLI::App& app) {
   cmd->add_option("--batch-sizes", o->batch_sizes, "Decode batch sizes, e.g. 1,2,4,8")
       ->delimiter(',');
   cmd->add_option("--prompt-lengths", o->prompt_lengths, "Prompt lengths for TTFT")->delimiter(',');
-  cmd->add_option("--cuda-graph-max-bs", o->cuda_graph_max_bs,
-                  "Largest decode batch replayed from a CUDA graph");
+  cmd->add_option(
+      "--cuda-graph-max-bs", o->cuda_graph_max_bs,
+      "Largest decode batch replayed from a CUDA graph (default 256; 48 with speculation)");
   cmd->add_flag("--disable-cuda-graph", o->disable_cuda_graph, "Run every step eagerly");
   cmd->add_option("--chunked-prefill-size", o->chunked_prefill_size, "Prefill chunk (tokens)");
   cmd->add_option("--speculative-algorithm", o->spec_algo, "EAGLE, EAGLE3, NEXTN/MTP, STANDALONE");

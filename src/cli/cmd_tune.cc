@@ -64,7 +64,17 @@ void PrintTable(const char* title, const TuneRequest& req, const TuneSpace& s,
   fmt::print("{:>3} {:>10} {:>9} {:>9} {:>7} {:>10} {:>6}  {}\n", "#", "tok/s", "TPOT ms",
              "TTFT ms", "reqs", "KV tokens", "mfs", "layout");
   int i = 0;
+  const TuneResult* prev = nullptr;
   for (const TuneResult& r : rows) {
+    // Candidates that differ only in a setting that changes nothing here
+    // (e.g. a chunk size above the prompt) are shown once.
+    if (prev != nullptr && prev->tokens_per_s == r.tokens_per_s && prev->tpot_ms == r.tpot_ms &&
+        prev->ttft_ms == r.ttft_ms && prev->kv_tokens == r.kv_tokens &&
+        prev->c.cuda_graph_max_bs == r.c.cuda_graph_max_bs && prev->c.tp == r.c.tp &&
+        prev->c.dp_attention == r.c.dp_attention && prev->c.ep == r.c.ep) {
+      continue;
+    }
+    prev = &r;
     if (++i > top) break;
     std::string layout = fmt::format("tp{} pp{}", r.c.tp, r.c.pp);
     if (r.c.replicas > 1) layout += fmt::format(" x{} replicas", r.c.replicas);

@@ -391,12 +391,13 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
     if (r.verdict == TuneVerdict::kOk) ok.push_back(r);
   }
   rep.feasible = static_cast<int64_t>(ok.size());
-  // Best throughput first; among equals the lower latency, then the smaller
-  // graph capture (less memory for the same result).
+  // Best throughput first; among equals the lower latency, then the larger
+  // KV cache (headroom for bursts), then the smaller graph capture.
   std::sort(ok.begin(), ok.end(), [](const TuneResult& a, const TuneResult& b) {
     if (a.tokens_per_s != b.tokens_per_s) return a.tokens_per_s > b.tokens_per_s;
     if (a.tpot_ms != b.tpot_ms) return a.tpot_ms < b.tpot_ms;
     if (a.ttft_ms != b.ttft_ms) return a.ttft_ms < b.ttft_ms;
+    if (a.kv_tokens != b.kv_tokens) return a.kv_tokens > b.kv_tokens;  // more headroom
     return a.c.cuda_graph_max_bs < b.c.cuda_graph_max_bs;
   });
   rep.pareto = ParetoFront(ok);
