@@ -38,7 +38,9 @@ std::string LayerMix(const ModelSpec& m) {
   int chunked = m.NumLayersOfKind(LayerKind::kChunked);
   if (sliding > 0) s += fmt::format("{} swa/{}", sliding, m.sliding_window);
   if (linear > 0) s += fmt::format("{}{} linear", s.empty() ? "" : ", ", linear);
-  if (chunked > 0) s += fmt::format("{}{} chunked", s.empty() ? "" : ", ", chunked);
+  if (chunked > 0) {
+    s += fmt::format("{}{} chunked/{}", s.empty() ? "" : ", ", chunked, m.attention_chunk_size);
+  }
   return s.empty() ? "-" : s;
 }
 

@@ -73,6 +73,30 @@ std::optional<double> SglangMinimumFraction(const std::string& version, const Mo
   return hi / 1000.0;
 }
 
+void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                            const SglangArgs& args, const SglangMeasured& measured,
+                            const ModelSpec* draft, PlanResult* r) {
+  // Measured free memory belongs to the failed layout; re-plan from estimates.
+  SglangMeasured m = measured;
+  m.post_load_free_bytes.reset();
+  if (model.IsMoe() && args.ep == 1 && args.tp > 1) {
+    SglangArgs a = args;
+    a.ep = args.tp;  // experts whole on each rank: no block split of their weights
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) r->fixes.push_back({"--ep-size", std::to_string(a.ep), Effect(p)});
+  }
+  for (int tp : {args.tp / 2, args.tp * 2, args.tp / 4}) {
+    if (tp < 1 || tp == args.tp || tp > 16) continue;
+    SglangArgs a = args;
+    a.tp = tp;
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) {
+      r->fixes.push_back({"--tp-size", std::to_string(tp),
+                          fmt::format("{} GPUs per replica; {}", tp * args.pp, Effect(p))});
+    }
+  }
+}
+
 void SglangAddFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                     const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
                     PlanResult* r) {

@@ -11,6 +11,12 @@ void SglangAddFixes(const std::string& version, const ModelSpec& model, const Gp
                     const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
                     PlanResult* r);
 
+// For a launch the engine cannot shard (heads or fp8 blocks not divisible):
+// the expert-parallel and TP sizes that load, each re-planned.
+void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                            const SglangArgs& args, const SglangMeasured& measured,
+                            const ModelSpec* draft, PlanResult* r);
+
 // The smallest mem_fraction_static (in steps of 0.001) with which the launch
 // starts and holds at least `min_tokens` KV tokens; nullopt if none below 1.
 std::optional<double> SglangMinimumFraction(const std::string& version, const ModelSpec& model,

@@ -23,6 +23,8 @@ constexpr ArchitectureInfo kArchitectures[] = {
     {"Gemma3ForCausalLM", "gemma3_text", "gemma3", ModelFamily::kGemma3},
     {"Gemma3ForConditionalGeneration", "gemma3", "gemma3", ModelFamily::kGemma3},
     {"Qwen3NextForCausalLM", "qwen3_next", "qwen3_next", ModelFamily::kQwen3Next},
+    {"Llama4ForConditionalGeneration", "llama4", "llama4", ModelFamily::kLlama4},
+    {"Llama4ForCausalLM", "llama4_text", "llama4", ModelFamily::kLlama4},
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
     {"LlamaForCausalLMEagle3", "", "eagle3", ModelFamily::kEagle3},

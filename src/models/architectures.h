@@ -17,6 +17,7 @@ enum class ModelFamily {
   kGemma2,     // Gemma-2: alternating sliding/full, 4 norms per layer
   kGemma3,     // Gemma-3 (text or ForConditionalGeneration with a SigLIP tower)
   kQwen3Next,  // Qwen3-Next: gated delta-net linear layers + gated full attention
+  kLlama4,     // Llama-4: chunked local attention on 3 of 4 layers, MoE + shared expert
   kEagle,      // EAGLE-1/2 Llama draft
   kEagle3,     // EAGLE-3 Llama draft
 };

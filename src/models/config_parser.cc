@@ -24,6 +24,8 @@ using config_json::StringList;
 struct LayerPlan {
   std::vector<std::string> layer_types;  // "full_attention", "sliding_attention", ...
   int sliding_pattern = 0;               // Gemma-3: every Nth layer is full
+  std::vector<int64_t> no_rope_layers;   // Llama-4: 1 = RoPE + chunked, 0 = NoPE + full
+  bool llama4 = false;
   int full_attention_interval = 0;       // Qwen3-Next: every Nth layer is full
   int decoder_sparse_step = 1;           // Qwen MoE: every Nth layer is MoE
   std::vector<int64_t> mlp_only_layers;  // Qwen MoE: dense layers
@@ -239,6 +241,15 @@ void ReadVision(const Json& root, const std::string& origin, ModelSpec& m) {
   m.vision_patch_size =
       ToInt(RequirePositive(*vision, "patch_size", origin), "vision_config.patch_size", origin);
   m.vision_num_channels = OptPositiveInt(*vision, "num_channels", origin, 3);
+  m.vision_kind = m.family == "llama4" ? "llama4" : "siglip";
+  if (m.vision_kind == "llama4") {
+    auto need = [&](const char* key) {
+      return ToInt(RequirePositive(*vision, key, origin), key, origin);
+    };
+    m.vision_output_dim = need("vision_output_dim");
+    m.vision_projector_input_dim = need("projector_input_dim");
+    m.vision_projector_output_dim = need("projector_output_dim");
+  }
 }
 
 void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& m) {
@@ -302,6 +313,21 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       m.qk_norm = m.attention_output_gate = true;
       plan.full_attention_interval = OptPositiveInt(cfg, "full_attention_interval", origin, 4);
       break;
+    case ModelFamily::kLlama4:
+      ReadMoe(cfg, origin, m, plan);
+      // Experts and the one shared expert use intermediate_size; dense layers
+      // intermediate_size_mlp (transformers Llama4TextConfig).
+      m.shared_expert_intermediate_size = m.moe_intermediate_size;
+      m.shared_expert_gate = false;
+      m.intermediate_size =
+          OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
+      plan.decoder_sparse_step =
+          std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
+      m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
+      plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
+      plan.llama4 = true;
+      ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+      break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
       m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
@@ -334,6 +360,23 @@ void FillLayerKinds(const std::string& origin, const LayerPlan& plan, ModelSpec&
                        " entries but num_hidden_layers is " + std::to_string(m.num_layers));
     }
     for (int i = 0; i < m.num_layers; ++i) m.layer_kinds[i] = KindOf(plan.layer_types[i], origin);
+    return;
+  }
+  if (plan.llama4) {
+    // transformers Llama4TextConfig: no_rope_layers defaults to every 4th layer
+    // NoPE; RoPE layers attend within attention_chunk_size (chunked), NoPE
+    // layers globally.
+    if (!plan.no_rope_layers.empty() &&
+        static_cast<int>(plan.no_rope_layers.size()) != m.num_layers) {
+      throw InputError(origin + ": no_rope_layers has " +
+                       std::to_string(plan.no_rope_layers.size()) +
+                       " entries but num_hidden_layers is " + std::to_string(m.num_layers));
+    }
+    for (int i = 0; i < m.num_layers; ++i) {
+      bool rope = plan.no_rope_layers.empty() ? (i + 1) % 4 != 0 : plan.no_rope_layers[i] != 0;
+      m.layer_kinds[i] =
+          rope && m.attention_chunk_size > 0 ? LayerKind::kChunked : LayerKind::kFull;
+    }
     return;
   }
   for (int i = 0; i < m.num_layers; ++i) {

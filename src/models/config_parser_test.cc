@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/model.h"
+#include "models/weights.h"
 #include "util/error.h"
 
 namespace kvplan {
@@ -203,6 +204,53 @@ TEST(ConfigParser, Glm45FirstKDenseReplace) {
   EXPECT_FALSE(m.layer_is_moe[0]);
   EXPECT_EQ(m.NumMoeLayers(), 45);
   EXPECT_EQ(m.num_nextn_predict_layers, 1);
+}
+
+// The meta-llama/Llama-4-Scout-17B-16E-Instruct values (as copied in
+// ai-dynamo/aiconfigurator aic-core/.../model_configs, a trimmed copy, so not
+// bundled): every 4th layer global, the rest chunked; all 48 layers MoE.
+constexpr const char* kLlama4Scout = R"({"architectures":["Llama4ForConditionalGeneration"],
+  "model_type":"llama4","torch_dtype":"bfloat16",
+  "text_config":{"attention_chunk_size":8192,"head_dim":128,"hidden_size":5120,
+    "interleave_moe_layer_step":1,"intermediate_size":8192,"intermediate_size_mlp":16384,
+    "max_position_embeddings":10485760,"num_attention_heads":40,"num_experts_per_tok":1,
+    "num_hidden_layers":48,"num_key_value_heads":8,"num_local_experts":16,"use_qk_norm":true,
+    "vocab_size":202048,"model_type":"llama4_text"},
+  "vision_config":{"hidden_size":1408,"image_size":336,"intermediate_size":5632,
+    "num_channels":3,"num_hidden_layers":34,"patch_size":14,"pixel_shuffle_ratio":0.5,
+    "projector_input_dim":4096,"projector_output_dim":4096,"vision_output_dim":4096}})";
+
+TEST(ConfigParser, Llama4ChunkedLayers) {
+  ModelSpec m = ParseModelConfig(kLlama4Scout, "scout");
+  EXPECT_EQ(m.family, "llama4");
+  EXPECT_EQ(m.attention_chunk_size, 8192);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kChunked), 36);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 12);
+  EXPECT_EQ(m.layer_kinds[3], LayerKind::kFull);
+  EXPECT_EQ(m.layer_kinds[0], LayerKind::kChunked);
+  EXPECT_EQ(m.NumMoeLayers(), 48);
+  EXPECT_EQ(m.moe_intermediate_size, 8192);
+  EXPECT_EQ(m.shared_expert_intermediate_size, 8192);
+  EXPECT_EQ(m.intermediate_size, 16384);
+  EXPECT_TRUE(m.multimodal);
+  EXPECT_EQ(m.max_position_embeddings, 10485760);
+}
+
+// Hand arithmetic for Scout: the text model (untied 202048 x 5120 tables; per
+// layer q/o 5120x5120, k/v 1024x5120, 16 experts and 1 shared expert of
+// 3 x 5120 x 8192, router 16 x 5120, 2 norms; final norm) plus the vision
+// tower (34 encoder layers of 1408/5632 with biases and LayerNorms, patch
+// unfold 588 x 1408, class token, 577 positions, pre/post norms,
+// pixel-shuffle MLP 5632x4096 + 4096x4096, projector 4096x5120).
+// 107,769,861,120 + 871,932,416 = 108,641,793,536 ("109B").
+TEST(ConfigParser, Llama4ScoutParameterCount) {
+  ModelSpec m = ParseModelConfig(kLlama4Scout, "scout");
+  const int64_t layer = (2 * 5120LL * 5120 + 2 * 1024LL * 5120) + 16 * 3 * 5120LL * 8192 +
+                        3 * 5120LL * 8192 + 16 * 5120 + 2 * 5120;
+  const int64_t text = 2 * 202048LL * 5120 + 48 * layer + 5120;
+  EXPECT_EQ(text, 107'769'861'120);
+  WeightEstimate w = EstimateWeights(m, {});
+  EXPECT_EQ(w.total_params, 108'641'793'536);
 }
 
 TEST(ConfigParser, UnknownArchitectureNamesItAndListsSupported) {

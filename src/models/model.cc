@@ -3,8 +3,11 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "models/catalog.h"
 #include "models/model_loader.h"
+#include "models/quantization.h"
 #include "util/error.h"
 
 namespace kvplan {
@@ -12,10 +15,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// ModelOpt exports may keep the quantization in hf_quant_config.json instead
+// of config.json (vllm/model_executor/layers/quantization/modelopt.py reads it).
+void ReadHfQuantConfig(const fs::path& dir, ModelSpec& m) {
+  fs::path file = dir / "hf_quant_config.json";
+  std::error_code ec;
+  if (m.quant.IsQuantized() || !fs::is_regular_file(file, ec)) return;
+  nlohmann::json j = nlohmann::json::parse(ReadTextFile(file), nullptr, false);
+  auto q = j.is_object() ? j.find("quantization") : j.end();
+  if (j.is_discarded() || !j.is_object() || q == j.end() || !q->is_object()) {
+    throw InputError(file.string() + ": expected {\"quantization\": {\"quant_algo\": ...}}");
+  }
+  nlohmann::json qc = *q;
+  qc["quant_method"] = "modelopt";
+  m.quant = ParseQuantization(qc, file.string());
+}
+
 ModelSpec LoadModelDir(const fs::path& dir, const std::string& id) {
   fs::path config = dir / "config.json";
   ModelSpec m = ParseModelConfig(ReadTextFile(config), config.string());
   m.id = id;
+  ReadHfQuantConfig(dir, m);
   m.checkpoint_bytes = CheckpointBytes(dir);
   return m;
 }

@@ -122,9 +122,12 @@ struct ModelSpec {
   // Qwen3-Next gated delta-net (LayerKind::kLinear) geometry.
   int linear_num_key_heads = 0, linear_num_value_heads = 0;
   int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
-  // Vision tower (SigLIP for Gemma-3).
+  // Vision tower: "siglip" (Gemma-3) or "llama4".
+  std::string vision_kind;
   int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;
   int vision_num_channels = 3;
+  int vision_output_dim = 0, vision_projector_input_dim = 0, vision_projector_output_dim = 0;
+  int attention_chunk_size = 0;  // Llama-4 chunked local attention (LayerKind::kChunked)
   // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
   // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's
   // own NextN layers, see MtpDraftSpec); "" for target models.

@@ -52,6 +52,7 @@ nlohmann::json ModelSpecToJson(const ModelSpec& m) {
       {"max_position_embeddings", m.max_position_embeddings},
       {"tie_word_embeddings", m.tie_word_embeddings},
       {"sliding_window", m.sliding_window},
+      {"attention_chunk_size", m.attention_chunk_size},
       {"multimodal", m.multimodal},
   };
   if (m.attention == AttentionKind::kMla) {
@@ -76,7 +77,9 @@ nlohmann::json ModelSpecToJson(const ModelSpec& m) {
   j["num_nextn_predict_layers"] = m.num_nextn_predict_layers;
   if (m.IsDraft()) j["draft"] = {{"kind", m.draft_kind}, {"draft_vocab_size", m.draft_vocab_size}};
   if (m.multimodal) {
-    j["vision"] = {{"layers", m.vision_layers}, {"hidden_size", m.vision_hidden_size}};
+    j["vision"] = {{"kind", m.vision_kind},
+                   {"layers", m.vision_layers},
+                   {"hidden_size", m.vision_hidden_size}};
   }
   j["quantization"] = {{"method", m.quant.method},
                        {"weight_bits", m.quant.weight_bits},

@@ -139,6 +139,20 @@ TEST(ModelLoader, HuggingFaceCacheByIdAndByRepoDir) {
   EXPECT_NE(e.find("unknown model \"Acme/Missing-2B\""), std::string::npos) << e;
 }
 
+// ModelOpt exports: the quantization lives in hf_quant_config.json.
+TEST(ModelLoader, HfQuantConfigBesideConfig) {
+  TempDir t;
+  Write(t.path() / "config.json", kTinyLlama);
+  Write(t.path() / "hf_quant_config.json",
+        R"({"producer":{"name":"modelopt"},"quantization":{"quant_algo":"NVFP4",
+            "group_size":16,"exclude_modules":["lm_head"]}})");
+  ModelSpec m = LoadModel(t.path().string());
+  EXPECT_EQ(m.quant.method, "modelopt");
+  EXPECT_EQ(m.quant.weight_bits, 4);
+  Write(t.path() / "hf_quant_config.json", "[]");
+  EXPECT_NE(LoadError(t.path().string()).find("hf_quant_config.json"), std::string::npos);
+}
+
 TEST(ModelLoader, CatalogIdsAreCaseInsensitiveAndAcceptDashes) {
   EXPECT_EQ(LoadModel("qwen/qwen3-8b").id, "Qwen/Qwen3-8B");
   EXPECT_EQ(LoadModel("Qwen--Qwen3-8B").id, "Qwen/Qwen3-8B");

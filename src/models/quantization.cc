@@ -62,7 +62,8 @@ bool RegexMatches(std::string_view regex, std::string_view module) {
 // The 16-bit modules a config names, whatever key the method uses.
 std::vector<std::string> UnquantizedList(const Json& qc, const std::string& origin) {
   std::vector<std::string> out;
-  for (const char* key : {"modules_to_not_convert", "ignore", "ignored_layers"}) {
+  for (const char* key :
+       {"modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules"}) {
     for (std::string& s : config_json::StringList(qc, key, origin)) out.push_back(std::move(s));
   }
   return out;
@@ -114,6 +115,29 @@ void ParseCompressedTensors(const Json& qc, const std::string& origin, Quantizat
   q.lm_head_quantized = true;
 }
 
+// NVIDIA ModelOpt checkpoints (quant_method "modelopt", or hf_quant_config.json):
+// FP8 = e4m3 weights with float32 per-tensor weight and input scales; NVFP4 =
+// e2m1 weights with one e4m3 scale per 16 values (plus two float32 scalars per
+// tensor, ignored here).
+void ParseModelopt(const Json& qc, const std::string& origin, Quantization& q) {
+  std::string algo = config_json::OptString(qc, "quant_algo", origin).value_or("");
+  if (algo == "FP8") {
+    q.weight_bits = 8;
+    q.group_size = -1;
+    q.scale_bytes = 8;  // weight_scale + input_scale, float32 each
+    q.format = "e4m3";
+  } else if (algo == "NVFP4") {
+    q.weight_bits = 4;
+    q.group_size = static_cast<int>(config_json::OptInt(qc, "group_size", origin).value_or(16));
+    if (q.group_size <= 0) throw InputError(origin + ": modelopt NVFP4 group_size must be > 0");
+    q.scale_bytes = 1;
+    q.format = "nvfp4";
+  } else {
+    throw InputError(origin + ": unsupported modelopt quant_algo \"" + algo +
+                     "\" (supported: FP8, NVFP4)");
+  }
+}
+
 void ParseAwqGptq(const Json& qc, const std::string& origin, Quantization& q) {
   std::optional<int64_t> bits = config_json::OptInt(qc, "bits", origin);
   if (!bits) bits = config_json::OptInt(qc, "w_bit", origin);
@@ -133,8 +157,8 @@ void ParseAwqGptq(const Json& qc, const std::string& origin, Quantization& q) {
 }  // namespace
 
 const std::vector<std::string>& SupportedQuantMethods() {
-  static const std::vector<std::string> kMethods = {"fp8", "compressed-tensors", "mxfp4", "awq",
-                                                    "gptq"};
+  static const std::vector<std::string> kMethods = {
+      "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", "modelopt"};
   return kMethods;
 }
 
@@ -183,6 +207,8 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
     q.format = "e2m1";
     q.experts_only = true;
     q.attention_quantized = q.dense_mlp_quantized = q.shared_experts_quantized = false;
+  } else if (q.method == "modelopt") {
+    ParseModelopt(qc, origin, q);
   } else if (q.method == "awq" || q.method == "gptq") {
     ParseAwqGptq(qc, origin, q);
   } else {

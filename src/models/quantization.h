@@ -17,10 +17,10 @@ namespace kvplan {
 // The quantization methods ParseQuantization accepts (quant_method values).
 const std::vector<std::string>& SupportedQuantMethods();
 
-// Reads a "quantization_config" object (gpt-oss mxfp4 quantizes the experts
-// only; the other methods every decoder linear layer not named in
-// modules_to_not_convert / ignore / ignored_layers). Throws InputError for an
-// unknown method or malformed fields.
+// Reads a "quantization_config" object (or the "quantization" object of a
+// ModelOpt hf_quant_config.json, with quant_method set to "modelopt") (gpt-oss mxfp4 quantizes the
+// experts only; the other methods every decoder linear layer not named in modules_to_not_convert /
+// ignore / ignored_layers). Throws InputError for an unknown method or malformed fields.
 Quantization ParseQuantization(const nlohmann::json& qc, const std::string& origin);
 
 // True when `module` (a Hugging Face parameter prefix such as

@@ -87,6 +87,19 @@ TEST(Quantization, UnquantizedAttentionFromIgnoreList) {
   EXPECT_TRUE(q.dense_mlp_quantized);
 }
 
+TEST(Quantization, ModeloptNvfp4AndFp8) {
+  Quantization q = Parse(R"({"quant_method":"modelopt","quant_algo":"NVFP4","group_size":16,
+      "exclude_modules":["model.layers.0.mlp.gate","lm_head"]})");
+  EXPECT_EQ(q.weight_bits, 4);
+  EXPECT_TRUE(q.experts_quantized);
+  EXPECT_FALSE(q.lm_head_quantized);
+  // 768 x 2048: half a byte per value + one e4m3 scale per 16.
+  EXPECT_EQ(LinearBytes(q, true, 768, 2048, 2), 768LL * 2048 / 2 + 768LL * 128);
+  Quantization f = Parse(R"({"quant_method":"modelopt","quant_algo":"FP8"})");
+  EXPECT_EQ(LinearBytes(f, true, 4096, 4096, 2), 4096LL * 4096 + 8);
+  EXPECT_THROW(Parse(R"({"quant_method":"modelopt","quant_algo":"W4A8_AWQ"})"), InputError);
+}
+
 TEST(Quantization, UnknownMethodAndBadFieldsAreInputErrors) {
   EXPECT_THROW(Parse(R"({"quant_method":"bitsandbytes"})"), InputError);
   EXPECT_THROW(Parse(R"({"fmt":"e4m3"})"), InputError);

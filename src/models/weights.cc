@@ -262,16 +262,29 @@ class Estimator {
 
   // SigLIP (Gemma-3): patch conv + position table + N encoder layers + post
   // norm, then the multimodal projector; replicated on every rank.
+  // Llama-4: unfold patch linear (no bias), class embedding, positions (+1 for
+  // the class token), pre/post LayerNorms, the same encoder layers, the
+  // pixel-shuffle MLP (fc1 intermediate -> projector_input, fc2
+  // projector_output^2) and the projector to the text hidden size.
   void VisionTower(Costs& c) const {
     const int64_t vh = m_.vision_hidden_size, vi = m_.vision_intermediate_size;
     const int64_t patches = int64_t{m_.vision_image_size / m_.vision_patch_size} *
                             (m_.vision_image_size / m_.vision_patch_size);
-    Cost& v = c[kVision];
-    v += Vector(
-        int64_t{m_.vision_num_channels} * m_.vision_patch_size * m_.vision_patch_size * vh + vh, 1);
-    v += Vector(patches * vh, 1);
+    const int64_t patch_in =
+        int64_t{m_.vision_num_channels} * m_.vision_patch_size * m_.vision_patch_size;
     const int64_t per_layer = 4 * (vh * vh + vh) + (vh * vi + vi) + (vi * vh + vh) + 4 * vh;
+    Cost& v = c[kVision];
     v += Vector(per_layer * m_.vision_layers, 1);
+    if (m_.vision_kind == "llama4") {
+      v += Vector(patch_in * vh + vh + (patches + 1) * vh + 4 * vh, 1);
+      v += Vector(vi * int64_t{m_.vision_projector_input_dim} +
+                      int64_t{m_.vision_projector_output_dim} * m_.vision_projector_output_dim,
+                  1);
+      v += Vector(int64_t{m_.vision_output_dim} * m_.hidden_size, 1);
+      return;
+    }
+    v += Vector(patch_in * vh + vh, 1);
+    v += Vector(patches * vh, 1);
     v += Vector(2 * vh, 1);
     v += Vector(vh * m_.hidden_size + vh, 1);  // mm_input_projection + mm_soft_emb_norm
   }

@@ -1,0 +1,67 @@
+// For tests: runs the kvplan binary as a user would and captures what it
+// prints and its exit status.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace kvplan::testing {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+inline std::string ReadAll(int fd) {
+  std::string s;
+  char buf[8192];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) s.append(buf, static_cast<size_t>(n));
+  return s;
+}
+
+// Runs `kvplan args...` without a shell, so arguments need no quoting.
+inline CliResult RunKvplan(const std::vector<std::string>& args) {
+  CliResult r;
+  std::vector<std::string> argv_s = {KVPLAN_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  // stdout and stderr go to temporary files: two pipes read one after the
+  // other could deadlock on large outputs.
+  char out_path[] = "/tmp/kvplan_test_outXXXXXX";
+  char err_path[] = "/tmp/kvplan_test_errXXXXXX";
+  const int out_fd = mkstemp(out_path);
+  const int err_fd = mkstemp(err_path);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  lseek(out_fd, 0, SEEK_SET);
+  lseek(err_fd, 0, SEEK_SET);
+  r.out = ReadAll(out_fd);
+  r.err = ReadAll(err_fd);
+  close(out_fd);
+  close(err_fd);
+  unlink(out_path);
+  unlink(err_path);
+  return r;
+}
+
+}  // namespace kvplan::testing
