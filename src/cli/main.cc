@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
   kvplan::cli::RegisterDiffVerb(app);
   kvplan::cli::RegisterIngestVerb(app);
   kvplan::cli::RegisterRunsVerb(app);
+  kvplan::cli::RegisterPerfVerb(app);
+  kvplan::cli::RegisterTuneVerb(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

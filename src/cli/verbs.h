@@ -15,5 +15,7 @@ void RegisterExplainVerb(CLI::App& app);
 void RegisterDiffVerb(CLI::App& app);
 void RegisterIngestVerb(CLI::App& app);
 void RegisterRunsVerb(CLI::App& app);
+void RegisterPerfVerb(CLI::App& app);
+void RegisterTuneVerb(CLI::App& app);
 
 }  // namespace kvplan::cli
