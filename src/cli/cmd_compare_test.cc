@@ -60,7 +60,8 @@ TEST(CompareVerb, Qwen3_235BFp8On4xH100Issue21348) {
   int64_t v_tokens = (*vllm)["kv_tokens"];
   int64_t v_budget = (*vllm)["kv_budget_bytes"];
   EXPECT_EQ(v_tokens, v_budget / (16 * 48128) * 16);
-  EXPECT_NE(doc["difference"].get<std::string>().find("Same 48,128 B of KV per token per GPU in every engine"),
+  EXPECT_NE(doc["difference"].get<std::string>().find(
+                "Same 48,128 B of KV per token per GPU in every engine"),
             std::string::npos)
       << doc["difference"];
 }
