@@ -28,10 +28,13 @@ int main(int argc, char** argv) {
   kvplan::cli::RegisterPlanVerb(app);
   kvplan::cli::RegisterModelsVerb(app);
   kvplan::cli::RegisterGpusVerb(app);
+  kvplan::cli::RegisterCompareVerb(app);
   kvplan::cli::RegisterExplainVerb(app);
   kvplan::cli::RegisterDiffVerb(app);
   kvplan::cli::RegisterIngestVerb(app);
   kvplan::cli::RegisterRunsVerb(app);
+  kvplan::cli::RegisterPerfVerb(app);
+  kvplan::cli::RegisterTuneVerb(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

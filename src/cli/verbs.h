@@ -10,9 +10,12 @@ namespace kvplan::cli {
 void RegisterPlanVerb(CLI::App& app);
 void RegisterModelsVerb(CLI::App& app);
 void RegisterGpusVerb(CLI::App& app);
+void RegisterCompareVerb(CLI::App& app);
 void RegisterExplainVerb(CLI::App& app);
 void RegisterDiffVerb(CLI::App& app);
 void RegisterIngestVerb(CLI::App& app);
 void RegisterRunsVerb(CLI::App& app);
+void RegisterPerfVerb(CLI::App& app);
+void RegisterTuneVerb(CLI::App& app);
 
 }  // namespace kvplan::cli

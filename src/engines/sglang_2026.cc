@@ -44,23 +44,23 @@ SglangDefaults DefaultsEarly(const SglangDefaultsInput& in) {
     d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
     return d;
   }
-  SglangReserve r;
-  r.Add("constant metadata", 512);
+  SglangReserve r(in.explain);
+  r.Add(512, "constant metadata");
   r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
-  r.Add(fmt::format("cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs), d.cuda_graph_max_bs * 2.0);
-  r.Add(fmt::format("tp*pp {} / 8 * 1024", a.tp * a.pp), a.tp * a.pp / 8.0 * 1024);
+  r.Add(d.cuda_graph_max_bs * 2.0, "cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs);
+  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
   r.AddDpAttention(a, d.cuda_graph_max_bs);
   if (d.piecewise_cuda_graph) {
     // #15927 (2026-01-10): 8 MiB per piecewise graph; MLA caps the sizes at 2048
     const int64_t n = PrefillGraphCount(in, d);
-    r.Add(fmt::format("{} piecewise prefill graphs * 8", n), n * 8.0);
+    r.Add(n * 8.0, "{} piecewise prefill graphs * 8", n);
   }
   r.FloorLargeCard(in.gpu_mem_mib);
   if (in.speculative) {
     // e55e6553 (2026-02-26) raised the speculative reserve from 2 to 4 GiB.
     const bool standalone = a.speculative_algorithm == "STANDALONE";
     const double spec = standalone ? 6 : in.version >= kPiecewiseDefaultFrom ? 4 : 2;
-    r.Add(standalone ? "standalone draft" : "speculative draft", spec * 1024);
+    r.Add(spec * 1024, "{}", standalone ? "standalone draft" : "speculative draft");
   }
   d.mem_fraction_static = r.Fraction(in.gpu_mem_mib, &d.mem_fraction_rule);
   return d;
@@ -81,20 +81,20 @@ SglangDefaults DefaultsMid(const SglangDefaultsInput& in) {
     d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
     return d;
   }
-  SglangReserve r;
-  r.Add("constant metadata", 512);
+  SglangReserve r(in.explain);
+  r.Add(512, "constant metadata");
   r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
-  r.Add(fmt::format("tp*pp {} / 8 * 1024", a.tp * a.pp), a.tp * a.pp / 8.0 * 1024);
+  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
   if (!a.disable_cuda_graph) {
-    r.Add(fmt::format("decode graphs bs {} * 2", d.cuda_graph_max_bs), d.cuda_graph_max_bs * 2.0);
+    r.Add(d.cuda_graph_max_bs * 2.0, "decode graphs bs {} * 2", d.cuda_graph_max_bs);
   }
   r.AddDpAttention(a, d.cuda_graph_max_bs);
   if (d.piecewise_cuda_graph) {
     if (in.is_mla) {
-      r.Add("prefill graphs (MLA)", 1536);
+      r.Add(1536, "prefill graphs (MLA)");
     } else {
       const int64_t n = PrefillGraphCount(in, d);
-      r.Add(fmt::format("{} prefill graphs * 8", n), n * 8.0);
+      r.Add(n * 8.0, "{} prefill graphs * 8", n);
     }
   }
   r.FloorLargeCard(in.gpu_mem_mib);

@@ -54,7 +54,7 @@ int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::strin
 }  // namespace
 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
-                          const SglangArgs& a, const ModelSpec* draft) {
+                          const SglangArgs& a, const ModelSpec* draft, bool explain) {
   SglangCell c;
   c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
   const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
@@ -75,22 +75,27 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
     c.mla = true;
     // model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
     int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
-    std::string dim_text = fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
+    std::string dim_text;
+    if (explain) dim_text = fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
     if (model.index_head_dim > 0 && c.elem_bytes == 1) {
       // DSA/NSA fp8 layout (#11309): latent + scales + bf16 rope
       dim = model.kv_lora_rank + model.kv_lora_rank / 128 * 4 + model.qk_rope_head_dim * 2;
-      dim_text = fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank, model.kv_lora_rank,
-                             model.qk_rope_head_dim);
+      if (explain)
+        dim_text = fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank, model.kv_lora_rank,
+                               model.qk_rope_head_dim);
     }
     c.bytes = dim * layers * c.elem_bytes;
-    c.formula = fmt::format("{} * {} layers * {} B = {}", dim_text, layers, c.elem_bytes, c.bytes);
+    if (explain)
+      c.formula =
+          fmt::format("{} * {} layers * {} B = {}", dim_text, layers, c.elem_bytes, c.bytes);
     if (model.index_head_dim > 0 &&
         (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
       // #11309 (2025-10-08): the indexer cache is in the budget.
       const int64_t idx = (model.index_head_dim + model.index_head_dim / 128 * 4) * layers;
       c.bytes += idx;
-      c.formula += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
-                               model.index_head_dim, layers, c.bytes);
+      if (explain)
+        c.formula += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
+                                 model.index_head_dim, layers, c.bytes);
     }
   } else {
     // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
@@ -109,9 +114,11 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
       c.hybrid_divisor = static_cast<double>(per_layer) * (c.n_full + draft_layers) +
                          c.swa_ratio * static_cast<double>(per_layer) * c.n_swa;
       c.bytes = static_cast<int64_t>(c.hybrid_divisor);
-      c.formula = fmt::format(
-          "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = {:.1f}",
-          per_layer, c.n_full, draft_layers, c.swa_ratio, per_layer, c.n_swa, c.hybrid_divisor);
+      if (explain)
+        c.formula = fmt::format(
+            "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = "
+            "{:.1f}",
+            per_layer, c.n_full, draft_layers, c.swa_ratio, per_layer, c.n_swa, c.hybrid_divisor);
       return c;
     }
     c.bytes = per_layer * layers;
@@ -125,8 +132,9 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
     const int64_t before = c.bytes;
     c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
                                    (1.0 + static_cast<double>(draft_layers) / layers));
-    c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, draft_layers,
-                             layers, c.bytes);
+    if (explain)
+      c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, draft_layers,
+                               layers, c.bytes);
   }
   return c;
 }

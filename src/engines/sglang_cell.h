@@ -39,6 +39,6 @@ bool SglangUsesHybridSwa(const ModelSpec& model, int swa_mode);
 int SglangStageLayers(int num_layers, int pp);
 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
-                          const SglangArgs& args, const ModelSpec* draft);
+                          const SglangArgs& args, const ModelSpec* draft, bool explain = true);
 
 }  // namespace kvplan

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
+
 #include "engines/sglang.h"
 
 namespace kvplan {
@@ -15,6 +17,7 @@ namespace kvplan {
 // What the default rules read: the launch and the GPU capacity.
 struct SglangDefaultsInput {
   int64_t version = 0;  // SglangVersionKey of the release
+  bool explain = true;  // build the rule texts (a search turns this off)
   const SglangArgs* args = nullptr;
   const ModelSpec* model = nullptr;
   int64_t gpu_mem_mib = 0;  // nvidia-smi capacity (min over GPUs); 0 = unknown
@@ -74,6 +77,14 @@ struct SglangEra {
   // From v0.5.x the req_to_token pool has num_draft_tokens extra columns.
   bool req_to_token_draft_columns = true;
 };
+
+// Sets *rule to the formatted text, only when the plan is explained: the
+// texts cost more than the arithmetic they describe.
+template <typename... T>
+void Rule(const SglangDefaultsInput& in, std::string* rule, fmt::format_string<T...> f,
+          T&&... args) {
+  if (in.explain) *rule = fmt::format(f, std::forward<T>(args)...);
+}
 
 // Era definitions, one per file.
 const SglangEra& SglangEraV0_4_6();

@@ -57,8 +57,8 @@ TEST(SglangFromScratch, ModelTooLargeFailsWithEngineMessage) {
 TEST(SglangFromScratch, Fp8BlocksMustDivide) {
   SglangArgs a;
   a.tp = 8;
-  PlanResult r = PlanSglang("main", LoadModel("Qwen/Qwen3-235B-A22B-FP8"),
-                            FindGpu("rtx-pro-6000"), a, {});
+  PlanResult r =
+      PlanSglang("main", LoadModel("Qwen/Qwen3-235B-A22B-FP8"), FindGpu("rtx-pro-6000"), a, {});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error_message,
             "The output_size of gate's and up's weight = 192 is not divisible by weight "

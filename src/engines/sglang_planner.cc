@@ -184,6 +184,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   // --- Defaults -----------------------------------------------------------
   SglangDefaultsInput in;
   in.version = vkey;
+  in.explain = explain;
   in.args = &a;
   in.model = &model;
   in.gpu_mem_mib = measured.gpu_capacity_mib.value_or(gpu.capacity_mib);
@@ -209,7 +210,8 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   }
   r.fraction = mfs;
   r.fraction_user = a.mem_fraction_static.has_value();
-  setting("--mem-fraction-static", fmt::format("{:.3f}", mfs), r.fraction_user, mfs_rule);
+  if (explain)
+    setting("--mem-fraction-static", fmt::format("{:.3f}", mfs), r.fraction_user, mfs_rule);
   // server_args.py _handle_data_parallelism: DP attention divides the chunk
   // (after the memory reserve was computed from the undivided value).
   int64_t chunked = d.chunked_prefill_size;
@@ -219,24 +221,28 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     chunked_rule += fmt::format("{}divided by dp {} under DP attention",
                                 chunked_rule.empty() ? "" : "; ", a.dp);
   }
-  setting("--chunked-prefill-size", std::to_string(chunked), a.chunked_prefill_size.has_value(),
-          chunked_rule);
+  if (explain)
+    setting("--chunked-prefill-size", std::to_string(chunked), a.chunked_prefill_size.has_value(),
+            chunked_rule);
   if (era.swa_mode == 2 || d.piecewise_cuda_graph) {
-    setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
-            a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
+    if (explain)
+      setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
+              a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
   }
   std::string page_rule;
   const int64_t page = ResolvePageSize(a, model, gpu, vkey, &page_rule);
-  setting("--page-size", std::to_string(page), a.page_size.has_value() && page == *a.page_size,
-          page_rule);
+  if (explain)
+    setting("--page-size", std::to_string(page), a.page_size.has_value() && page == *a.page_size,
+            page_rule);
   const int64_t context_len = a.context_length.value_or(model.max_position_embeddings);
   if (context_len <= 0) {
     throw InputError(
         fmt::format("model {} has no max_position_embeddings; pass --context-length", model.id));
   }
   r.context_length = context_len;
-  setting("--context-length", std::to_string(context_len), a.context_length.has_value(),
-          "max_position_embeddings of the model config");
+  if (explain)
+    setting("--context-length", std::to_string(context_len), a.context_length.has_value(),
+            "max_position_embeddings of the model config");
   if (a.context_length && model.max_position_embeddings > 0 &&
       *a.context_length > model.max_position_embeddings) {
     warn(fmt::format(
@@ -244,18 +250,22 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
         "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
         *a.context_length, model.max_position_embeddings));
   }
-  setting("--kv-cache-dtype", a.kv_cache_dtype, args_in.kv_cache_dtype != "auto", kv_rule);
+  if (explain)
+    setting("--kv-cache-dtype", a.kv_cache_dtype, args_in.kv_cache_dtype != "auto", kv_rule);
   SglangSpecParams sp;
   if (spec) {
     sp = SglangSpeculativeParams(vkey, model, a);
-    setting("--speculative-num-steps", std::to_string(sp.steps),
-            a.speculative_num_steps.has_value(), sp.rule);
-    setting("--speculative-eagle-topk", std::to_string(sp.topk),
-            a.speculative_eagle_topk.has_value(), sp.rule);
-    setting("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens),
-            a.speculative_num_draft_tokens.has_value() &&
-                *a.speculative_num_draft_tokens == sp.draft_tokens,
-            sp.rule);
+    if (explain)
+      setting("--speculative-num-steps", std::to_string(sp.steps),
+              a.speculative_num_steps.has_value(), sp.rule);
+    if (explain)
+      setting("--speculative-eagle-topk", std::to_string(sp.topk),
+              a.speculative_eagle_topk.has_value(), sp.rule);
+    if (explain)
+      setting("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens),
+              a.speculative_num_draft_tokens.has_value() &&
+                  *a.speculative_num_draft_tokens == sp.draft_tokens,
+              sp.rule);
   }
 
   // --- Free memory before and after loading -------------------------------
@@ -264,15 +274,16 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   int64_t pre_bytes = 0;
   if (measured.pre_load_free_bytes) {
     pre_bytes = *measured.pre_load_free_bytes;
-    stage("pre_load_free", "measured", pre_bytes, "given");
+    if (explain) stage("pre_load_free", "measured", pre_bytes, "given");
   } else {
     const int64_t overhead = EstimatedStartupOverhead(gpu, a.tp * a.pp);
     pre_bytes = gpu.total_bytes - overhead;
-    stage("pre_load_free",
-          fmt::format("GPU total {} - CUDA context and communicators {} (estimate; pass "
-                      "--pre-load-free-gib to use a measured value)",
-                      Gib(gpu.total_bytes), Gib(overhead)),
-          pre_bytes, "utils/common.py get_available_gpu_memory after init_torch_distributed");
+    if (explain)
+      stage("pre_load_free",
+            fmt::format("GPU total {} - CUDA context and communicators {} (estimate; pass "
+                        "--pre-load-free-gib to use a measured value)",
+                        Gib(gpu.total_bytes), Gib(overhead)),
+            pre_bytes, "utils/common.py get_available_gpu_memory after init_torch_distributed");
   }
   Parallelism par;
   par.tp = a.tp;
@@ -287,7 +298,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   if (measured.post_load_free_bytes) {
     post_bytes = *measured.post_load_free_bytes;
     weights = pre_bytes - post_bytes;
-    stage("post_load_free", "measured", post_bytes, "given");
+    if (explain) stage("post_load_free", "measured", post_bytes, "given");
   } else {
     post_bytes = pre_bytes - weights;
     std::string f =
@@ -296,7 +307,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
       post_bytes -= draft_weights;
       f += fmt::format(" - draft weights {} (#28855: loaded before profiling)", Gib(draft_weights));
     }
-    stage("post_load_free", f, post_bytes, "model_runner.py load_model");
+    if (explain) stage("post_load_free", f, post_bytes, "model_runner.py load_model");
   }
   r.pre_load_free_bytes = pre_bytes;
   r.post_load_free_bytes = post_bytes;
@@ -314,21 +325,24 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   const double rest_gib = post_gib - slack_gib;
   const int64_t rest_bytes = TruncToInt64(rest_gib * static_cast<double>(kGiB));
   r.rest_memory_bytes = rest_bytes;
-  stage(
-      "slack",
-      fmt::format("pre_load_free * (1 - mem_fraction_static) = {:.3f} * (1 - {:.3f}) = {:.3f} GiB",
-                  pre_gib, mfs, slack_gib),
-      GiBToBytes(slack_gib), era.source);
-  stage("rest_memory",
-        fmt::format("post_load_free - slack = {:.3f} - {:.3f} = {:.3f} GiB", post_gib, slack_gib,
-                    rest_gib),
-        rest_bytes, "model_runner.py profile_max_num_token");
+  if (explain)
+    stage("slack",
+          fmt::format(
+              "pre_load_free * (1 - mem_fraction_static) = {:.3f} * (1 - {:.3f}) = {:.3f} GiB",
+              pre_gib, mfs, slack_gib),
+          GiBToBytes(slack_gib), era.source);
+  if (explain)
+    stage("rest_memory",
+          fmt::format("post_load_free - slack = {:.3f} - {:.3f} = {:.3f} GiB", post_gib, slack_gib,
+                      rest_gib),
+          rest_bytes, "model_runner.py profile_max_num_token");
 
   // --- Cell size and tokens -------------------------------------------------
-  const SglangCell cell = SglangCellSize(era, vkey, model, a, draft);
+  const SglangCell cell = SglangCellSize(era, vkey, model, a, draft, explain);
   r.cell_size_bytes = cell.bytes;
-  stage("cell_size", cell.formula, 0, "model_runner.py profile_max_num_token: cell_size",
-        fmt::format("{} B/token", WithThousands(cell.bytes)));
+  if (explain)
+    stage("cell_size", cell.formula, 0, "model_runner.py profile_max_num_token: cell_size",
+          fmt::format("{} B/token", WithThousands(cell.bytes)));
 
   auto fail = [&](std::string message) {
     r.ok = false;
@@ -353,11 +367,12 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     tokens = FloorDiv(rest_bytes, cell.bytes);
   }
   const int64_t profiled = tokens;
-  stage("profiled tokens",
-        fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", rest_bytes, cell.bytes,
-                    tokens),
-        0, "model_runner.py profile_max_num_token",
-        fmt::format("{} tokens", WithThousands(tokens)));
+  if (explain)
+    stage("profiled tokens",
+          fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", rest_bytes,
+                      cell.bytes, tokens),
+          0, "model_runner.py profile_max_num_token",
+          fmt::format("{} tokens", WithThousands(tokens)));
 
   // --- Request pool size (max_num_reqs) ------------------------------------
   // server_args.py (#4908): speculative decoding sets max_running_requests to
@@ -386,10 +401,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     const int64_t headroom =
         max_num_reqs * sp.steps * sp.topk + max_num_reqs * sp.draft_tokens + 100;
     tokens += headroom;
-    stage("speculative headroom",
-          fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, sp.steps,
-                      sp.topk, max_num_reqs, sp.draft_tokens, headroom),
-          0, "model_runner.py init_memory_pool @v0.5.3", fmt::format("+{} tokens", headroom));
+    if (explain)
+      stage("speculative headroom",
+            fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", max_num_reqs, sp.steps,
+                        sp.topk, max_num_reqs, sp.draft_tokens, headroom),
+            0, "model_runner.py init_memory_pool @v0.5.3", fmt::format("+{} tokens", headroom));
   }
   if (a.max_total_tokens) {
     if (*a.max_total_tokens > tokens) {
@@ -413,10 +429,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     swa_tokens =
         FloorDiv(static_cast<int64_t>(static_cast<double>(tokens) * cell.swa_ratio), page) * page;
   }
-  stage("max_total_num_tokens",
-        fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
-                    era.spec_token_headroom && spec ? " + headroom" : "", page, tokens),
-        0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(tokens)));
+  if (explain)
+    stage("max_total_num_tokens",
+          fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
+                      era.spec_token_headroom && spec ? " + headroom" : "", page, tokens),
+          0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(tokens)));
   r.max_total_num_tokens = tokens;
   if (r.ok && tokens <= 0) {
     std::string msg = "Not enough memory. Please try to increase --mem-fraction-static.";
@@ -443,17 +460,20 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     pool_rows = std::max<int64_t>(r.max_running_requests, 0) + era.req_to_token_extra_rows;
   }
   if (r.max_running_requests < 0) r.max_running_requests = 0;
-  setting("--max-running-requests", std::to_string(r.max_running_requests),
-          a.max_running_requests.has_value(), reqs_rule);
+  if (explain)
+    setting("--max-running-requests", std::to_string(r.max_running_requests),
+            a.max_running_requests.has_value(), reqs_rule);
 
   // --- Decode graphs: up to v0.5.2 the list stops at the pool size ----------
   int64_t graph_max_bs = a.disable_cuda_graph ? 0 : d.cuda_graph_max_bs;
   if (era.capture_clipped_to_pool && graph_max_bs > max_num_reqs) graph_max_bs = max_num_reqs;
-  setting("--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
-          a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph,
-          d.cuda_graph_rule + (graph_max_bs < d.cuda_graph_max_bs
-                                   ? fmt::format("; clipped to the request pool ({})", max_num_reqs)
-                                   : ""));
+  if (explain)
+    setting(
+        "--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
+        a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph,
+        d.cuda_graph_rule + (graph_max_bs < d.cuda_graph_max_bs
+                                 ? fmt::format("; clipped to the request pool ({})", max_num_reqs)
+                                 : ""));
 
   // --- What comes out of the slack ------------------------------------------
   const int64_t draft_columns = spec && era.req_to_token_draft_columns ? sp.draft_tokens : 0;
@@ -513,10 +533,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     r.figures.push_back({"draft_kv_bytes", static_cast<double>(draft_kv), ""});
     r.figures.push_back({"slack_bytes", static_cast<double>(slack_bytes), ""});
     r.figures.push_back({"slack_used_estimate_bytes", static_cast<double>(slack_used), ""});
-    stage("req_to_token pool",
-          fmt::format("4 B * {} rows * (context {} + 4{}) (from the slack)", pool_rows, context_len,
-                      draft_columns ? fmt::format(" + {}", draft_columns) : ""),
-          req_to_token, "mem_cache/memory_pool.py ReqToTokenPool");
+    if (explain)
+      stage("req_to_token pool",
+            fmt::format("4 B * {} rows * (context {} + 4{}) (from the slack)", pool_rows,
+                        context_len, draft_columns ? fmt::format(" + {}", draft_columns) : ""),
+            req_to_token, "mem_cache/memory_pool.py ReqToTokenPool");
     if (r.ok && slack_used > slack_bytes) {
       warn(fmt::format(
           "the slack pre_load_free * (1 - mem_fraction_static) = {} may not hold what is allocated "

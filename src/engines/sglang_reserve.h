@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+
+#include <fmt/core.h>
 #include <vector>
 
 #include "engines/sglang.h"
@@ -12,7 +14,15 @@ namespace kvplan {
 
 class SglangReserve {
  public:
-  void Add(std::string what, double mib);
+  explicit SglangReserve(bool explain) : explain_(explain) {}
+  // Adds `mib`, described by a format string that is only formatted when the
+  // plan is explained.
+  template <typename... T>
+  void Add(double mib, fmt::format_string<T...> what, T&&... args) {
+    total_ += mib;
+    if (explain_)
+      terms_.push_back(fmt::format("{:g} ({})", mib, fmt::format(what, std::forward<T>(args)...)));
+  }
   // max(chunked_prefill_size, 2048) * 1.5 (max_prefill_tokens when chunking is off)
   void AddActivation(int64_t chunked_prefill_size, int64_t max_prefill_tokens);
   // DP attention: cuda_graph_max_bs * dp * 3, and * 1.5 more above bs 300.
@@ -24,6 +34,7 @@ class SglangReserve {
   double Fraction(int64_t gpu_mem_mib, std::string* rule) const;
 
  private:
+  bool explain_;
   double total_ = 0;
   std::vector<std::string> terms_;
 };

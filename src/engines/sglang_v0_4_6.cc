@@ -51,12 +51,12 @@ SglangDefaults Defaults(const SglangDefaultsInput& in, bool post2) {
     d.mem_fraction_static = *a.mem_fraction_static;
   } else if (gpu_mem > 0 && gpu_mem <= 81920) {
     d.mem_fraction_static = V046Table(parallel);
-    d.mem_fraction_rule = fmt::format("v0.4.6 table for <=80 GiB cards: {} {} -> {}",
-                                      post2 ? "tp*pp" : "tp", parallel, d.mem_fraction_static);
+    Rule(in, &d.mem_fraction_rule, "v0.4.6 table for <=80 GiB cards: {} {} -> {}",
+         post2 ? "tp*pp" : "tp", parallel, d.mem_fraction_static);
   } else if (gpu_mem > 81920 && !post2) {
     // server_args.py @v0.4.6: (gpu_mem - 13 GiB) / gpu_mem for larger cards
     d.mem_fraction_static = static_cast<double>(gpu_mem - 1024 * 13) / static_cast<double>(gpu_mem);
-    d.mem_fraction_rule = fmt::format("v0.4.6: ({} - 13*1024) / {} MiB", gpu_mem, gpu_mem);
+    Rule(in, &d.mem_fraction_rule, "v0.4.6: ({} - 13*1024) / {} MiB", gpu_mem, gpu_mem);
   } else if (gpu_mem > 0) {
     // server_args.py @v0.4.6.post2 (#5893): table, then lifted for >96 GiB cards
     double mf = V046Table(parallel);
@@ -84,19 +84,19 @@ SglangDefaults Defaults(const SglangDefaultsInput& in, bool post2) {
     // server_args.py @v0.4.6: 2048 below 25,000 MiB, else 8192 (16384 >180 GB from v0.4.7)
     d.chunked_prefill_size = gpu_mem > 0 && gpu_mem < 25000 ? 2048 : 8192;
     if (post2 && gpu_mem > 180000) d.chunked_prefill_size = 16384;
-    d.chunked_prefill_rule = fmt::format("v0.4.6: {} MiB card", gpu_mem);
+    Rule(in, &d.chunked_prefill_rule, "v0.4.6: {} MiB card", gpu_mem);
   }
 
   int64_t user_bs = a.cuda_graph_max_bs.value_or(0);
   if (!a.cuda_graph_max_bs && gpu_mem > 0 && gpu_mem < 25000) {
     user_bs = a.tp < 4 ? 8 : 80;  // server_args.py @v0.4.6: small cards
-    d.cuda_graph_rule = fmt::format("v0.4.6: <25,000 MiB card, tp {} -> {}", a.tp, user_bs);
+    Rule(in, &d.cuda_graph_rule, "v0.4.6: <25,000 MiB card, tp {} -> {}", a.tp, user_bs);
   }
   d.capture_bs = V046CaptureList(in, post2, user_bs);
   d.cuda_graph_max_bs = d.capture_bs.back();
   if (d.cuda_graph_rule.empty() && !a.cuda_graph_max_bs) {
-    d.cuda_graph_rule = fmt::format("v0.4.6 capture list [1,2,4,8,16..160{}]",
-                                    d.cuda_graph_max_bs > 160 ? ",168..256" : "");
+    Rule(in, &d.cuda_graph_rule, "v0.4.6 capture list [1,2,4,8,16..160{}]",
+         d.cuda_graph_max_bs > 160 ? ",168..256" : "");
   }
   return d;
 }

@@ -65,14 +65,14 @@ SglangDefaults DefaultsV047Post1(const SglangDefaultsInput& in) {
     } else {
       d.chunked_prefill_size = 16384;
     }
-    d.chunked_prefill_rule = fmt::format("v0.4.7.post1 bucket for {} MiB", gpu_mem);
+    Rule(in, &d.chunked_prefill_rule, "v0.4.7.post1 bucket for {} MiB", gpu_mem);
   }
   // server_args.py @v0.4.9: cuda_graph_max_bs only on <35 GiB cards; the
   // capture list otherwise stops at 160 (256 on >90 GiB, 512 on >160,000 MiB).
   int64_t user_bs = a.cuda_graph_max_bs.value_or(0);
   if (!a.cuda_graph_max_bs && gpu_mem > 0 && gpu_mem < 35 * 1024) {
     user_bs = a.tp < 4 ? 8 : 80;
-    d.cuda_graph_rule = fmt::format("<35 GiB card, tp {} -> {}", a.tp, user_bs);
+    Rule(in, &d.cuda_graph_rule, "<35 GiB card, tp {} -> {}", a.tp, user_bs);
   }
   std::vector<int64_t> bs;
   auto range = [&bs](int64_t start, int64_t stop, int64_t step) {

@@ -32,13 +32,13 @@ SglangDefaults SglangResolveBucketsAndGraphs(const SglangDefaultsInput& in) {
     d.chunked_prefill_size = *a.chunked_prefill_size;
   } else {
     d.chunked_prefill_size = b.chunked_prefill_size;
-    d.chunked_prefill_rule = fmt::format("capacity bucket {} ({} MiB)", b.label, in.gpu_mem_mib);
+    Rule(in, &d.chunked_prefill_rule, "capacity bucket {} ({} MiB)", b.label, in.gpu_mem_mib);
   }
   if (a.cuda_graph_max_bs) {
     d.cuda_graph_max_bs = *a.cuda_graph_max_bs;
   } else {
     d.cuda_graph_max_bs = b.cuda_graph_max_bs;
-    d.cuda_graph_rule = fmt::format("capacity bucket {}, tp {}", b.label, a.tp);
+    Rule(in, &d.cuda_graph_rule, "capacity bucket {}, tp {}", b.label, a.tp);
   }
   if (a.disable_cuda_graph) {
     d.capture_bs.clear();
@@ -62,16 +62,17 @@ SglangDefaults DefaultsV053(const SglangDefaultsInput& in) {
     d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
     return d;
   }
-  SglangReserve r;
-  r.Add("constant metadata", 512);
+  SglangReserve r(in.explain);
+  r.Add(512, "constant metadata");
   r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
-  r.Add(fmt::format("cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs), d.cuda_graph_max_bs * 2.0);
-  r.Add(fmt::format("tp*pp {} / 8 * 1024", a.tp * a.pp), a.tp * a.pp / 8.0 * 1024);
+  r.Add(d.cuda_graph_max_bs * 2.0, "cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs);
+  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
   r.AddDpAttention(a, d.cuda_graph_max_bs);
   r.FloorLargeCard(in.gpu_mem_mib);
   if (in.speculative) {
     const bool standalone = a.speculative_algorithm == "STANDALONE";
-    r.Add(standalone ? "standalone draft" : "speculative draft", (standalone ? 6 : 2) * 1024.0);
+    r.Add((standalone ? 6 : 2) * 1024.0, "{}",
+          standalone ? "standalone draft" : "speculative draft");
   }
   d.mem_fraction_static = r.Fraction(in.gpu_mem_mib, &d.mem_fraction_rule);
   return d;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Keeps README.md true: every ```console block whose first line is
+# "$ kvplan ..." is run from the repository root with the built binary, and its
+# output must equal the block's remaining lines. Usage: check-readme.sh KVPLAN README
+set -uo pipefail
+kvplan=$1
+readme=$2
+root=$(cd "$(dirname "$readme")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+awk -v dir="$tmp" '
+  /^```console$/ { inblock = 1; n++; file = sprintf("%s/%03d", dir, n); next }
+  /^```$/ && inblock { inblock = 0; close(file); next }
+  inblock { print > file }
+' "$readme"
+failed=0
+checked=0
+for block in "$tmp"/[0-9]*; do
+  [ -f "$block" ] || continue
+  first=$(head -n 1 "$block")
+  case "$first" in
+    '$ kvplan '*) ;;
+    *) continue ;;
+  esac
+  cmd=${first#'$ kvplan '}
+  tail -n +2 "$block" > "$block.want"
+  (cd "$root" && eval "\"$kvplan\" $cmd") > "$block.got" 2>&1
+  checked=$((checked + 1))
+  if ! diff -u "$block.want" "$block.got" > "$block.diff"; then
+    echo "README example is stale: kvplan $cmd"
+    head -n 40 "$block.diff"
+    failed=$((failed + 1))
+  fi
+done
+echo "README examples: $checked checked, $failed stale"
+[ "$checked" -gt 0 ] && [ "$failed" -eq 0 ]

@@ -1,0 +1,122 @@
+// Runs the kvplan binary: `kvplan perf` and `kvplan tune`.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace kvplan::cli {
+namespace {
+
+struct CmdRun {
+  int status = -1;
+  std::string out;
+};
+
+CmdRun Kvplan(const std::string& args) {
+  CmdRun r;
+  FILE* pipe = popen((std::string(KVPLAN_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int st = pclose(pipe);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+const std::string kLlama = "--model meta-llama/Llama-3.1-8B-Instruct";
+
+TEST(PerfVerb, ValidationTable) {
+  const CmdRun r = Kvplan("perf --validation");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("| 8xH100 SXM, NVLS | 8 |"), std::string::npos);
+  size_t yes = 0;
+  for (size_t p = r.out.find("| yes |"); p != std::string::npos; p = r.out.find("| yes |", p + 1)) {
+    ++yes;
+  }
+  EXPECT_GE(yes, 55u);
+}
+
+// SGLang docs: Llama-3.1-8B on one H100, batch 1: 158.34 tok/s.
+TEST(PerfVerb, JsonDecodeAndPrefill) {
+  const CmdRun r =
+      Kvplan("perf " + kLlama +
+             " --gpu h100-sxm --batch-sizes 1,8 --prompt-lengths 512 --context 512 --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["decode"].size(), 2u);
+  ASSERT_EQ(j["prefill"].size(), 1u);
+  const double bs1 = j["decode"][0]["tokens_per_s"].get<double>();
+  EXPECT_NEAR(bs1, 158.34, 158.34 * 0.25);
+  EXPECT_GT(j["decode"][1]["tokens_per_s"].get<double>(), bs1);
+  EXPECT_NEAR(j["decode"][0]["tpot_ms"].get<double>(), 1000 / bs1, 1e-6);
+  EXPECT_GT(j["prefill"][0]["ttft_ms"].get<double>(), 0);
+}
+
+TEST(PerfVerb, CsvAndSpeculation) {
+  const CmdRun r = Kvplan("perf " + kLlama +
+                          " --gpu h100-sxm --batch-sizes 1,2 --prompt-lengths 128 --csv "
+                          "--speculative-algorithm EAGLE3 --speculative-num-steps 3 "
+                          "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+                          "--accept-length 2.5");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("table,batch_or_prompt", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("spec_speedup"), std::string::npos);
+  size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  EXPECT_EQ(lines, 4u);  // header, 2 decode rows, 1 prefill row
+}
+
+TEST(PerfVerb, TextTableOnPcie) {
+  const CmdRun r = Kvplan(
+      "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000 --tp 8 "
+      "--topology pcie-dual-socket --batch-sizes 1 --prompt-lengths 1024");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("DECODE"), std::string::npos);
+  EXPECT_NE(r.out.find("PREFILL"), std::string::npos);
+  EXPECT_NE(r.out.find("NCCL"), std::string::npos);  // no custom allreduce on 8 PCIe GPUs
+}
+
+TEST(PerfVerb, BadInputExitsTwoWithOneLine) {
+  for (const std::string& args :
+       {"perf " + kLlama + " --gpu h100-sxm --topology ring",
+        "perf " + kLlama + " --gpu h100-sxm --json --csv",
+        "perf " + kLlama + " --gpu h100-sxm --speculative-algorithm EAGLE3 --accept-length 99",
+        "perf " + kLlama + " --gpu h100-sxm --batch-sizes 0", std::string("perf --gpu h100-sxm"),
+        "perf " + kLlama + " --gpu rtx-4090 --topology nvswitch",
+        "perf " + kLlama + " --gpu h100-sxm --tp 3"}) {
+    const CmdRun r = Kvplan(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << "\n" << r.out;
+    EXPECT_EQ(r.out.rfind("kvplan: error: ", 0), 0u) << r.out;
+  }
+}
+
+TEST(TuneVerb, JsonRankedWithCommands) {
+  const CmdRun r = Kvplan("tune " + kLlama +
+                          " --gpu h100-sxm --gpus 2 --tpot-ms 40 --threads 2 --json --no-progress");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["evaluated"].get<int64_t>(), 500);
+  ASSERT_FALSE(j["ranked"].empty());
+  ASSERT_FALSE(j["pareto"].empty());
+  for (const nlohmann::json& x : j["ranked"]) {
+    EXPECT_LE(x["tpot_ms"].get<double>(), 40);
+    EXPECT_EQ(
+        x["command"].get<std::string>().rfind(
+            "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct", 0),
+        0u);
+  }
+}
+
+TEST(TuneVerb, BadInputExitsTwo) {
+  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --gpus 0").status, 2);
+  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --tpot-ms -1").status, 2);
+  EXPECT_EQ(Kvplan("tune --gpu h100-sxm").status, 2);
+}
+
+}  // namespace
+}  // namespace kvplan::cli

@@ -1,0 +1,82 @@
+#include "perf/model_geometry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvplan {
+
+double ExpectedExpertsTouched(double e, double k, double tokens) {
+  if (e <= 0 || k <= 0 || tokens <= 0) return 0;
+  if (k >= e) return e;
+  return e * (1.0 - std::pow(1.0 - k / e, tokens));
+}
+
+double ModelGeometry::ActiveParamsPerToken() const {
+  const int dense = layers - moe_layers;
+  return layers * attn_params + dense * dense_mlp_params +
+         moe_layers * (top_k * expert_params + shared_expert_params + router_params);
+}
+
+ModelGeometry MakeGeometry(const ModelSpec& m) {
+  ModelGeometry g;
+  g.layers = m.num_layers;
+  g.hidden = m.hidden_size;
+  g.vocab = static_cast<double>(m.vocab_size);
+  g.heads = m.num_attention_heads;
+  const double h = m.hidden_size;
+  const double hd =
+      m.head_dim > 0 ? m.head_dim : (m.num_attention_heads > 0 ? h / m.num_attention_heads : 0);
+  const double vhd = m.v_head_dim > 0 ? m.v_head_dim : hd;
+  if (m.attention == AttentionKind::kMla) {
+    g.mla = true;
+    g.kv_heads = 1;
+    const double qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    const double q =
+        m.q_lora_rank > 0 ? h * m.q_lora_rank + m.q_lora_rank * g.heads * qk : h * g.heads * qk;
+    const double kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) +
+                      m.kv_lora_rank * g.heads * (m.qk_nope_head_dim + vhd);
+    g.attn_params = q + kv + g.heads * vhd * h;
+    // Absorbed MLA decode: scores over latent+rope, values over the latent.
+    g.attn_flops_per_ctx =
+        2.0 * g.heads * (m.kv_lora_rank + m.qk_rope_head_dim) + 2.0 * g.heads * m.kv_lora_rank;
+    g.kv_elems_per_token = m.kv_lora_rank + m.qk_rope_head_dim;
+    g.kv_heads_for_split = 0;
+  } else {
+    g.kv_heads = m.num_kv_heads > 0 ? m.num_kv_heads : m.num_attention_heads;
+    g.attn_params = h * g.heads * hd + 2.0 * h * g.kv_heads * hd + g.heads * vhd * h;
+    g.attn_flops_per_ctx = 2.0 * g.heads * hd + 2.0 * g.heads * vhd;
+    g.kv_elems_per_token = g.kv_heads * (hd + vhd);
+    g.kv_heads_for_split = g.kv_heads;
+  }
+  g.dense_mlp_params = 3.0 * h * m.intermediate_size;
+  if (m.IsMoe()) {
+    g.num_experts = m.num_experts;
+    g.top_k = m.experts_per_token;
+    g.expert_params = 3.0 * h * m.moe_intermediate_size;
+    g.shared_expert_params = 3.0 * h *
+                             (m.num_shared_experts * static_cast<double>(m.moe_intermediate_size) +
+                              m.shared_expert_intermediate_size);
+    g.router_params = h * m.num_experts;
+    int moe = 0;
+    for (int i = 0; i < m.num_layers; ++i) {
+      const bool is_moe = i < static_cast<int>(m.layer_is_moe.size()) ? m.layer_is_moe[i]
+                                                                      : i >= m.first_k_dense_layers;
+      moe += is_moe ? 1 : 0;
+    }
+    g.moe_layers = moe;
+  }
+  for (LayerKind k : m.layer_kinds) {
+    if (k == LayerKind::kSliding || k == LayerKind::kChunked) ++g.sliding_layers;
+    if (k == LayerKind::kLinear) ++g.linear_layers;
+  }
+  g.sliding_window = m.sliding_window;
+  g.embed_params = g.vocab * h;
+  g.dense_bytes_per_param = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
+  const int bits = m.quant.weight_bits > 0 ? m.quant.weight_bits : 16;
+  g.weight_bytes_per_param = std::min(g.dense_bytes_per_param, bits / 8.0);
+  g.fp8_compute = bits == 8;
+  g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
+  return g;
+}
+
+}  // namespace kvplan

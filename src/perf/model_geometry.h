@@ -1,0 +1,53 @@
+// The numbers of a model that the step-time model reads, flattened once from
+// a ModelSpec into plain doubles so that evaluating a configuration touches
+// no strings, vectors or heap memory.
+#pragma once
+
+#include "models/model.h"
+
+namespace kvplan {
+
+struct ModelGeometry {
+  int layers = 0;
+  int moe_layers = 0;      // layers with routed experts
+  int sliding_layers = 0;  // sliding-window layers (KV read capped at the window)
+  int linear_layers = 0;   // linear-attention layers (no per-token KV)
+  double sliding_window = 0;
+  double hidden = 0;
+  double vocab = 0;
+  bool mla = false;
+  double heads = 0;     // attention heads
+  double kv_heads = 0;  // GQA KV heads (MLA: 1 latent)
+
+  // Parameters (counts, not bytes).
+  double attn_params = 0;           // one layer's attention projections
+  double dense_mlp_params = 0;      // one dense layer's MLP
+  double expert_params = 0;         // one routed expert
+  double shared_expert_params = 0;  // one MoE layer's shared experts
+  double router_params = 0;         // one MoE layer's router
+  double embed_params = 0;          // embedding (and lm_head when untied, separately)
+  double num_experts = 0;
+  double top_k = 0;
+
+  double weight_bytes_per_param = 2;  // quantized linear layers
+  double dense_bytes_per_param = 2;   // embeddings, lm_head, norms
+  bool fp8_compute = false;           // weights in FP8: GEMMs run at FP8 rate
+  bool fp4_compute = false;
+
+  // Attention core per layer, per new token, per context token.
+  double attn_flops_per_ctx = 0;  // FLOPs (QK^T and PV), all heads
+  // KV-cache elements per token per layer (GQA: 2 kv_heads head_dim; MLA: latent + rope).
+  double kv_elems_per_token = 0;
+  double kv_heads_for_split = 0;  // what TP divides (GQA kv heads; MLA 0 = replicated)
+
+  double ActiveParamsPerToken() const;  // all layers, embeddings excluded
+};
+
+ModelGeometry MakeGeometry(const ModelSpec& m);
+
+// Expected number of distinct routed experts a forward pass over `tokens`
+// tokens touches when each picks top_k of num_experts uniformly:
+// E (1 - (1 - k/E)^tokens).
+double ExpectedExpertsTouched(double num_experts, double top_k, double tokens);
+
+}  // namespace kvplan

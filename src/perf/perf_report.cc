@@ -1,0 +1,186 @@
+#include "perf/perf_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "perf/collectives.h"
+#include "perf/cuda_graph.h"
+#include "perf/custom_allreduce.h"
+#include "util/error.h"
+
+namespace kvplan {
+namespace {
+
+void Validate(const PerfRequest& r) {
+  if (r.par.tp < 1 || r.par.pp < 1 || r.par.dp < 1 || r.par.ep < 1) {
+    throw InputError("--tp, --pp, --dp and --ep must be at least 1");
+  }
+  if (r.par.dp_attention && r.par.tp % r.par.dp != 0) {
+    throw InputError(
+        fmt::format("--dp {} must divide --tp {} under DP attention", r.par.dp, r.par.tp));
+  }
+  if (r.model.num_attention_heads > 0 && r.model.num_attention_heads % r.par.AttentionTp() != 0) {
+    throw InputError(fmt::format("attention TP {} does not divide the {} attention heads of {}",
+                                 r.par.AttentionTp(), r.model.num_attention_heads, r.model.id));
+  }
+  if (r.context < 0) throw InputError("--context must be >= 0");
+  for (int b : r.batch_sizes) {
+    if (b < 1) throw InputError(fmt::format("batch size {} must be at least 1", b));
+  }
+  for (int64_t p : r.prompt_lengths) {
+    if (p < 1) throw InputError(fmt::format("prompt length {} must be at least 1", p));
+  }
+  if (r.chunked_prefill_size < 1) throw InputError("chunked prefill size must be at least 1");
+}
+
+std::string AllreduceSummary(const StepContext& c, double bytes) {
+  const int n = c.par.AttentionTp();
+  if (n <= 1) return "none (TP 1)";
+  const int64_t b = static_cast<int64_t>(bytes);
+  if (c.allreduce != AllreducePolicy::kNcclOnly) {
+    const CustomArDecision d = ChooseCustomAllreduce(n, (b + 15) / 16 * 16, c.fabric,
+                                                     c.allreduce == AllreducePolicy::kForceCustom);
+    if (d.kernel != CustomArKernel::kNone) {
+      return fmt::format("custom allreduce {} ({:.1f} us at {} B)", d.reason,
+                         EngineAllreduceUs(b, n, c.fabric, c.allreduce, true), b);
+    }
+  }
+  const CollectiveTime t =
+      NcclCollectiveTime(Collective::kAllReduce, b, n, c.fabric, LaunchMode::kCudaGraph);
+  return fmt::format("NCCL {}/{} ({:.1f} us at {} B)", NcclAlgoName(t.algo), NcclProtoName(t.proto),
+                     t.us, b);
+}
+
+}  // namespace
+
+StepContext MakeStepContext(const ModelGeometry& g, const PerfRequest& r) {
+  StepContext c;
+  c.model = &g;
+  c.hbm_bw = r.gpu.hbm_bandwidth;
+  c.flops_bf16 = r.gpu.bf16_flops;
+  c.flops_fp8 = r.gpu.fp8_flops;
+  c.flops_fp4 = r.gpu.fp4_flops;
+  c.fabric = MakeFabric(r.gpu, r.topology, std::max(1, r.par.tp));
+  c.par = r.par;
+  c.kv_bytes_per_elem = r.kv_bytes_per_elem;
+  c.allreduce = r.allreduce;
+  c.eff = r.eff;
+  return c;
+}
+
+ModelSpec SyntheticEagleDraft(const ModelSpec& t) {
+  ModelSpec d;
+  d.id = t.id + " (synthetic EAGLE-3 head)";
+  d.architecture = "LlamaForCausalLMEagle3";
+  d.vocab_size = t.vocab_size;
+  d.hidden_size = t.hidden_size;
+  d.num_layers = 1;
+  d.head_dim = 128;
+  d.v_head_dim = 128;
+  d.num_attention_heads = std::max(1, t.hidden_size / 128);
+  d.num_kv_heads = std::min(8, d.num_attention_heads);
+  d.intermediate_size = t.intermediate_size > 0 ? t.intermediate_size : 3 * t.hidden_size;
+  d.layer_kinds.assign(1, LayerKind::kFull);
+  d.dtype_bytes = 2;
+  return d;
+}
+
+StepBreakdown PrefillTime(const StepContext& c, int64_t prompt, int chunk) {
+  StepBreakdown sum;
+  for (int64_t done = 0; done < prompt; done += chunk) {
+    const double len = static_cast<double>(std::min<int64_t>(chunk, prompt - done));
+    const ForwardShape s{1, len, static_cast<double>(done), 1, false};
+    const StepBreakdown b = ForwardTime(c, s);
+    sum.gemm_us += b.gemm_us;
+    sum.attention_us += b.attention_us;
+    sum.comm_us += b.comm_us;
+    sum.overhead_us += b.overhead_us;
+    sum.total_us += b.total_us;
+    sum.collectives += b.collectives;
+  }
+  return sum;
+}
+
+PerfReport RunPerf(const PerfRequest& r) {
+  Validate(r);
+  PerfReport out;
+  out.model_id = r.model.id;
+  out.gpu_id = r.gpu.id;
+  out.topology = TopologyName(r.topology);
+  out.par = r.par;
+  out.context = r.context;
+  const ModelGeometry target = MakeGeometry(r.model);
+  const StepContext tc = MakeStepContext(target, r);
+  out.allreduce = AllreduceSummary(tc, target.hidden * 2);
+
+  const bool spec = r.spec.algorithm != SpecAlgorithm::kNone;
+  ModelGeometry draft_geom;
+  if (spec) {
+    if (r.spec.algorithm == SpecAlgorithm::kNextn) {
+      draft_geom = MtpDraftGeometry(target);
+    } else if (r.draft) {
+      draft_geom = MakeGeometry(*r.draft);
+    } else {
+      draft_geom = MakeGeometry(SyntheticEagleDraft(r.model));
+      out.notes.push_back(
+          "no --speculative-draft-model-path: the draft is a synthetic one-layer EAGLE-3 head at "
+          "the target's hidden size");
+    }
+    out.spec =
+        fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(r.spec.algorithm),
+                    r.spec.num_steps, r.spec.eagle_topk, r.spec.num_draft_tokens);
+    out.accept_length = AcceptLength(r.spec);
+    if (!r.spec.accept_length) {
+      out.notes.push_back(fmt::format(
+          "acceptance length {:.2f} is kvplan's default for this draft shape (per-token "
+          "acceptance {:.2f}); pass --accept-length from your own runs",
+          out.accept_length,
+          r.spec.algorithm == SpecAlgorithm::kNextn ? kMtpTokenAcceptance : kEagleTokenAcceptance));
+    }
+  }
+  StepContext dc = MakeStepContext(draft_geom, r);
+  out.cuda_graph_max_bs = r.cuda_graph_max_bs;
+  out.cuda_graphs = static_cast<int>(SglangCaptureBatchSizes(r.cuda_graph_max_bs, spec).size());
+  const double graph_tokens =
+      static_cast<double>(r.cuda_graph_max_bs) * (spec ? r.spec.num_draft_tokens : 1);
+  out.cuda_graph_bytes = CudaGraphMemoryBytes(target, r.par, graph_tokens);
+  if (spec) {
+    const SpecMemory sm =
+        SpeculativeMemory(draft_geom, r.par, r.kv_bytes_per_elem, r.spec, r.cuda_graph_max_bs,
+                          r.spec.algorithm == SpecAlgorithm::kNextn);
+    out.spec_extra_bytes = sm.weight_bytes + sm.graph_bytes;
+    out.spec_kv_bytes_per_token = sm.kv_bytes_per_token;
+  }
+
+  for (int b : r.batch_sizes) {
+    DecodeRow row;
+    row.batch = b;
+    row.cuda_graph = r.cuda_graph_max_bs > 0 && b <= r.cuda_graph_max_bs;
+    const double bs = b;
+    const ForwardShape s{bs, 1, static_cast<double>(r.context), bs, row.cuda_graph};
+    const StepBreakdown d = ForwardTime(tc, s);
+    const double pp = std::max(1, r.par.pp);
+    row.tpot_ms = d.total_us * pp / 1000.0;
+    row.tokens_per_s =
+        bs / (d.total_us * pp) * 1e6 * r.par.dp / (r.par.dp_attention ? r.par.dp : 1);
+    row.comm_share = d.comm_us / d.total_us;
+    row.collectives = d.collectives;
+    if (spec) {
+      const SpecStep st = SpeculativeStep(tc, dc, r.spec, r.spec_engine, bs,
+                                          static_cast<double>(r.context), row.cuda_graph);
+      row.spec_tpot_ms = st.tpot_ms * pp;
+      row.spec_tokens_per_s = st.tokens_per_s / pp;
+      row.spec_speedup = st.speedup;
+      row.spec_verify_comm_share = st.verify_comm_us / st.verify_us;
+    }
+    out.decode.push_back(row);
+  }
+  for (int64_t p : r.prompt_lengths) {
+    const StepBreakdown t = PrefillTime(tc, p, r.chunked_prefill_size);
+    out.prefill.push_back({p, t.total_us * std::max(1, r.par.pp) / 1000.0, t.comm_us / t.total_us});
+  }
+  return out;
+}
+
+}  // namespace kvplan

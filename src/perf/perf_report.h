@@ -1,0 +1,85 @@
+// `kvplan perf`: decode throughput and time per output token against batch
+// size, time to first token against prompt length, the share of time in
+// communication, and the same with speculative decoding.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpus/gpu.h"
+#include "models/model.h"
+#include "perf/speculative.h"
+#include "perf/step_time.h"
+
+namespace kvplan {
+
+struct PerfRequest {
+  ModelSpec model;
+  GpuSpec gpu;
+  Parallelism par;
+  Topology topology = Topology::kNvswitch;
+  AllreducePolicy allreduce = AllreducePolicy::kEngineDefault;
+  double kv_bytes_per_elem = 2;
+  int64_t context = 4096;           // tokens already in the KV cache while decoding
+  int cuda_graph_max_bs = 256;      // decode batches above it run eagerly (0: no graphs)
+  int chunked_prefill_size = 8192;  // prefill chunk
+  std::vector<int> batch_sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+  std::vector<int64_t> prompt_lengths = {128, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+  SpecConfig spec;                 // algorithm kNone: no speculation
+  std::optional<ModelSpec> draft;  // EAGLE/EAGLE3/STANDALONE draft; unset: synthesized
+  SpecEngine spec_engine = SpecEngine::kSglang;
+  Efficiency eff;
+};
+
+struct DecodeRow {
+  int batch = 0;
+  bool cuda_graph = true;
+  double tpot_ms = 0;
+  double tokens_per_s = 0;
+  double comm_share = 0;
+  int collectives = 0;
+  // With speculation (zero when none).
+  double spec_tpot_ms = 0;
+  double spec_tokens_per_s = 0;
+  double spec_speedup = 0;
+  double spec_verify_comm_share = 0;
+};
+
+struct PrefillRow {
+  int64_t prompt = 0;
+  double ttft_ms = 0;
+  double comm_share = 0;
+};
+
+struct PerfReport {
+  std::string model_id, gpu_id, topology;
+  Parallelism par;
+  int64_t context = 0;
+  std::string allreduce;  // how allreduces run at decode sizes, for people
+  std::string spec;       // "" or e.g. "EAGLE3 steps 3 topk 1 draft 4"
+  double accept_length = 0;
+  int cuda_graph_max_bs = 0;
+  int cuda_graphs = 0;           // decode graphs SGLang captures
+  int64_t cuda_graph_bytes = 0;  // their memory per rank (fitted model)
+  int64_t spec_extra_bytes = 0;  // draft weights + draft graphs per rank
+  int64_t spec_kv_bytes_per_token = 0;
+  std::vector<DecodeRow> decode;
+  std::vector<PrefillRow> prefill;
+  std::vector<std::string> notes;
+};
+
+// Throws InputError for impossible requests (batch < 1, TP not dividing heads...).
+PerfReport RunPerf(const PerfRequest& req);
+
+// The StepContext of `geometry` on the request's hardware.
+StepContext MakeStepContext(const ModelGeometry& geometry, const PerfRequest& req);
+
+// An EAGLE-3-style draft when none is given: one Llama decoder layer at the
+// target's hidden size (128-wide heads, 8 KV heads, the target's MLP width).
+ModelSpec SyntheticEagleDraft(const ModelSpec& target);
+
+// Time to first token of one prompt, chunked (us).
+StepBreakdown PrefillTime(const StepContext& ctx, int64_t prompt, int chunk);
+
+}  // namespace kvplan

@@ -1,0 +1,165 @@
+#include "perf/speculative.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "perf/cuda_graph.h"
+#include "util/error.h"
+
+namespace kvplan {
+
+SpecAlgorithm ParseSpecAlgorithm(const std::string& name) {
+  std::string u = name;
+  std::transform(u.begin(), u.end(), u.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (u.empty() || u == "NONE") return SpecAlgorithm::kNone;
+  if (u == "EAGLE") return SpecAlgorithm::kEagle;
+  if (u == "EAGLE3") return SpecAlgorithm::kEagle3;
+  if (u == "NEXTN" || u == "MTP") return SpecAlgorithm::kNextn;
+  if (u == "STANDALONE") return SpecAlgorithm::kStandalone;
+  throw InputError("unknown speculative algorithm '" + name +
+                   "'; expected EAGLE, EAGLE3, NEXTN (MTP) or STANDALONE");
+}
+
+const char* SpecAlgorithmName(SpecAlgorithm a) {
+  switch (a) {
+    case SpecAlgorithm::kNone:
+      return "none";
+    case SpecAlgorithm::kEagle:
+      return "EAGLE";
+    case SpecAlgorithm::kEagle3:
+      return "EAGLE3";
+    case SpecAlgorithm::kNextn:
+      return "NEXTN";
+    case SpecAlgorithm::kStandalone:
+      return "STANDALONE";
+  }
+  return "?";
+}
+
+SpecConfig ResolveSglangSpec(SpecAlgorithm algo, const std::string& arch, std::optional<int> steps,
+                             std::optional<int> topk, std::optional<int> draft_tokens) {
+  SpecConfig s;
+  s.algorithm = algo;
+  if (algo == SpecAlgorithm::kNone) return s;
+  const bool any = steps || topk || draft_tokens;
+  const bool all = steps && topk && draft_tokens;
+  if (any && !all && !(steps && topk)) {
+    throw InputError(
+        "set all of --speculative-num-steps, --speculative-eagle-topk and "
+        "--speculative-num-draft-tokens, or none (SGLang auto-chooses them together)");
+  }
+  if (!any) {
+    // sglang server_args.py auto_choose_speculative_params: Llama/Grok 5/4/8, else 3/1/4.
+    const bool llama =
+        arch.find("Llama") != std::string::npos || arch.find("Grok") != std::string::npos;
+    s.num_steps = llama ? 5 : 3;
+    s.eagle_topk = llama ? 4 : 1;
+    s.num_draft_tokens = llama ? 8 : 4;
+    return s;
+  }
+  s.num_steps = *steps;
+  s.eagle_topk = *topk;
+  s.num_draft_tokens = draft_tokens ? *draft_tokens : *steps + 1;
+  if (s.num_steps < 1 || s.eagle_topk < 1 || s.num_draft_tokens < 2) {
+    throw InputError(
+        "speculative settings must be num_steps >= 1, eagle_topk >= 1, "
+        "num_draft_tokens >= 2");
+  }
+  // server_args.py: "If topk=1, num_draft_tokens is adjusted to num_steps + 1".
+  if (s.eagle_topk == 1) s.num_draft_tokens = s.num_steps + 1;
+  return s;
+}
+
+double DefaultAcceptLength(const SpecConfig& s) {
+  if (s.algorithm == SpecAlgorithm::kNone) return 1.0;
+  double a = s.algorithm == SpecAlgorithm::kNextn ? kMtpTokenAcceptance : kEagleTokenAcceptance;
+  if (s.eagle_topk > 1) a = 1.0 - std::pow(1.0 - a, std::sqrt(static_cast<double>(s.eagle_topk)));
+  // The tree holds num_draft_tokens nodes; a path is at most num_steps deep.
+  const int depth = std::min(s.num_steps, std::max(1, s.num_draft_tokens - 1));
+  double tau = 0, p = 1;
+  for (int i = 0; i <= depth; ++i, p *= a) tau += p;
+  return tau;
+}
+
+double AcceptLength(const SpecConfig& s) {
+  return s.accept_length ? *s.accept_length : DefaultAcceptLength(s);
+}
+
+ModelGeometry MtpDraftGeometry(const ModelGeometry& t) {
+  ModelGeometry d = t;
+  d.layers = 1;
+  d.moe_layers = t.moe_layers > 0 ? 1 : 0;
+  d.sliding_layers = 0;
+  d.linear_layers = 0;
+  return d;
+}
+
+SpecStep SpeculativeStep(const StepContext& target, const StepContext& draft,
+                         const SpecConfig& spec, SpecEngine engine, double batch, double ctx,
+                         bool cuda_graph) {
+  SpecStep out;
+  const double tau = AcceptLength(spec);
+  out.accept_length = tau;
+  const ForwardShape decode{batch, 1, ctx, batch, cuda_graph};
+  const double baseline_us = ForwardTime(target, decode).total_us;
+  out.baseline_tokens_per_s = batch / baseline_us * 1e6;
+
+  const int topk = std::max(1, spec.eagle_topk);
+  if (engine == SpecEngine::kSglang) {
+    // eagle_worker.py @00559ea: num_steps - 1 draft forwards on bs x topk tokens
+    // ("we don't need to run the last forward"), then after verify one
+    // draft-extend forward over bs x (num_steps + 1) tokens.
+    const ForwardShape step{batch * topk, 1, ctx, batch * topk, cuda_graph};
+    const ForwardShape extend{batch, static_cast<double>(spec.num_steps + 1), ctx, batch,
+                              cuda_graph};
+    out.draft_us = (spec.num_steps - 1) * ForwardTime(draft, step).total_us +
+                   ForwardTime(draft, extend).total_us;
+  } else {
+    // vLLM v1 EAGLE: one draft forward over the accepted tokens, then
+    // num_speculative_tokens - 1 single-token forwards.
+    const ForwardShape first{batch, tau, ctx, batch, cuda_graph};
+    const ForwardShape step{batch, 1, ctx, batch, cuda_graph};
+    out.draft_us = ForwardTime(draft, first).total_us +
+                   (spec.num_steps - 1) * ForwardTime(draft, step).total_us;
+  }
+  const double n_verify =
+      engine == SpecEngine::kSglang ? spec.num_draft_tokens : spec.num_steps + 1;
+  const ForwardShape verify{batch, n_verify, ctx, batch * n_verify, cuda_graph};
+  const StepBreakdown v = ForwardTime(target, verify);
+  out.verify_us = v.total_us;
+  out.verify_comm_us = v.comm_us;
+  out.iteration_us = out.draft_us + out.verify_us + target.eff.spec_iteration_overhead_us;
+  out.tpot_ms = out.iteration_us / tau / 1000.0;
+  out.tokens_per_s = batch * tau / out.iteration_us * 1e6;
+  out.speedup = out.tokens_per_s / out.baseline_tokens_per_s;
+  return out;
+}
+
+SpecMemory SpeculativeMemory(const ModelGeometry& d, const Parallelism& par,
+                             double kv_bytes_per_elem, const SpecConfig& spec,
+                             int cuda_graph_max_bs, bool shares_target_embedding) {
+  SpecMemory m;
+  if (spec.algorithm == SpecAlgorithm::kNone) return m;
+  const int tp = std::max(1, par.tp);
+  const int dense = d.layers - d.moe_layers;
+  const double layer_params =
+      d.layers * d.attn_params + dense * d.dense_mlp_params +
+      d.moe_layers * (d.num_experts * d.expert_params + d.shared_expert_params + d.router_params);
+  // The LM head is always the draft's; the embedding is shared for MTP.
+  const double embed = shares_target_embedding ? d.embed_params : 2 * d.embed_params;
+  m.weight_bytes = static_cast<int64_t>(
+      (layer_params * d.weight_bytes_per_param + embed * d.dense_bytes_per_param) / tp);
+  const double kv_split = d.kv_heads_for_split > 0
+                              ? std::max(1.0, d.kv_heads_for_split / tp) / d.kv_heads_for_split
+                              : 1.0;
+  m.kv_bytes_per_token =
+      static_cast<int64_t>(d.layers * d.kv_elems_per_token * kv_split * kv_bytes_per_elem);
+  const double topk = std::max(1, spec.eagle_topk);
+  m.graph_bytes = CudaGraphMemoryBytes(d, par, cuda_graph_max_bs * topk) +
+                  CudaGraphMemoryBytes(d, par, cuda_graph_max_bs * (spec.num_steps + 1.0));
+  return m;
+}
+
+}  // namespace kvplan

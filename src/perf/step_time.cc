@@ -1,0 +1,110 @@
+#include "perf/step_time.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "perf/collectives.h"
+
+namespace kvplan {
+namespace {
+
+// Roofline of one operation, in microseconds.
+double RooflineUs(double flops, double bytes, double peak_flops, double compute_eff, double bw,
+                  double mem_eff) {
+  const double compute = peak_flops > 0 ? flops / (peak_flops * compute_eff) : 0;
+  const double memory = bw > 0 ? bytes / (bw * mem_eff) : 0;
+  return std::max(compute, memory) * 1e6;
+}
+
+double GemmPeak(const StepContext& c) {
+  const ModelGeometry& m = *c.model;
+  if (m.fp4_compute && c.flops_fp4 > 0) return c.flops_fp4;
+  if (m.fp8_compute && c.flops_fp8 > 0) return c.flops_fp8;
+  return c.flops_bf16;
+}
+
+// KV elements one rank reads per cached token per layer.
+double KvElemsPerRank(const ModelGeometry& m, int attn_tp) {
+  if (m.kv_heads_for_split <= 0) return m.kv_elems_per_token;  // MLA latent: replicated
+  const double heads_per_rank = std::max(1.0, m.kv_heads_for_split / attn_tp);
+  return m.kv_elems_per_token * heads_per_rank / m.kv_heads_for_split;
+}
+
+// Attention core of one layer kind over `window` context tokens (0 = unlimited).
+double AttentionCoreUs(const StepContext& c, const ForwardShape& s, double batch_local,
+                       double window) {
+  const ModelGeometry& m = *c.model;
+  const int attn_tp = c.par.AttentionTp();
+  const double ctx = window > 0 ? std::min(s.ctx, window) : s.ctx;
+  const double pairs = s.q_len * ctx + s.q_len * (s.q_len + 1) / 2;
+  const double flops = batch_local * pairs * m.attn_flops_per_ctx / attn_tp;
+  const double bytes =
+      batch_local * (ctx + s.q_len) * KvElemsPerRank(m, attn_tp) * c.kv_bytes_per_elem;
+  return RooflineUs(flops, bytes, c.flops_bf16, c.eff.attention, c.hbm_bw, c.eff.memory);
+}
+
+}  // namespace
+
+StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
+  StepBreakdown out;
+  const ModelGeometry& m = *c.model;
+  const int pp = std::max(1, c.par.pp);
+  const int tp = std::max(1, c.par.tp);
+  const int attn_tp = c.par.AttentionTp();
+  const bool dp_attn = c.par.dp_attention && c.par.dp > 1;
+  const int layers = (m.layers + pp - 1) / pp;
+  const int moe_layers = static_cast<int>(std::lround(static_cast<double>(m.moe_layers) / pp));
+  const int dense_layers = layers - moe_layers;
+  const double tokens = s.batch * s.q_len;
+  const double local = dp_attn ? tokens / c.par.dp : tokens;
+  const double batch_local = dp_attn ? s.batch / c.par.dp : s.batch;
+  const double peak = GemmPeak(c);
+  const double wb = m.weight_bytes_per_param;
+  const double bw = c.hbm_bw;
+  const Efficiency& e = c.eff;
+
+  // Linear layers.
+  const double attn_p = m.attn_params / attn_tp;
+  const double attn_us = RooflineUs(2 * attn_p * local, attn_p * wb, peak, e.gemm, bw, e.memory);
+  const double mlp_p = m.dense_mlp_params / tp;
+  const double mlp_us = RooflineUs(2 * mlp_p * tokens, mlp_p * wb, peak, e.gemm, bw, e.memory);
+  double moe_us = 0, moe_bytes = 0;
+  if (moe_layers > 0) {
+    const double touched = ExpectedExpertsTouched(m.num_experts, m.top_k, tokens);
+    moe_bytes = (touched * m.expert_params + m.shared_expert_params + m.router_params) * wb / tp;
+    const double flops = 2 * (m.top_k * m.expert_params + m.shared_expert_params) * tokens / tp;
+    moe_us = RooflineUs(flops, moe_bytes, peak, e.gemm, bw, e.memory);
+  }
+  const double head_p = m.embed_params / tp;
+  const double head_bytes = head_p * m.dense_bytes_per_param;
+  const double head_us =
+      RooflineUs(2 * head_p * s.logit_tokens, head_bytes, c.flops_bf16, e.gemm, bw, e.memory);
+  out.gemm_us = layers * attn_us + dense_layers * mlp_us + moe_layers * moe_us + head_us;
+  out.weight_bytes =
+      layers * attn_p * wb + dense_layers * mlp_p * wb + moe_layers * moe_bytes + head_bytes;
+
+  // Attention core, by layer kind (stage share of each kind).
+  const double share = static_cast<double>(layers) / std::max(1, m.layers);
+  const double sliding = m.sliding_layers * share;
+  const double linear = m.linear_layers * share;
+  const double full = std::max(0.0, layers - sliding - linear);
+  out.attention_us = full * AttentionCoreUs(c, s, batch_local, 0) +
+                     sliding * AttentionCoreUs(c, s, batch_local, m.sliding_window);
+
+  const CommBreakdown comm = ForwardComm(c, s, layers, moe_layers);
+  out.comm_us = comm.us;
+  out.collectives = comm.Count();
+
+  const double kernels =
+      dense_layers * e.kernels_per_dense_layer + moe_layers * e.kernels_per_moe_layer + 4;
+  const double gpu_us = out.gemm_us + out.attention_us + out.comm_us;
+  out.overhead_us = kernels * e.kernel_graph_us;
+  if (!s.cuda_graph) {
+    // Eager: the host launches every kernel; the GPU waits when it is faster.
+    out.overhead_us += std::max(0.0, kernels * e.kernel_eager_us - gpu_us);
+  }
+  out.total_us = gpu_us + out.overhead_us;
+  return out;
+}
+
+}  // namespace kvplan

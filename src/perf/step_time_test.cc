@@ -1,0 +1,107 @@
+#include "perf/step_time.h"
+
+#include <gtest/gtest.h>
+
+#include "perf/perf_test_util.h"
+
+namespace kvplan {
+namespace {
+
+using perf_test::Context;
+using perf_test::Decode;
+
+// First principles: decode at batch 1 on one GPU streams every weight once:
+// time = weight bytes / (HBM bandwidth x memory efficiency) + KV + kernels.
+TEST(StepTime, BatchOneDecodeIsWeightStreaming) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("llama-3.1-8b"));
+  const StepContext c = Context(&g, "h100-sxm", Topology::kNvswitch, 1);
+  const StepBreakdown b = ForwardTime(c, Decode(1, 0));
+  const double weights =
+      (g.ActiveParamsPerToken() + g.embed_params) * 2;  // bf16, no embedding read
+  EXPECT_NEAR(b.weight_bytes, weights, weights * 1e-9);
+  EXPECT_NEAR(b.gemm_us, weights / (3.35e12 * 0.8) * 1e6, 1.0);
+  EXPECT_EQ(b.comm_us, 0);
+  EXPECT_EQ(b.collectives, 0);
+}
+
+// Published, full setup: SGLang docs (advanced_features/speculative_decoding.md):
+// Llama-3.1-8B-Instruct, 1x H100, MT-bench, batch 1, no speculation: 158.34 tok/s.
+TEST(StepTime, Llama8BOnOneH100MatchesSglangDocs) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("llama-3.1-8b"));
+  const StepContext c = Context(&g, "h100-sxm", Topology::kNvswitch, 1);
+  const double tok_s = 1e6 / ForwardTime(c, Decode(1, 512)).total_us;
+  EXPECT_NEAR(tok_s, 158.34, 158.34 * 0.25);
+}
+
+TEST(StepTime, MonotoneInBatchAndContext) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("deepseek-v3"));
+  const StepContext c = Context(&g, "h200", Topology::kNvswitch, 8);
+  double prev = 0;
+  for (double bs : {1, 2, 8, 32, 128, 512}) {
+    const double t = ForwardTime(c, Decode(bs, 2048)).total_us;
+    EXPECT_GT(t, prev);
+    prev = t;
+  }
+  prev = 0;
+  for (double ctx : {0, 1024, 8192, 65536}) {
+    const double t = ForwardTime(c, Decode(16, ctx)).total_us;
+    EXPECT_GT(t, prev);
+    prev = t;
+  }
+}
+
+// Tensor parallelism splits the weights: per-rank bytes fall by ~tp.
+TEST(StepTime, TensorParallelSplitsWeights) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("llama-3.1-70b"));
+  const double one =
+      ForwardTime(Context(&g, "h100-sxm", Topology::kNvswitch, 1), Decode(1, 0)).weight_bytes;
+  const double eight =
+      ForwardTime(Context(&g, "h100-sxm", Topology::kNvswitch, 8), Decode(1, 0)).weight_bytes;
+  EXPECT_NEAR(one / eight, 8.0, 1e-6);
+}
+
+// Dense TP: two allreduces per layer plus the embedding's, and one logits gather.
+TEST(StepTime, CollectivesPerForwardDenseTp) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("llama-3.1-70b"));
+  const StepBreakdown b =
+      ForwardTime(Context(&g, "h100-sxm", Topology::kNvswitch, 8), Decode(1, 1024));
+  EXPECT_EQ(b.collectives, 2 * 80 + 1 + 1);
+}
+
+TEST(StepTime, MoeVerifyReadsMoreExperts) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("deepseek-v3"));
+  const StepContext c = Context(&g, "h200", Topology::kNvswitch, 8);
+  const StepBreakdown one = ForwardTime(c, Decode(1, 1024));
+  const StepBreakdown four = ForwardTime(c, {1, 4, 1024, 4, true});
+  // 8 -> 30.5 routed experts per MoE layer (+1 shared) over 58 MoE layers.
+  const double expert_bytes = g.expert_params * 1.0 / 8;
+  const double extra = 58 * (ExpectedExpertsTouched(256, 8, 4) - 8) * expert_bytes;
+  EXPECT_NEAR(four.weight_bytes - one.weight_bytes, extra, extra * 1e-6);
+}
+
+// Eager steps cost the host's launch time when the GPU finishes first (TP 8
+// splits the work eight ways; the host still launches every kernel).
+TEST(StepTime, EagerLaunchCostsMoreThanGraphsWhenTheGpuIsFast) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("llama-3.1-70b"));
+  const StepContext c = Context(&g, "h100-sxm", Topology::kNvswitch, 8);
+  EXPECT_GT(ForwardTime(c, Decode(1, 128, false)).total_us,
+            ForwardTime(c, Decode(1, 128, true)).total_us);
+}
+
+TEST(StepTime, DpAttentionUsesGatherAndScatterNotAllreduce) {
+  const ModelGeometry g = MakeGeometry(ReferenceModel("deepseek-v3"));
+  StepContext c = Context(&g, "h200", Topology::kNvswitch, 8);
+  c.par.dp = 8;
+  c.par.dp_attention = true;
+  const StepBreakdown b = ForwardTime(c, Decode(64, 1024));
+  // Attention TP 1: no attention allreduce; MLP: allgather + reduce-scatter
+  // per layer; logits gather.
+  EXPECT_EQ(b.collectives, 2 * 61 + 1);
+  c.par.ep = 8;
+  const StepBreakdown ep = ForwardTime(c, Decode(64, 1024));
+  // EP: dispatch + combine all-to-all on 58 MoE layers, gather/scatter on 3 dense ones.
+  EXPECT_EQ(ep.collectives, 2 * 58 + 2 * 3 + 1);
+}
+
+}  // namespace
+}  // namespace kvplan
