@@ -127,10 +127,10 @@ void AppendTimeline(const RunRecord& r, std::string* out) {
 
 // Checks the logged token count against the re-planned one, allowing for the
 // 2-decimal rounding of the printed pre/post figures.
-void AppendCheck(const RunRecord& r, const SglangBudget& b, const SglangVerdict& v,
+void AppendCheck(const RunRecord& r, const SglangReplanInputs& in, const SglangVerdict& v,
                  std::string* out) {
   std::optional<double> logged = r.Figure("kv_tokens");
-  if (!logged || !v.tokens) {
+  if (!logged || !v.tokens || v.cell_bytes <= 0) {
     if (r.outcome == "failed" && !v.ok) {
       *out += "  check: kvplan's model also fails this launch -> consistent with the log\n";
     } else if (r.outcome == "failed") {
@@ -141,17 +141,17 @@ void AppendCheck(const RunRecord& r, const SglangBudget& b, const SglangVerdict&
     }
     return;
   }
-  double doubt_gib = 0.005 + 0.005 * (1 - b.mfs);
+  double doubt_gib = 0.005 + 0.005 * (1 - v.mfs);
   int64_t tol = static_cast<int64_t>(std::ceil(doubt_gib * static_cast<double>(kGiB) /
-                                               static_cast<double>(b.cell_bytes))) +
-                b.page_size;
-  if (b.cell_uncertainty > 0) {
-    tol += static_cast<int64_t>(std::ceil(*logged * static_cast<double>(b.cell_uncertainty) /
-                                          static_cast<double>(b.cell_bytes)));
+                                               static_cast<double>(v.cell_bytes))) +
+                v.page_size;
+  if (in.log_cell_uncertainty > 0) {
+    tol += static_cast<int64_t>(std::ceil(*logged * static_cast<double>(in.log_cell_uncertainty) /
+                                          static_cast<double>(v.cell_bytes)));
   }
   int64_t diff = static_cast<int64_t>(*logged) - *v.tokens;
-  double kv_gib = *logged * static_cast<double>(b.cell_bytes) / static_cast<double>(kGiB);
-  double implied = 1 - (b.post_gib - kv_gib) / b.pre_gib;
+  double kv_gib = *logged * static_cast<double>(v.cell_bytes) / static_cast<double>(kGiB);
+  double implied = 1 - (in.post_gib - kv_gib) / in.pre_gib;
   *out += fmt::format(
       "  logged   #tokens: {} (KV pool {:.2f} GiB; implied mem_fraction_static {:.3f})\n",
       Thousands(static_cast<int64_t>(*logged)), kv_gib, implied);
@@ -175,36 +175,49 @@ std::string VerdictLine(const SglangVerdict& v) {
   return fmt::format("fails: rest_memory {:.2f} GiB -> \"{}\"", v.rest_gib, v.error);
 }
 
+void AppendSteps(const SglangVerdict& v, std::string* out) {
+  for (const std::string& note : v.notes) *out += "  note     " + note + "\n";
+  for (const std::string& step : v.steps) *out += "  " + step + "\n";
+  if (v.tokens) {
+    *out += fmt::format("  => rest_memory = {:.2f} GiB, max_total_num_tokens = {}\n", v.rest_gib,
+                        Thousands(*v.tokens));
+  }
+  *out += "  verdict: " + VerdictLine(v) + "\n";
+}
+
 void AppendSglang(const RunRecord& r, const ExplainOptions& o, std::string* out) {
   std::string why;
-  std::optional<SglangBudget> b = SglangBudgetOf(r, &why);
-  *out += "\nKV budget rebuilt from the log (SGLang model_runner.py profile_max_num_token)\n";
-  if (!b) {
+  std::optional<SglangReplanInputs> in = SglangReplanInputsOf(r, &why);
+  *out += "\nKV budget re-planned from the log's measured memory (kvplan's SGLang model)\n";
+  if (!in) {
     *out += "  not possible: " + why + "\n";
     if (!o.sets.empty()) throw InputError("--set needs the pre/post-load memory lines: " + why);
     return;
   }
-  *out += fmt::format("  pre      {:.2f} GiB  {}\n", b->pre_gib, b->pre_source);
-  *out += fmt::format("  post     {:.2f} GiB  {}\n", b->post_gib, b->post_source);
-  if (b->cell_bytes > 0) {
-    *out += fmt::format("  cell     {} B per token per rank  from {}\n", Thousands(b->cell_bytes),
-                        b->cell_source);
+  for (const std::string& note : in->notes) *out += "  input    " + note + "\n";
+  *out += fmt::format("  pre      {:.2f} GiB  {}\n", in->pre_gib, in->pre_source);
+  *out += fmt::format("  post     {:.2f} GiB  {}\n", in->post_gib, in->post_source);
+  SglangVerdict v = ReplanSglang(*in);
+  if (in->log_cell_bytes > 0) {
+    *out +=
+        fmt::format("  cell     {} B per token per rank in the log's KV line; {} B in the model\n",
+                    Thousands(in->log_cell_bytes), Thousands(v.cell_bytes));
+  } else if (v.cell_bytes > 0) {
+    *out +=
+        fmt::format("  cell     {} B per token per rank from the model (the log has no KV line)\n",
+                    Thousands(v.cell_bytes));
   }
-  SglangVerdict v = ReplanSglang(*b);
-  for (const std::string& step : v.steps) *out += "  " + step + "\n";
-  *out += "  verdict: " + VerdictLine(v) + "\n";
-  AppendCheck(r, *b, v, out);
+  AppendSteps(v, out);
+  AppendCheck(r, *in, v, out);
   if (o.sets.empty()) return;
-  SglangBudget changed = *b;
+  SglangReplanInputs changed = *in;
   std::string what;
   for (const auto& [flag, value] : o.sets) {
     ApplySglangSet(&changed, flag, value);
     what += (what.empty() ? "" : " ") + flag + "=" + value;
   }
-  SglangVerdict w = ReplanSglang(changed);
   *out += fmt::format("\nWhat if {} (same measured memory)\n", what);
-  for (const std::string& step : w.steps) *out += "  " + step + "\n";
-  *out += "  verdict: " + VerdictLine(w) + "\n";
+  AppendSteps(ReplanSglang(changed), out);
 }
 
 void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
@@ -227,7 +240,7 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
         "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
         *per_token, *kv_logged, Thousands(static_cast<int64_t>(*tokens)));
   }
-  std::optional<VllmBudget> b = VllmBudgetOf(r);
+  std::optional<LoggedVllmBudget> b = VllmBudgetOf(r);
   if (!b) {
     *out += "  (no profiling breakdown in the log: kvplan reports the budget lines only)\n";
     if (!o.sets.empty()) throw InputError("--set needs vLLM's memory profiling lines in the log");
@@ -250,7 +263,7 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
       throw InputError("--set " + flag +
                        ": for a vLLM log kvplan re-plans gpu_memory_utilization only");
     }
-    VllmBudget c = *b;
+    LoggedVllmBudget c = *b;
     char* end = nullptr;
     c.util = std::strtod(value.c_str(), &end);
     if (end == value.c_str() || *end != '\0' || c.util <= 0 || c.util > 1) {
@@ -317,18 +330,21 @@ nlohmann::json ExplainJson(const RunRecord& r, const ExplainOptions& o) {
   nlohmann::json j = {{"run", ToJson(r)}};
   std::string why;
   if (r.engine == "sglang") {
-    if (std::optional<SglangBudget> b = SglangBudgetOf(r, &why)) {
+    if (std::optional<SglangReplanInputs> b = SglangReplanInputsOf(r, &why)) {
       SglangVerdict v = ReplanSglang(*b);
-      j["replan"] = {{"pre_load_free_gib", b->pre_gib},
+      j["replan"] = {{"sglang_version", b->version},
+                     {"inputs", b->notes},
+                     {"pre_load_free_gib", b->pre_gib},
                      {"post_load_free_gib", b->post_gib},
-                     {"mem_fraction_static", b->mfs},
-                     {"cell_size_bytes", b->cell_bytes},
+                     {"mem_fraction_static", v.mfs},
+                     {"cell_size_bytes", v.cell_bytes},
                      {"rest_memory_gib", v.rest_gib},
                      {"max_total_num_tokens", v.tokens ? nlohmann::json(*v.tokens) : nullptr},
                      {"ok", v.ok},
+                     {"error", v.error},
                      {"steps", v.steps}};
       if (!o.sets.empty()) {
-        SglangBudget c = *b;
+        SglangReplanInputs c = *b;
         for (const auto& [flag, value] : o.sets) ApplySglangSet(&c, flag, value);
         SglangVerdict w = ReplanSglang(c);
         j["what_if"] = {{"sets", o.sets},

@@ -1,27 +1,21 @@
 #include "logs/log_replan.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <iterator>
 
 #include <fmt/core.h>
 
-#include "models/model.h"
+#include "logs/log_sglang_args.h"
 #include "util/error.h"
 #include "util/units.h"
 
 namespace kvplan {
 namespace {
 
-double ElemBytes(const std::string& dtype) {
-  if (dtype.find("float8") != std::string::npos || dtype.find("fp8") != std::string::npos) {
-    return 1;
-  }
-  if (dtype.find("fp4") != std::string::npos || dtype.find("float4") != std::string::npos) {
-    return 0.5;
-  }
-  if (dtype.find("float32") != std::string::npos) return 4;
-  return 2;
-}
+int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
 
 // Bytes per token per rank of one of K/V from a "K size: x GB" figure of a pool
 // holding tokens + page_size slots. The true value is heads*head_dim*layers*elem,
@@ -43,31 +37,95 @@ int64_t PerTokenFromSize(double gib, double slots, int64_t* uncertainty) {
   return static_cast<int64_t>(std::llround(per));
 }
 
-// KV bytes per token per rank from the model's geometry, mirroring
-// model_runner.py @v0.4.9 (MHA: heads_per_rank*head_dim*layers*2*elem; MLA:
-// (kv_lora_rank+qk_rope_head_dim)*layers*elem).
-std::optional<int64_t> CellFromModel(const RunRecord& run, double elem, std::string* source) {
-  if (run.model.empty()) return std::nullopt;
+// The KV bytes per token per rank the log's KV line implies (0 when none).
+void CellFromLog(const RunRecord& run, int64_t page, SglangReplanInputs* in) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  std::optional<double> k = run.Figure("k_size_gib"), v = run.Figure("v_size_gib");
+  std::optional<double> kv = run.Figure("kv_size_gib");
+  if (!tokens || *tokens <= 0 || !((k && v) || kv)) return;
+  double slots = *tokens + static_cast<double>(page);
+  int64_t uk = 0, uv = 0;
+  int64_t cell = kv ? PerTokenFromSize(*kv, slots, &uk)
+                    : PerTokenFromSize(*k, slots, &uk) + PerTokenFromSize(*v, slots, &uv);
+  in->log_cell_bytes = std::max<int64_t>(cell, 0);
+  in->log_cell_uncertainty = uk + uv;
+}
+
+// When the model is not in the catalog: a stand-in whose cell is the log's
+// (one full-attention layer per PP stage, one KV head per attention rank), so
+// PlanSglang still does the arithmetic. Needs the log's KV line.
+bool StandInModel(const RunRecord& run, SglangReplanInputs* in) {
+  if (in->log_cell_bytes <= 0) return false;
   ModelSpec m;
+  m.id = run.model.empty() ? "(model from the log)" : run.model;
+  m.torch_dtype = "bfloat16";
+  m.dtype_bytes = run.dtype.find("float32") != std::string::npos ? 4 : 2;
+  std::string kv = in->args.kv_cache_dtype == "auto" ? run.kv_dtype : in->args.kv_cache_dtype;
+  int elem = kv.find("fp8") != std::string::npos || kv.find("float8") != std::string::npos
+                 ? 1
+                 : m.dtype_bytes;
+  const SglangArgs& a = in->args;
+  int attn_tp = a.enable_dp_attention && a.dp > 0 ? std::max(1, a.tp / a.dp) : a.tp;
+  m.num_layers = a.pp;
+  m.layer_kinds.assign(static_cast<size_t>(m.num_layers), LayerKind::kFull);
+  m.num_kv_heads = attn_tp;
+  m.num_attention_heads = attn_tp;
+  m.head_dim = m.v_head_dim = static_cast<int>(in->log_cell_bytes / (2 * elem));
+  m.hidden_size = m.head_dim * attn_tp;
+  m.max_position_embeddings = in->args.context_length.value_or(32768);
+  in->model = m;
+  in->notes.push_back(fmt::format(
+      "model {} is not in kvplan's catalog: the cell size is the log's KV line ({} B per token "
+      "per rank), the context length {}",
+      m.id, in->log_cell_bytes,
+      in->args.context_length ? "as printed" : "assumed 32768 (it sets only the request pool)"));
+  return true;
+}
+
+void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   try {
-    m = LoadModel(run.model);
+    in->model = LoadModel(run.model);
+    in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
+  } catch (const std::exception& e) {
+    if (!StandInModel(run, in)) {
+      *why = fmt::format("model '{}' is not in kvplan's catalog and the log has no KV line ({})",
+                         run.model, e.what());
+      return;
+    }
+  }
+  const std::string& draft = in->args.speculative_draft_model_path;
+  if (draft.empty()) return;
+  try {
+    in->draft = LoadModel(draft);
   } catch (const std::exception&) {
-    return std::nullopt;  // not in the catalog: the log's KV line is the fallback
+    in->notes.push_back("draft model " + draft + " is not in kvplan's catalog: planned without it");
   }
-  if (m.num_layers <= 0 || m.head_dim <= 0) return std::nullopt;
-  int tp = static_cast<int>(run.SettingInt("tp_size", 1));
-  int dp = static_cast<int>(run.SettingInt("dp_size", 1));
-  const LoggedSetting* dpa = run.FindSetting("enable_dp_attention");
-  int attn_tp = (dpa != nullptr && dpa->value == "True" && dp > 0) ? tp / dp : tp;
-  double cell;
-  if (m.attention == AttentionKind::kMla) {
-    cell = static_cast<double>(m.kv_lora_rank + m.qk_rope_head_dim) * m.num_layers * elem;
-  } else {
-    int heads = std::max(1, m.num_kv_heads / std::max(1, attn_tp));
-    cell = static_cast<double>(heads) * (m.head_dim + m.v_head_dim) * m.num_layers * elem;
+}
+
+void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
+  if (run.gpu_capacity_mib > 0) in->measured.gpu_capacity_mib = run.gpu_capacity_mib;
+  // nvidia-smi prints "NVIDIA H100 80GB HBM3"; the catalog's aliases drop the vendor.
+  std::string without_vendor = run.gpu_name.rfind("NVIDIA ", 0) == 0 ? run.gpu_name.substr(7) : "";
+  for (const std::string& name : {run.gpu_name, without_vendor}) {
+    if (name.empty()) continue;
+    try {
+      in->gpu = FindGpu(name);
+      in->notes.push_back("GPU " + in->gpu.name + " from kvplan's catalog");
+      return;
+    } catch (const std::exception&) {
+    }
   }
-  *source = fmt::format("the geometry of {} ({} layers, TP {})", m.id, m.num_layers, attn_tp);
-  return static_cast<int64_t>(cell);
+  // Unknown GPU: only the measured free memory matters to the KV budget.
+  in->gpu = GpuSpec{};
+  in->gpu.id = "unknown";
+  in->gpu.name = run.gpu_name.empty() ? "unknown GPU" : run.gpu_name;
+  in->gpu.total_bytes = *in->measured.pre_load_free_bytes;
+  in->gpu.compute_capability = 90;
+  in->notes.push_back(fmt::format(
+      "GPU {} not in kvplan's catalog: total taken as the pre-load free memory, capacity {}",
+      in->gpu.name,
+      run.gpu_capacity_mib > 0 ? fmt::format("{} MiB (nvidia-smi)", run.gpu_capacity_mib)
+                               : std::string("unknown")));
 }
 
 std::optional<double> ParseDouble(const std::string& s) {
@@ -77,39 +135,11 @@ std::optional<double> ParseDouble(const std::string& s) {
   return v;
 }
 
-void SetCell(const RunRecord& run, SglangBudget* b) {
-  std::string kv_dtype = run.kv_dtype;
-  const LoggedSetting* kvs = run.FindSetting("kv_cache_dtype");
-  if (kv_dtype.empty() && kvs != nullptr && kvs->value != "auto") kv_dtype = kvs->value;
-  if (kv_dtype.empty()) kv_dtype = run.dtype;
-  b->kv_elem_bytes = ElemBytes(kv_dtype);
-  std::optional<double> tokens = run.Figure("kv_tokens");
-  double slots = tokens ? *tokens + static_cast<double>(b->page_size) : 0;
-  std::optional<double> k = run.Figure("k_size_gib"), v = run.Figure("v_size_gib");
-  std::optional<double> kv = run.Figure("kv_size_gib");
-  std::string model_source;
-  std::optional<int64_t> geometry = CellFromModel(run, b->kv_elem_bytes, &model_source);
-  if (tokens && *tokens > 0 && ((k && v) || kv)) {
-    int64_t uk = 0, uv = 0;
-    int64_t from_log = kv ? PerTokenFromSize(*kv, slots, &uk)
-                          : PerTokenFromSize(*k, slots, &uk) + PerTokenFromSize(*v, slots, &uv);
-    if (from_log <= 0) from_log = 0;
-    if (geometry && (from_log == 0 || std::llabs(*geometry - from_log) <= uk + uv + 64)) {
-      b->cell_bytes = *geometry;
-      b->cell_source = model_source + ", agreeing with the log's KV line";
-      return;
-    }
-    b->cell_bytes = from_log;
-    b->cell_uncertainty = uk + uv;
-    b->cell_source = kv ? "the log's KV line (KV size / (#tokens + page_size))"
-                        : "the log's KV line ((K size + V size) / (#tokens + page_size))";
-    if (geometry) b->cell_source += fmt::format("; the catalog geometry gives {} B", *geometry);
-    return;
-  }
-  if (geometry) {
-    b->cell_bytes = *geometry;
-    b->cell_source = model_source;
-  }
+int64_t PositiveInt(const std::string& flag, const std::string& value) {
+  std::optional<double> num = ParseDouble(value);
+  if (!num || *num < 1 || *num > 1e15 || *num != std::floor(*num))
+    throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
+  return static_cast<int64_t>(*num);
 }
 
 }  // namespace
@@ -123,22 +153,22 @@ std::string SettingKey(const std::string& flag) {
   return key;
 }
 
-std::optional<SglangBudget> SglangBudgetOf(const RunRecord& run, std::string* why) {
-  SglangBudget b;
+std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
+  SglangReplanInputs in;
   std::optional<double> pre = run.MinAvail(kStageLoadWeightBegin);
   int ranks = run.RankCount(kStageLoadWeightBegin);
-  b.pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
-                             ranks == 1 ? "" : "s");
+  in.pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
+                              ranks == 1 ? "" : "s");
   std::optional<double> post = run.MinAvail(kStageLoadWeightEnd);
   int post_ranks = run.RankCount(kStageLoadWeightEnd);
-  b.post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
-                              post_ranks == 1 ? "" : "s");
+  in.post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
+                               post_ranks == 1 ? "" : "s");
   if (!pre && post) {
     // "Load weight end" also prints the usage: free before = free after + usage.
     std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd);
     if (usage) {
       pre = *post + *usage;
-      b.pre_source =
+      in.pre_source =
           "post-load free + \"mem usage\" of Load weight end (no Load weight begin line)";
     }
   }
@@ -157,85 +187,125 @@ std::optional<SglangBudget> SglangBudgetOf(const RunRecord& run, std::string* wh
     *why = "the logged free memory is not plausible (garbled line?)";
     return std::nullopt;
   }
-  b.pre_gib = *pre;
-  b.post_gib = *post;
-  b.mfs = *mfs;
-  if (int64_t page = run.SettingInt("page_size", 1); page >= 1) b.page_size = page;
-  if (int64_t cap = run.SettingInt("max_total_tokens", 0); cap > 0) b.max_total_tokens = cap;
-  SetCell(run, &b);
-  return b;
+  in.pre_gib = *pre;
+  in.post_gib = *post;
+  in.measured.pre_load_free_bytes = Bytes(*pre);
+  in.measured.post_load_free_bytes = Bytes(*post);
+  in.args = SglangArgsOfRun(run);
+  in.args.mem_fraction_static = *mfs;  // the printed value, never the re-derived default
+  std::string version_why;
+  in.version = SglangReleaseOfRun(run, &version_why);
+  in.notes.push_back(version_why);
+  CellFromLog(run, in.args.page_size.value_or(1), &in);
+  ModelOf(run, &in, why);
+  if (!why->empty()) return std::nullopt;
+  GpuOf(run, &in);
+  return in;
 }
 
-SglangVerdict ReplanSglang(const SglangBudget& b) {
+namespace {
+
+// A block-fp8 sharding refusal (sharding.cc) for a run whose log shows the
+// weights loaded: the build that ran did not refuse, so the KV budget is
+// planned without that check. The weights are measured, not estimated, so the
+// block sizes matter to nothing else.
+bool LoadedDespiteBlockRefusal(const SglangReplanInputs& in, const PlanResult& r) {
+  return !r.ok && r.stages.empty() && r.error_message.find("block_n") != std::string::npos &&
+         in.measured.post_load_free_bytes.has_value();
+}
+
+}  // namespace
+
+SglangVerdict ReplanSglang(const SglangReplanInputs& in) {
   SglangVerdict v;
-  // The engine computes in Python floats (GiB), then truncates to bytes.
-  v.rest_gib = b.post_gib - b.pre_gib * (1 - b.mfs);
-  v.steps.push_back(
-      fmt::format("rest_memory = post - pre x (1 - mfs) = {:.2f} - {:.2f} x (1 - {:g}) "
-                  "= {:.2f} GiB",
-                  b.post_gib, b.pre_gib, b.mfs, v.rest_gib));
-  if (b.cell_bytes <= 0) {
-    v.ok = v.rest_gib > 0;
-    v.steps.push_back("KV bytes per token unknown: no KV line and the model is not in the catalog");
-    if (!v.ok) v.error = "Not enough memory. Please try to increase --mem-fraction-static.";
+  v.mfs = in.args.mem_fraction_static.value_or(0);
+  v.page_size = in.args.page_size.value_or(1);
+  SglangPlanOptions opts;
+  opts.fixes = false;
+  const ModelSpec* draft = in.draft ? &*in.draft : nullptr;
+  PlanResult r;
+  try {
+    r = PlanSglang(in.version, in.model, in.gpu, in.args, in.measured, draft, opts);
+    if (LoadedDespiteBlockRefusal(in, r)) {
+      v.notes.push_back(fmt::format(
+          "kvplan's SGLang model refuses this sharding (\"{}\"), yet the log shows the weights "
+          "loaded: the budget below skips that check",
+          r.error_message));
+      ModelSpec unblocked = in.model;
+      unblocked.quant.block_n = unblocked.quant.block_k = 0;
+      r = PlanSglang(in.version, unblocked, in.gpu, in.args, in.measured, draft, opts);
+    }
+  } catch (const InputError& e) {
+    v.error = e.what();
+    v.steps.push_back(std::string("SGLang refuses the launch: ") + e.what());
     return v;
   }
-  int64_t rest_bytes = TruncToInt64(v.rest_gib * static_cast<double>(kGiB));
-  int64_t tokens = FloorDiv(rest_bytes, b.cell_bytes);
-  v.steps.push_back(
-      fmt::format("max_total_num_tokens = int(rest x 2^30) // cell_size = {} // {} = {}",
-                  rest_bytes, b.cell_bytes, tokens));
-  if (b.max_total_tokens && *b.max_total_tokens < tokens) {
-    tokens = *b.max_total_tokens;
-    v.steps.push_back(
-        fmt::format("min(profiled, --max-total-tokens {}) = {}", *b.max_total_tokens, tokens));
+  for (const Stage& s : r.stages) {
+    if (s.name == "pre_load_free" || s.name == "post_load_free") continue;
+    v.steps.push_back(s.name + ": " + s.formula);
   }
-  if (b.page_size > 1) {
-    tokens = FloorDiv(tokens, b.page_size) * b.page_size;
-    v.steps.push_back(fmt::format("aligned down to page_size {}: {}", b.page_size, tokens));
+  v.rest_gib = ToGiB(r.rest_memory_bytes);
+  if (!r.stages.empty()) v.tokens = r.max_total_num_tokens;
+  v.cell_bytes = r.cell_size_bytes;
+  v.ok = r.ok;
+  v.error = r.error_message;
+  for (const Setting& s : r.settings) {
+    if (s.flag == "--page-size") v.page_size = std::max<int64_t>(1, std::atoll(s.value.c_str()));
   }
-  v.tokens = tokens;
-  v.ok = tokens > 0;
-  if (!v.ok) v.error = "Not enough memory. Please try to increase --mem-fraction-static.";
   return v;
 }
 
-void ApplySglangSet(SglangBudget* b, const std::string& flag, const std::string& value) {
+bool SglangSettingReplannable(const std::string& flag) {
+  static const char* const keys[] = {
+      "mem_fraction_static", "max_total_tokens",     "page_size",
+      "kv_cache_dtype",      "max_running_requests", "context_length"};
   std::string key = SettingKey(flag);
-  std::optional<double> num = ParseDouble(value);
+  return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
+}
+
+void ApplySglangSet(SglangReplanInputs* in, const std::string& flag, const std::string& value) {
+  std::string key = SettingKey(flag);
+  if (!SglangSettingReplannable(key)) {
+    throw InputError(fmt::format(
+        "--set {}: kvplan re-plans a logged SGLang run for mem_fraction_static, max_total_tokens, "
+        "page_size, kv_cache_dtype, max_running_requests and context_length only (other flags "
+        "change what the log measured)",
+        flag));
+  }
+  SglangArgs& a = in->args;
+  if (value == "None" && key != "mem_fraction_static") {  // back to the engine's default
+    if (key == "kv_cache_dtype") a.kv_cache_dtype = "auto";
+    if (key == "max_total_tokens") a.max_total_tokens.reset();
+    if (key == "page_size") a.page_size.reset();
+    if (key == "max_running_requests") a.max_running_requests.reset();
+    if (key == "context_length") a.context_length.reset();
+    return;
+  }
   if (key == "mem_fraction_static") {
+    std::optional<double> num = ParseDouble(value);
     if (!num || *num <= 0 || *num >= 1) {
       throw InputError(
           fmt::format("--set {}={}: expected a fraction between 0 and 1", flag, value));
     }
-    b->mfs = *num;
-  } else if (key == "max_total_tokens") {
-    if (!num || *num < 1 || *num > 1e15)
-      throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
-    b->max_total_tokens = static_cast<int64_t>(*num);
-  } else if (key == "page_size") {
-    if (!num || *num < 1 || *num > 1e15)
-      throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
-    b->page_size = static_cast<int64_t>(*num);
+    a.mem_fraction_static = *num;
   } else if (key == "kv_cache_dtype") {
-    double elem = value == "auto" ? 2 : ElemBytes(value);
-    if (b->kv_elem_bytes <= 0 || b->cell_bytes <= 0) {
-      throw InputError("--set kv_cache_dtype: the log gives no KV bytes per token to rescale");
+    if (value != "auto" && value != "bf16" && value != "bfloat16" && value != "fp16" &&
+        value != "float16" && value != "fp8_e4m3" && value != "fp8_e5m2" && value != "fp8") {
+      throw InputError(
+          fmt::format("--set {}={}: expected auto, bf16, fp8_e4m3 or fp8_e5m2", flag, value));
     }
-    b->cell_bytes =
-        static_cast<int64_t>(static_cast<double>(b->cell_bytes) * elem / b->kv_elem_bytes);
-    b->kv_elem_bytes = elem;
-    b->cell_source += fmt::format(", rescaled to {} ({:g} B per element)", value, elem);
+    a.kv_cache_dtype = value;
   } else {
-    throw InputError(fmt::format(
-        "--set {}: kvplan re-plans a logged SGLang run for mem_fraction_static, max_total_tokens, "
-        "page_size and kv_cache_dtype only (other flags change what the log measured)",
-        flag));
+    int64_t n = PositiveInt(flag, value);
+    if (key == "max_total_tokens") a.max_total_tokens = n;
+    if (key == "page_size") a.page_size = n;
+    if (key == "max_running_requests") a.max_running_requests = n;
+    if (key == "context_length") a.context_length = n;
   }
 }
 
-std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run) {
-  VllmBudget b;
+std::optional<LoggedVllmBudget> VllmBudgetOf(const RunRecord& run) {
+  LoggedVllmBudget b;
   std::optional<double> total = run.Figure("total_gpu_memory_gib");
   std::optional<double> util = run.Figure("gpu_memory_utilization");
   if (!total || !util) return std::nullopt;
@@ -258,7 +328,7 @@ std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run) {
   return b;
 }
 
-double VllmKvGib(const VllmBudget& b) {
+double VllmKvGib(const LoggedVllmBudget& b) {
   return b.total_gib * b.util - b.weights_gib - b.non_torch_gib - b.activation_gib;
 }
 

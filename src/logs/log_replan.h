@@ -1,9 +1,10 @@
-// Re-plans a logged launch from its own measured figures: the free memory the
-// engine measured before and after loading weights (min over ranks, as the
-// engine's distributed MIN gives), the KV bytes per token the log's KV line
-// implies (or the model's geometry), and the effective settings. Used by
-// `kvplan explain` (check the log against the engine model, --set) and
-// `kvplan diff` (the effect of each changed setting).
+// Re-plans a logged launch through kvplan's engine model: the run's effective
+// settings become SglangArgs, the free memory the engine measured before and
+// after loading weights (min over ranks, as the engine's distributed MIN
+// gives) becomes SglangMeasured, and PlanSglang does the arithmetic for the
+// release the log's era implies. Used by `kvplan explain` (check the log
+// against the engine model, --set) and `kvplan diff` (the effect of each
+// changed setting).
 #pragma once
 
 #include <cstdint>
@@ -11,56 +12,67 @@
 #include <string>
 #include <vector>
 
+#include "engines/sglang.h"
+#include "gpus/gpu.h"
 #include "logs/run_record.h"
+#include "models/model.h"
 
 namespace kvplan {
 
-// SGLang's inputs to profile_max_num_token, as read from one run.
-struct SglangBudget {
-  double pre_gib = 0;   // free after distributed init, before weights
-  double post_gib = 0;  // free after weights
+// PlanSglang's inputs, as read from one run.
+struct SglangReplanInputs {
+  SglangArgs args;
+  SglangMeasured measured;
+  ModelSpec model;
+  std::optional<ModelSpec> draft;
+  GpuSpec gpu;
+  std::string version;               // a representative release of the log's era
+  std::vector<std::string> notes;    // where the version, model and GPU came from
+  double pre_gib = 0, post_gib = 0;  // as logged (2 decimals)
   std::string pre_source, post_source;
-  double mfs = 0;
-  int64_t cell_bytes = 0;  // KV bytes per token per rank, 0 when unknown
-  std::string cell_source;
-  int64_t cell_uncertainty = 0;  // +- bytes, from the log's 2-decimal rounding
-  int64_t page_size = 1;
-  std::optional<int64_t> max_total_tokens;
-  double kv_elem_bytes = 0;  // bytes per KV element behind cell_bytes (0 = unknown)
+  int64_t log_cell_bytes = 0;        // KV bytes per token the log's KV line implies (0: none)
+  int64_t log_cell_uncertainty = 0;  // +- bytes, from the log's 2-decimal rounding
 };
 
 struct SglangVerdict {
   double rest_gib = 0;
-  std::optional<int64_t> tokens;  // nullopt when the cell size is unknown
+  std::optional<int64_t> tokens;  // max_total_num_tokens
   bool ok = false;
   std::string error;               // the engine's message when it fails
-  std::vector<std::string> steps;  // the arithmetic, one line per step
+  std::vector<std::string> steps;  // the planner's stages, one line each
+  std::vector<std::string> notes;  // where the log and the model disagree before the budget
+  int64_t cell_bytes = 0;
+  double mfs = 0;
+  int64_t page_size = 1;
 };
 
-// The budget of an SGLang run; nullopt (with the reason in `why`) when the log
+// The inputs of an SGLang run; nullopt (with the reason in `why`) when the log
 // lacks the pre/post-load lines or the fraction.
-std::optional<SglangBudget> SglangBudgetOf(const RunRecord& run, std::string* why);
+std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why);
 
-// python/sglang/srt/model_executor/model_runner.py @v0.4.9 profile_max_num_token +
-// init_memory_pool: rest = post - pre*(1-mfs); tokens = int(rest*2^30) // cell,
-// min(--max-total-tokens), page-aligned; tokens <= 0 -> "Not enough memory".
-SglangVerdict ReplanSglang(const SglangBudget& budget);
+// PlanSglang on the inputs (no fixes). A launch the planner refuses (an
+// InputError such as a sharding refusal) is a failed verdict with its message.
+SglangVerdict ReplanSglang(const SglangReplanInputs& in);
 
-// Applies `--set FLAG=VALUE` (SGLang flag or server_args name: mem_fraction_static,
-// max_total_tokens, page_size, kv_cache_dtype). Throws InputError naming the
-// flags kvplan can re-plan when `flag` is not one of them or `value` is bad.
-void ApplySglangSet(SglangBudget* budget, const std::string& flag, const std::string& value);
+// Whether --set (or a diff) can change `flag` on the logged measured memory:
+// the settings that do not change what the log measured.
+bool SglangSettingReplannable(const std::string& flag);
+
+// Applies `--set FLAG=VALUE` (SGLang flag or server_args name) to the args.
+// Throws InputError naming the flags kvplan can re-plan when `flag` is not one
+// of them or `value` is bad. "None" returns an optional setting to the engine's default.
+void ApplySglangSet(SglangReplanInputs* in, const std::string& flag, const std::string& value);
 
 // vLLM: the KV budget from the profiling lines; nullopt when the log lacks them.
-struct VllmBudget {
+struct LoggedVllmBudget {
   double total_gib = 0, util = 0, weights_gib = 0, activation_gib = 0, non_torch_gib = 0;
   double logged_kv_gib = 0;
   bool peak_includes_weights = false;  // ~v0.6.3 "peak_torch_memory" form
 };
-std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run);
+std::optional<LoggedVllmBudget> VllmBudgetOf(const RunRecord& run);
 // vllm/worker/worker.py @v0.7 determine_num_available_blocks:
 // kv = total*util - weights - non_torch - activation_peak.
-double VllmKvGib(const VllmBudget& b);
+double VllmKvGib(const LoggedVllmBudget& b);
 
 // "--mem-fraction-static" / "mem_fraction_static" -> "mem_fraction_static".
 std::string SettingKey(const std::string& flag);

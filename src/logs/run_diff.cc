@@ -63,23 +63,12 @@ bool IsMemoryKey(const std::string& key) {
   return std::find(k.begin(), k.end(), key) != k.end();
 }
 
-bool Replannable(const std::string& key) {
-  return key == "mem_fraction_static" || key == "max_total_tokens" || key == "page_size" ||
-         key == "kv_cache_dtype";
-}
-
 std::string TokensText(std::optional<int64_t> t) { return t ? Thousands(*t) : "?"; }
 
-void Replan(const SglangBudget& base, const std::vector<SettingChange*>& changes,
+void Replan(const SglangReplanInputs& base, const std::vector<SettingChange*>& changes,
             SettingChange* report_into, std::string* summary) {
-  SglangBudget changed = base;
-  for (const SettingChange* c : changes) {
-    if (c->key == "max_total_tokens" && c->b == "None") {
-      changed.max_total_tokens.reset();
-    } else {
-      ApplySglangSet(&changed, c->key, c->b == "None" ? "auto" : c->b);
-    }
-  }
+  SglangReplanInputs changed = base;
+  for (const SettingChange* c : changes) ApplySglangSet(&changed, c->key, c->b);
   SglangVerdict before = ReplanSglang(base), after = ReplanSglang(changed);
   std::string effect =
       fmt::format("rest_memory {:.2f} -> {:.2f} GiB", before.rest_gib, after.rest_gib);
@@ -113,11 +102,12 @@ std::string VllmDefault(const RunRecord& r, const std::string& key) {
 
 // vllm/worker/worker.py @v0.7: kv = total*util - weights - non_torch - activation;
 // the change alone on A's measured profile.
-void ReplanVllm(const VllmBudget& base, SettingChange* c, const RunRecord& a, const RunRecord& b) {
+void ReplanVllm(const LoggedVllmBudget& base, SettingChange* c, const RunRecord& a,
+                const RunRecord& b) {
   char* end = nullptr;
   double util = std::strtod(c->b.c_str(), &end);
   if (end == c->b.c_str() || *end != '\0' || util <= 0 || util > 1) return;
-  VllmBudget changed = base;
+  LoggedVllmBudget changed = base;
   changed.util = util;
   double kv_a = VllmKvGib(base), kv_b = VllmKvGib(changed);
   c->replanned = true;
@@ -160,15 +150,16 @@ RunDiff DiffRuns(const RunRecord& a, const RunRecord& b) {
     diff.changes.push_back(c);
   }
   std::string why;
-  std::optional<SglangBudget> base = a.engine == "sglang" ? SglangBudgetOf(a, &why) : std::nullopt;
+  std::optional<SglangReplanInputs> base =
+      a.engine == "sglang" ? SglangReplanInputsOf(a, &why) : std::nullopt;
   std::vector<SettingChange*> replannable;
-  std::optional<VllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
+  std::optional<LoggedVllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
   for (SettingChange& c : diff.changes) {
     if (vllm && c.key == "gpu_memory_utilization") {
       ReplanVllm(*vllm, &c, a, b);
       if (c.replanned) continue;
     }
-    if (!base || !Replannable(c.key) || c.b.empty()) {
+    if (!base || !SglangSettingReplannable(c.key) || c.b.empty()) {
       if (c.memory && c.effect.empty()) {
         c.effect = !base ? "not re-planned: " + (why.empty() ? "no SGLang budget in A" : why)
                    : c.key.find("cuda_graph") != std::string::npos
