@@ -8,6 +8,7 @@
 
 #include "engines/sglang.h"
 #include "engines/sglang_era.h"
+#include "logs/log_sglang_args.h"
 #include "logs/provenance.h"
 #include "models/model.h"
 
@@ -27,18 +28,11 @@ int IntSetting(const RunRecord& r, const char* key, int fallback) {
   return static_cast<int>(r.SettingInt(key, fallback));
 }
 
+// The run's effective args without the fraction: the default rule is what
+// chooses it.
 SglangArgs ArgsOf(const RunRecord& r) {
-  SglangArgs a;
-  a.tp = IntSetting(r, "tp_size", 1);
-  a.pp = IntSetting(r, "pp_size", 1);
-  a.dp = IntSetting(r, "dp_size", 1);
-  a.ep = IntSetting(r, "ep_size", 1);
-  const LoggedSetting* dpa = r.FindSetting("enable_dp_attention");
-  a.enable_dp_attention = dpa != nullptr && dpa->value == "True";
-  const LoggedSetting* dcg = r.FindSetting("disable_cuda_graph");
-  a.disable_cuda_graph = dcg != nullptr && dcg->value == "True";
-  const LoggedSetting* spec = r.FindSetting("speculative_algorithm");
-  if (spec != nullptr && spec->value != "None") a.speculative_algorithm = spec->value;
+  SglangArgs a = SglangArgsOfRun(r);
+  a.mem_fraction_static.reset();
   return a;
 }
 

@@ -121,11 +121,17 @@ void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
   in->gpu.name = run.gpu_name.empty() ? "unknown GPU" : run.gpu_name;
   in->gpu.total_bytes = *in->measured.pre_load_free_bytes;
   in->gpu.compute_capability = 90;
-  in->notes.push_back(fmt::format(
-      "GPU {} not in kvplan's catalog: total taken as the pre-load free memory, capacity {}",
-      in->gpu.name,
-      run.gpu_capacity_mib > 0 ? fmt::format("{} MiB (nvidia-smi)", run.gpu_capacity_mib)
-                               : std::string("unknown")));
+  std::string capacity = run.gpu_capacity_mib > 0
+                             ? fmt::format("{} MiB (nvidia-smi)", run.gpu_capacity_mib)
+                             : std::string("unknown");
+  in->notes.push_back(
+      run.gpu_name.empty()
+          ? "GPU not named in the log (no nvidia-smi table; --gpu names it): total taken as the "
+            "pre-load free memory, capacity " +
+                capacity
+          : fmt::format("GPU {} not in kvplan's catalog: total taken as the pre-load free "
+                        "memory, capacity {}",
+                        run.gpu_name, capacity));
 }
 
 std::optional<double> ParseDouble(const std::string& s) {
