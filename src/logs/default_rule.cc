@@ -28,11 +28,21 @@ int IntSetting(const RunRecord& r, const char* key, int fallback) {
   return static_cast<int>(r.SettingInt(key, fallback));
 }
 
-// The run's effective args without the fraction: the default rule is what
-// chooses it.
+bool UserSet(const RunRecord& r, const char* key) {
+  const LoggedSetting* s = r.FindSetting(key);
+  return s != nullptr && s->provenance == "user";
+}
+
+// The run's args as the default rule saw them: no fraction (the rule chooses
+// it), and the sizes it reads only where the user gave them (otherwise each
+// candidate release picks its own).
 SglangArgs ArgsOf(const RunRecord& r) {
   SglangArgs a = SglangArgsOfRun(r);
   a.mem_fraction_static.reset();
+  if (!UserSet(r, "chunked_prefill_size")) a.chunked_prefill_size.reset();
+  if (!UserSet(r, "cuda_graph_max_bs")) a.cuda_graph_max_bs.reset();
+  if (!UserSet(r, "max_prefill_tokens")) a.max_prefill_tokens.reset();
+  if (!UserSet(r, "page_size")) a.page_size.reset();
   return a;
 }
 
