@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -39,6 +40,24 @@ int SmallIntOf(const RunRecord& r, const char* key) {
 }  // namespace
 
 SglangArgs SglangArgsOfRun(const RunRecord& r) {
+  using Int = std::optional<int64_t> SglangArgs::*;
+  using Text = std::string SglangArgs::*;
+  static const std::pair<const char*, Int> kInts[] = {
+      {"page_size", &SglangArgs::page_size},
+      {"context_length", &SglangArgs::context_length},
+      {"max_total_tokens", &SglangArgs::max_total_tokens},
+      {"chunked_prefill_size", &SglangArgs::chunked_prefill_size},
+      {"max_prefill_tokens", &SglangArgs::max_prefill_tokens},
+      {"cuda_graph_max_bs", &SglangArgs::cuda_graph_max_bs},
+      {"speculative_num_steps", &SglangArgs::speculative_num_steps},
+      {"speculative_eagle_topk", &SglangArgs::speculative_eagle_topk},
+      {"speculative_num_draft_tokens", &SglangArgs::speculative_num_draft_tokens}};
+  static const std::pair<const char*, Text> kTexts[] = {
+      {"kv_cache_dtype", &SglangArgs::kv_cache_dtype},
+      {"quantization", &SglangArgs::quantization},
+      {"attention_backend", &SglangArgs::attention_backend},
+      {"speculative_algorithm", &SglangArgs::speculative_algorithm},
+      {"speculative_draft_model_path", &SglangArgs::speculative_draft_model_path}};
   SglangArgs a;
   a.model_path = r.model;
   a.tp = SmallIntOf(r, "tp_size");
@@ -46,24 +65,14 @@ SglangArgs SglangArgsOfRun(const RunRecord& r) {
   a.dp = SmallIntOf(r, "dp_size");
   a.ep = SmallIntOf(r, "ep_size");
   a.enable_dp_attention = FlagOf(r, "enable_dp_attention");
+  a.disable_cuda_graph = FlagOf(r, "disable_cuda_graph");
+  for (const auto& [key, member] : kInts) a.*member = IntOf(r, key);
+  for (const auto& [key, member] : kTexts) {
+    if (std::string v = TextOf(r, key); !v.empty()) a.*member = v;
+  }
   if (Printed(r, "mem_fraction_static") != nullptr) {
     a.mem_fraction_static = r.SettingNumber("mem_fraction_static");
   }
-  if (std::string kv = TextOf(r, "kv_cache_dtype"); !kv.empty()) a.kv_cache_dtype = kv;
-  a.page_size = IntOf(r, "page_size");
-  a.context_length = IntOf(r, "context_length");
-  a.max_total_tokens = IntOf(r, "max_total_tokens");
-  a.chunked_prefill_size = IntOf(r, "chunked_prefill_size");
-  a.max_prefill_tokens = IntOf(r, "max_prefill_tokens");
-  a.cuda_graph_max_bs = IntOf(r, "cuda_graph_max_bs");
-  a.disable_cuda_graph = FlagOf(r, "disable_cuda_graph");
-  a.quantization = TextOf(r, "quantization");
-  a.attention_backend = TextOf(r, "attention_backend");
-  a.speculative_algorithm = TextOf(r, "speculative_algorithm");
-  a.speculative_draft_model_path = TextOf(r, "speculative_draft_model_path");
-  a.speculative_num_steps = IntOf(r, "speculative_num_steps");
-  a.speculative_eagle_topk = IntOf(r, "speculative_eagle_topk");
-  a.speculative_num_draft_tokens = IntOf(r, "speculative_num_draft_tokens");
   if (Printed(r, "swa_full_tokens_ratio") != nullptr) {
     a.swa_full_tokens_ratio = r.SettingNumber("swa_full_tokens_ratio");
   }
