@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "logs/log_sglang_args.h"
+#include "logs/stand_in_model.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -51,34 +52,24 @@ void CellFromLog(const RunRecord& run, int64_t page, SglangReplanInputs* in) {
   in->log_cell_uncertainty = uk + uv;
 }
 
-// When the model is not in the catalog: a stand-in whose cell is the log's
-// (one full-attention layer per PP stage, one KV head per attention rank), so
-// PlanSglang still does the arithmetic. Needs the log's KV line.
-bool StandInModel(const RunRecord& run, SglangReplanInputs* in) {
+// When the model is not in the catalog: a stand-in carrying the log's cell,
+// so PlanSglang still does the arithmetic. Needs the log's KV line.
+bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
   if (in->log_cell_bytes <= 0) return false;
-  ModelSpec m;
-  m.id = run.model.empty() ? "(model from the log)" : run.model;
-  m.torch_dtype = "bfloat16";
-  m.dtype_bytes = run.dtype.find("float32") != std::string::npos ? 4 : 2;
   std::string kv = in->args.kv_cache_dtype == "auto" ? run.kv_dtype : in->args.kv_cache_dtype;
-  int elem = kv.find("fp8") != std::string::npos || kv.find("float8") != std::string::npos
-                 ? 1
-                 : m.dtype_bytes;
+  int elem = kv.find("fp8") != std::string::npos || kv.find("float8") != std::string::npos ? 1
+             : run.dtype.find("float32") != std::string::npos                              ? 4
+                                                                                           : 2;
   const SglangArgs& a = in->args;
   int attn_tp = a.enable_dp_attention && a.dp > 0 ? std::max(1, a.tp / a.dp) : a.tp;
-  m.num_layers = a.pp;
-  m.layer_kinds.assign(static_cast<size_t>(m.num_layers), LayerKind::kFull);
-  m.num_kv_heads = attn_tp;
-  m.num_attention_heads = attn_tp;
-  m.head_dim = m.v_head_dim = static_cast<int>(in->log_cell_bytes / (2 * elem));
-  m.hidden_size = m.head_dim * attn_tp;
-  m.max_position_embeddings = in->args.context_length.value_or(32768);
-  in->model = m;
+  std::string id = run.model.empty() ? "(model from the log)" : run.model;
+  in->model =
+      StandInModel(id, in->log_cell_bytes, elem, attn_tp, a.pp, a.context_length.value_or(32768));
   in->notes.push_back(fmt::format(
       "model {} is not in kvplan's catalog: the cell size is the log's KV line ({} B per token "
       "per rank), the context length {}",
-      m.id, in->log_cell_bytes,
-      in->args.context_length ? "as printed" : "assumed 32768 (it sets only the request pool)"));
+      id, in->log_cell_bytes,
+      a.context_length ? "as printed" : "assumed 32768 (it sets only the request pool)"));
   return true;
 }
 
@@ -87,7 +78,7 @@ void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
     in->model = LoadModel(run.model);
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
   } catch (const std::exception& e) {
-    if (!StandInModel(run, in)) {
+    if (!UseStandIn(run, in)) {
       *why = fmt::format("model '{}' is not in kvplan's catalog and the log has no KV line ({})",
                          run.model, e.what());
       return;
