@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "logs/log_replan.h"
+#include "logs/log_vllm_replan.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -233,52 +234,41 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
   if (!kv_logged) kv_logged = r.Figure("kv_cache_size_gib");
   std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
   if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
-  std::optional<double> per_token;
   if (kv_logged && tokens && *tokens > 0) {
-    per_token = *kv_logged * static_cast<double>(kGiB) / *tokens;
     *out += fmt::format(
         "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
-        *per_token, *kv_logged, Thousands(static_cast<int64_t>(*tokens)));
+        *kv_logged * static_cast<double>(kGiB) / *tokens, *kv_logged,
+        Thousands(static_cast<int64_t>(*tokens)));
   }
-  std::optional<LoggedVllmBudget> b = VllmBudgetOf(r);
-  if (!b) {
-    *out += "  (no profiling breakdown in the log: kvplan reports the budget lines only)\n";
+  std::string why;
+  std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &why);
+  if (!in) {
+    *out += "  (not re-planned: " + why + ")\n";
     if (!o.sets.empty()) throw InputError("--set needs vLLM's memory profiling lines in the log");
     return;
   }
-  double kv = VllmKvGib(*b);
-  *out += fmt::format(
-      "  kv = total x util - {} - non_torch = {:.2f} x {:g} - {:.2f} - {:.2f}{} = {:.2f} GiB "
-      "(logged {:.2f})\n",
-      b->peak_includes_weights ? "torch peak (incl. weights)" : "weights - activation peak",
-      b->total_gib, b->util, b->activation_gib, b->non_torch_gib,
-      b->peak_includes_weights ? "" : fmt::format(" - {:.2f}", b->weights_gib), kv,
-      b->logged_kv_gib);
-  *out += std::fabs(kv - b->logged_kv_gib) <= 0.02
+  *out += "\nKV budget re-planned from the log's measured terms (kvplan's vLLM model)\n";
+  for (const std::string& note : in->notes) *out += "  input    " + note + "\n";
+  VllmVerdict v = ReplanVllm(*in);
+  for (const std::string& step : v.steps) *out += "  " + step + "\n";
+  *out += fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, in->logged_kv_gib);
+  *out += v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", Thousands(v.tokens.value_or(0)))
+               : fmt::format("  verdict: fails: \"{}\"\n", v.error);
+  *out += std::fabs(v.kv_gib - in->logged_kv_gib) <= 0.02
               ? "  check: matches kvplan's model (within the log's rounding)\n"
               : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or kvplan "
                 "is wrong\n";
   for (const auto& [flag, value] : o.sets) {
-    if (SettingKey(flag) != "gpu_memory_utilization") {
-      throw InputError("--set " + flag +
-                       ": for a vLLM log kvplan re-plans gpu_memory_utilization only");
-    }
-    LoggedVllmBudget c = *b;
-    char* end = nullptr;
-    c.util = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0' || c.util <= 0 || c.util > 1) {
-      throw InputError("--set " + flag + "=" + value + ": expected a fraction in (0, 1]");
-    }
-    double kv2 = VllmKvGib(c);
-    *out += fmt::format("\nWhat if {}={}: kv = {:.2f} GiB ({:+.2f} GiB){}\n", flag, value, kv2,
-                        kv2 - kv, kv2 <= 0 ? " -> no memory for the KV cache: fails" : "");
-    double t2 =
-        per_token && *per_token >= 1 ? std::floor(kv2 * static_cast<double>(kGiB) / *per_token) : 0;
-    if (t2 > 0 && t2 < 1e15) {
-      *out += fmt::format("  about {} KV tokens", Thousands(static_cast<int64_t>(t2)));
-      if (std::optional<double> len = r.Figure("max_model_len")) {
-        *out += t2 >= *len ? fmt::format(": enough for max_model_len {:.0f}", *len)
-                           : fmt::format(": still short of max_model_len {:.0f}", *len);
+    VllmReplanInputs changed = *in;
+    ApplyVllmSet(&changed, flag, value);
+    VllmVerdict w = ReplanVllm(changed);
+    *out += fmt::format("\nWhat if {}={}: kv = {:.2f} GiB ({:+.2f} GiB){}\n", flag, value, w.kv_gib,
+                        w.kv_gib - v.kv_gib, w.ok ? "" : fmt::format(" -> fails: \"{}\"", w.error));
+    if (w.tokens && *w.tokens > 0) {
+      *out += fmt::format("  {} KV tokens", Thousands(*w.tokens));
+      if (std::optional<int64_t> len = changed.args.max_model_len) {
+        *out += *w.tokens >= *len ? fmt::format(": enough for max_model_len {}", *len)
+                                  : fmt::format(": still short of max_model_len {}", *len);
       }
       *out += "\n";
     }

@@ -301,32 +301,4 @@ void ApplySglangSet(SglangReplanInputs* in, const std::string& flag, const std::
   }
 }
 
-std::optional<LoggedVllmBudget> VllmBudgetOf(const RunRecord& run) {
-  LoggedVllmBudget b;
-  std::optional<double> total = run.Figure("total_gpu_memory_gib");
-  std::optional<double> util = run.Figure("gpu_memory_utilization");
-  if (!total || !util) return std::nullopt;
-  b.total_gib = *total;
-  b.util = *util;
-  b.non_torch_gib = run.Figure("non_torch_memory_gib").value_or(0);
-  if (std::optional<double> peak = run.Figure("peak_torch_memory_gib")) {
-    b.peak_includes_weights = true;  // ~v0.6.3: the torch peak includes the weights
-    b.activation_gib = *peak;
-    b.logged_kv_gib = run.Figure("kv_cache_size_gib").value_or(0);
-    return b;
-  }
-  std::optional<double> w = run.Figure("weights_take_gib");
-  std::optional<double> act = run.Figure("activation_peak_gib");
-  std::optional<double> kv = run.Figure("available_kv_cache_gib");
-  if (!w || !act || !kv) return std::nullopt;
-  b.weights_gib = *w;
-  b.activation_gib = *act;
-  b.logged_kv_gib = *kv;
-  return b;
-}
-
-double VllmKvGib(const LoggedVllmBudget& b) {
-  return b.total_gib * b.util - b.weights_gib - b.non_torch_gib - b.activation_gib;
-}
-
 }  // namespace kvplan

@@ -119,18 +119,5 @@ TEST(LogReplan, ReleaseFollowsTheLogsEra) {
   EXPECT_NE(why.find("assumes"), std::string::npos);
 }
 
-TEST(LogReplan, VllmV0BudgetFromPublicCaseFigures) {
-  // vllm-v0-h100-llama32-11b-vision-pr12126: 79.22 x 0.90 - 19.86 - 0.16 - 36.63 = 14.65
-  // (logged 14.65).
-  RunRecord r;
-  r.engine = "vllm";
-  r.figures = {{"total_gpu_memory_gib", 79.22}, {"gpu_memory_utilization", 0.9},
-               {"weights_take_gib", 19.86},     {"non_torch_memory_gib", 0.16},
-               {"activation_peak_gib", 36.63},  {"available_kv_cache_gib", 14.65}};
-  std::optional<LoggedVllmBudget> b = VllmBudgetOf(r);
-  ASSERT_TRUE(b);
-  EXPECT_NEAR(VllmKvGib(*b), 14.65, 0.01);
-}
-
 }  // namespace
 }  // namespace kvplan

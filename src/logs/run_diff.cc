@@ -8,6 +8,8 @@
 
 #include "logs/explain_report.h"
 #include "logs/log_replan.h"
+#include "logs/log_vllm_replan.h"
+#include "util/error.h"
 
 namespace kvplan {
 namespace {
@@ -100,22 +102,25 @@ std::string VllmDefault(const RunRecord& r, const std::string& key) {
   return "(default)";
 }
 
-// vllm/worker/worker.py @v0.7: kv = total*util - weights - non_torch - activation;
-// the change alone on A's measured profile.
-void ReplanVllm(const LoggedVllmBudget& base, SettingChange* c, const RunRecord& a,
-                const RunRecord& b) {
-  char* end = nullptr;
-  double util = std::strtod(c->b.c_str(), &end);
-  if (end == c->b.c_str() || *end != '\0' || util <= 0 || util > 1) return;
-  LoggedVllmBudget changed = base;
-  changed.util = util;
-  double kv_a = VllmKvGib(base), kv_b = VllmKvGib(changed);
+// The change alone on A's measured profile, through kvplan's vLLM model.
+void ReplanVllmChange(const VllmReplanInputs& base, SettingChange* c, const RunRecord& a,
+                      const RunRecord& b) {
+  VllmReplanInputs changed = base;
+  try {
+    ApplyVllmSet(&changed, c->key, c->b);
+  } catch (const InputError&) {
+    return;  // not a value kvplan can re-plan: listed without an effect
+  }
+  VllmVerdict before = ReplanVllm(base), after = ReplanVllm(changed);
   c->replanned = true;
-  c->rest_a_gib = kv_a;
-  c->rest_b_gib = kv_b;
-  c->ok_after = kv_b > 0;
-  c->effect = fmt::format("KV budget {:.2f} -> {:.2f} GiB{}", kv_a, kv_b,
-                          kv_b > 0 ? "" : ": no memory for the KV cache, fails");
+  c->rest_a_gib = before.kv_gib;
+  c->rest_b_gib = after.kv_gib;
+  c->tokens_a = before.tokens;
+  c->tokens_b = after.tokens;
+  c->ok_after = after.ok;
+  c->error_after = after.error;
+  c->effect = fmt::format("KV budget {:.2f} -> {:.2f} GiB{}", before.kv_gib, after.kv_gib,
+                          after.ok ? "" : fmt::format(": fails (\"{}\")", after.error));
   c->explains_failure = a.outcome == "ok" && b.outcome == "failed" && !c->ok_after;
 }
 
@@ -153,10 +158,12 @@ RunDiff DiffRuns(const RunRecord& a, const RunRecord& b) {
   std::optional<SglangReplanInputs> base =
       a.engine == "sglang" ? SglangReplanInputsOf(a, &why) : std::nullopt;
   std::vector<SettingChange*> replannable;
-  std::optional<LoggedVllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
+  std::string vllm_why;
+  std::optional<VllmReplanInputs> vllm =
+      a.engine == "vllm" ? VllmReplanInputsOf(a, &vllm_why) : std::nullopt;
   for (SettingChange& c : diff.changes) {
     if (vllm && c.key == "gpu_memory_utilization") {
-      ReplanVllm(*vllm, &c, a, b);
+      ReplanVllmChange(*vllm, &c, a, b);
       if (c.replanned) continue;
     }
     if (!base || !SglangSettingReplannable(c.key) || c.b.empty()) {
