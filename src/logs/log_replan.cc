@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include "logs/log_sglang_args.h"
+#include "logs/logged_gpu.h"
 #include "logs/stand_in_model.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -95,34 +96,9 @@ void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
 
 void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
   if (run.gpu_capacity_mib > 0) in->measured.gpu_capacity_mib = run.gpu_capacity_mib;
-  // nvidia-smi prints "NVIDIA H100 80GB HBM3"; the catalog's aliases drop the vendor.
-  std::string without_vendor = run.gpu_name.rfind("NVIDIA ", 0) == 0 ? run.gpu_name.substr(7) : "";
-  for (const std::string& name : {run.gpu_name, without_vendor}) {
-    if (name.empty()) continue;
-    try {
-      in->gpu = FindGpu(name);
-      in->notes.push_back("GPU " + in->gpu.name + " from kvplan's catalog");
-      return;
-    } catch (const std::exception&) {
-    }
-  }
-  // Unknown GPU: only the measured free memory matters to the KV budget.
-  in->gpu = GpuSpec{};
-  in->gpu.id = "unknown";
-  in->gpu.name = run.gpu_name.empty() ? "unknown GPU" : run.gpu_name;
-  in->gpu.total_bytes = *in->measured.pre_load_free_bytes;
-  in->gpu.compute_capability = 90;
-  std::string capacity = run.gpu_capacity_mib > 0
-                             ? fmt::format("{} MiB (nvidia-smi)", run.gpu_capacity_mib)
-                             : std::string("unknown");
-  in->notes.push_back(
-      run.gpu_name.empty()
-          ? "GPU not named in the log (no nvidia-smi table; --gpu names it): total taken as the "
-            "pre-load free memory, capacity " +
-                capacity
-          : fmt::format("GPU {} not in kvplan's catalog: total taken as the pre-load free "
-                        "memory, capacity {}",
-                        run.gpu_name, capacity));
+  std::string note;
+  in->gpu = LoggedGpu(run, *in->measured.pre_load_free_bytes, "the pre-load free memory", &note);
+  in->notes.push_back(note);
 }
 
 std::optional<double> ParseDouble(const std::string& s) {

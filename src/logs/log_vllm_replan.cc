@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "logs/log_replan.h"
+#include "logs/logged_gpu.h"
 #include "logs/stand_in_model.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -108,24 +109,9 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
 }
 
 void GpuOf(const RunRecord& r, VllmReplanInputs* in) {
-  std::string without_vendor = r.gpu_name.rfind("NVIDIA ", 0) == 0 ? r.gpu_name.substr(7) : "";
-  for (const std::string& name : {r.gpu_name, without_vendor}) {
-    if (name.empty()) continue;
-    try {
-      in->gpu = FindGpu(name);
-      in->notes.push_back("GPU " + in->gpu.name + " from kvplan's catalog");
-      return;
-    } catch (const std::exception&) {
-    }
-  }
-  in->gpu = GpuSpec{};
-  in->gpu.id = "unknown";
-  in->gpu.name = r.gpu_name.empty() ? "unknown GPU" : r.gpu_name;
-  in->gpu.total_bytes = *in->measured.total;
-  in->gpu.capacity_mib = r.gpu_capacity_mib;
-  in->gpu.compute_capability = 80;
-  in->notes.push_back(fmt::format(
-      "GPU {}: not in kvplan's catalog; its total is the logged total_gpu_memory", in->gpu.name));
+  std::string note;
+  in->gpu = LoggedGpu(r, *in->measured.total, "the logged total_gpu_memory", &note);
+  in->notes.push_back(note);
 }
 
 }  // namespace

@@ -67,6 +67,25 @@ bool IsMemoryKey(const std::string& key) {
 
 std::string TokensText(std::optional<int64_t> t) { return t ? Thousands(*t) : "?"; }
 
+// One re-plan's figures before and after the change, engine-neutral.
+struct BeforeAfter {
+  double gib_a = 0, gib_b = 0;  // rest_memory (SGLang) or the KV budget (vLLM)
+  std::optional<int64_t> tokens_a, tokens_b;
+  bool ok_after = false;
+  std::string error_after;
+};
+
+void Record(const BeforeAfter& r, const std::string& effect, SettingChange* c) {
+  c->replanned = true;
+  c->rest_a_gib = r.gib_a;
+  c->rest_b_gib = r.gib_b;
+  c->tokens_a = r.tokens_a;
+  c->tokens_b = r.tokens_b;
+  c->ok_after = r.ok_after;
+  c->error_after = r.error_after;
+  c->effect = effect;
+}
+
 void Replan(const SglangReplanInputs& base, const std::vector<SettingChange*>& changes,
             SettingChange* report_into, std::string* summary) {
   SglangReplanInputs changed = base;
@@ -82,14 +101,8 @@ void Replan(const SglangReplanInputs& base, const std::vector<SettingChange*>& c
                           after.error);
   }
   if (report_into != nullptr) {
-    report_into->replanned = true;
-    report_into->rest_a_gib = before.rest_gib;
-    report_into->rest_b_gib = after.rest_gib;
-    report_into->tokens_a = before.tokens;
-    report_into->tokens_b = after.tokens;
-    report_into->ok_after = after.ok;
-    report_into->error_after = after.error;
-    report_into->effect = effect;
+    Record({before.rest_gib, after.rest_gib, before.tokens, after.tokens, after.ok, after.error},
+           effect, report_into);
   }
   if (summary != nullptr) *summary = effect;
 }
@@ -112,15 +125,10 @@ void ReplanVllmChange(const VllmReplanInputs& base, SettingChange* c, const RunR
     return;  // not a value kvplan can re-plan: listed without an effect
   }
   VllmVerdict before = ReplanVllm(base), after = ReplanVllm(changed);
-  c->replanned = true;
-  c->rest_a_gib = before.kv_gib;
-  c->rest_b_gib = after.kv_gib;
-  c->tokens_a = before.tokens;
-  c->tokens_b = after.tokens;
-  c->ok_after = after.ok;
-  c->error_after = after.error;
-  c->effect = fmt::format("KV budget {:.2f} -> {:.2f} GiB{}", before.kv_gib, after.kv_gib,
-                          after.ok ? "" : fmt::format(": fails (\"{}\")", after.error));
+  Record({before.kv_gib, after.kv_gib, before.tokens, after.tokens, after.ok, after.error},
+         fmt::format("KV budget {:.2f} -> {:.2f} GiB{}", before.kv_gib, after.kv_gib,
+                     after.ok ? "" : fmt::format(": fails (\"{}\")", after.error)),
+         c);
   c->explains_failure = a.outcome == "ok" && b.outcome == "failed" && !c->ok_after;
 }
 
