@@ -316,37 +316,74 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
   return out;
 }
 
+namespace {
+
+nlohmann::json Tokens(std::optional<int64_t> t) { return t ? nlohmann::json(*t) : nullptr; }
+
+void SglangJson(const RunRecord& r, const ExplainOptions& o, nlohmann::json* j) {
+  std::string why;
+  std::optional<SglangReplanInputs> b = SglangReplanInputsOf(r, &why);
+  if (!b) {
+    (*j)["replan_unavailable"] = why;
+    return;
+  }
+  SglangVerdict v = ReplanSglang(*b);
+  (*j)["replan"] = {{"sglang_version", b->version},
+                    {"inputs", b->notes},
+                    {"notes", v.notes},
+                    {"pre_load_free_gib", b->pre_gib},
+                    {"post_load_free_gib", b->post_gib},
+                    {"mem_fraction_static", v.mfs},
+                    {"cell_size_bytes", v.cell_bytes},
+                    {"rest_memory_gib", v.rest_gib},
+                    {"max_total_num_tokens", Tokens(v.tokens)},
+                    {"ok", v.ok},
+                    {"error", v.error},
+                    {"steps", v.steps}};
+  if (o.sets.empty()) return;
+  SglangReplanInputs c = *b;
+  for (const auto& [flag, value] : o.sets) ApplySglangSet(&c, flag, value);
+  SglangVerdict w = ReplanSglang(c);
+  (*j)["what_if"] = {{"sets", o.sets},
+                     {"rest_memory_gib", w.rest_gib},
+                     {"max_total_num_tokens", Tokens(w.tokens)},
+                     {"ok", w.ok},
+                     {"error", w.error}};
+}
+
+void VllmJson(const RunRecord& r, const ExplainOptions& o, nlohmann::json* j) {
+  std::string why;
+  std::optional<VllmReplanInputs> b = VllmReplanInputsOf(r, &why);
+  if (!b) {
+    (*j)["replan_unavailable"] = why;
+    return;
+  }
+  VllmVerdict v = ReplanVllm(*b);
+  (*j)["replan"] = {{"vllm_version", b->version},
+                    {"inputs", b->notes},
+                    {"kv_cache_gib", v.kv_gib},
+                    {"logged_kv_cache_gib", b->logged_kv_gib},
+                    {"kv_tokens", Tokens(v.tokens)},
+                    {"ok", v.ok},
+                    {"error", v.error},
+                    {"steps", v.steps}};
+  if (o.sets.empty()) return;
+  VllmReplanInputs c = *b;
+  for (const auto& [flag, value] : o.sets) ApplyVllmSet(&c, flag, value);
+  VllmVerdict w = ReplanVllm(c);
+  (*j)["what_if"] = {{"sets", o.sets},
+                     {"kv_cache_gib", w.kv_gib},
+                     {"kv_tokens", Tokens(w.tokens)},
+                     {"ok", w.ok},
+                     {"error", w.error}};
+}
+
+}  // namespace
+
 nlohmann::json ExplainJson(const RunRecord& r, const ExplainOptions& o) {
   nlohmann::json j = {{"run", ToJson(r)}};
-  std::string why;
-  if (r.engine == "sglang") {
-    if (std::optional<SglangReplanInputs> b = SglangReplanInputsOf(r, &why)) {
-      SglangVerdict v = ReplanSglang(*b);
-      j["replan"] = {{"sglang_version", b->version},
-                     {"inputs", b->notes},
-                     {"pre_load_free_gib", b->pre_gib},
-                     {"post_load_free_gib", b->post_gib},
-                     {"mem_fraction_static", v.mfs},
-                     {"cell_size_bytes", v.cell_bytes},
-                     {"rest_memory_gib", v.rest_gib},
-                     {"max_total_num_tokens", v.tokens ? nlohmann::json(*v.tokens) : nullptr},
-                     {"ok", v.ok},
-                     {"error", v.error},
-                     {"steps", v.steps}};
-      if (!o.sets.empty()) {
-        SglangReplanInputs c = *b;
-        for (const auto& [flag, value] : o.sets) ApplySglangSet(&c, flag, value);
-        SglangVerdict w = ReplanSglang(c);
-        j["what_if"] = {{"sets", o.sets},
-                        {"rest_memory_gib", w.rest_gib},
-                        {"max_total_num_tokens", w.tokens ? nlohmann::json(*w.tokens) : nullptr},
-                        {"ok", w.ok},
-                        {"error", w.error}};
-      }
-    } else {
-      j["replan_unavailable"] = why;
-    }
-  }
+  if (r.engine == "sglang") SglangJson(r, o, &j);
+  if (r.engine == "vllm") VllmJson(r, o, &j);
   return j;
 }
 
