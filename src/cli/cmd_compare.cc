@@ -170,8 +170,7 @@ std::string RenderText(const CompareOptions& o, int64_t ctx, const std::vector<R
       out += fmt::format("\n  {} fails: {}", EngineName(r.engine), r.plan->error_message);
     }
   }
-  if (out.back() != '\n') out += "\n";
-  out += "\n" + Difference(rows) + "\n";
+  out += "\n\n" + Difference(rows) + "\n";
   return out;
 }
 
