@@ -227,7 +227,7 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
         "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
         *per_token, *kv_logged, Thousands(static_cast<int64_t>(*tokens)));
   }
-  std::optional<VllmBudget> b = VllmBudgetOf(r);
+  std::optional<LoggedVllmBudget> b = VllmBudgetOf(r);
   if (!b) {
     *out += "  (no profiling breakdown in the log: kvplan reports the budget lines only)\n";
     if (!o.sets.empty()) throw InputError("--set needs vLLM's memory profiling lines in the log");
@@ -250,7 +250,7 @@ void AppendVllm(const RunRecord& r, const ExplainOptions& o, std::string* out) {
       throw InputError("--set " + flag +
                        ": for a vLLM log kvplan re-plans gpu_memory_utilization only");
     }
-    VllmBudget c = *b;
+    LoggedVllmBudget c = *b;
     char* end = nullptr;
     c.util = std::strtod(value.c_str(), &end);
     if (end == value.c_str() || *end != '\0' || c.util <= 0 || c.util > 1) {

@@ -234,8 +234,8 @@ void ApplySglangSet(SglangBudget* b, const std::string& flag, const std::string&
   }
 }
 
-std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run) {
-  VllmBudget b;
+std::optional<LoggedVllmBudget> VllmBudgetOf(const RunRecord& run) {
+  LoggedVllmBudget b;
   std::optional<double> total = run.Figure("total_gpu_memory_gib");
   std::optional<double> util = run.Figure("gpu_memory_utilization");
   if (!total || !util) return std::nullopt;
@@ -258,7 +258,7 @@ std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run) {
   return b;
 }
 
-double VllmKvGib(const VllmBudget& b) {
+double VllmKvGib(const LoggedVllmBudget& b) {
   return b.total_gib * b.util - b.weights_gib - b.non_torch_gib - b.activation_gib;
 }
 

@@ -52,15 +52,15 @@ SglangVerdict ReplanSglang(const SglangBudget& budget);
 void ApplySglangSet(SglangBudget* budget, const std::string& flag, const std::string& value);
 
 // vLLM: the KV budget from the profiling lines; nullopt when the log lacks them.
-struct VllmBudget {
+struct LoggedVllmBudget {
   double total_gib = 0, util = 0, weights_gib = 0, activation_gib = 0, non_torch_gib = 0;
   double logged_kv_gib = 0;
   bool peak_includes_weights = false;  // ~v0.6.3 "peak_torch_memory" form
 };
-std::optional<VllmBudget> VllmBudgetOf(const RunRecord& run);
+std::optional<LoggedVllmBudget> VllmBudgetOf(const RunRecord& run);
 // vllm/worker/worker.py @v0.7 determine_num_available_blocks:
 // kv = total*util - weights - non_torch - activation_peak.
-double VllmKvGib(const VllmBudget& b);
+double VllmKvGib(const LoggedVllmBudget& b);
 
 // "--mem-fraction-static" / "mem_fraction_static" -> "mem_fraction_static".
 std::string SettingKey(const std::string& flag);

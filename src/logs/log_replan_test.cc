@@ -78,7 +78,7 @@ TEST(LogReplan, VllmV0BudgetFromPublicCaseFigures) {
   r.figures = {{"total_gpu_memory_gib", 79.22}, {"gpu_memory_utilization", 0.9},
                {"weights_take_gib", 19.86},     {"non_torch_memory_gib", 0.16},
                {"activation_peak_gib", 36.63},  {"available_kv_cache_gib", 14.65}};
-  std::optional<VllmBudget> b = VllmBudgetOf(r);
+  std::optional<LoggedVllmBudget> b = VllmBudgetOf(r);
   ASSERT_TRUE(b);
   EXPECT_NEAR(VllmKvGib(*b), 14.65, 0.01);
 }

@@ -113,11 +113,12 @@ std::string VllmDefault(const RunRecord& r, const std::string& key) {
 
 // vllm/worker/worker.py @v0.7: kv = total*util - weights - non_torch - activation;
 // the change alone on A's measured profile.
-void ReplanVllm(const VllmBudget& base, SettingChange* c, const RunRecord& a, const RunRecord& b) {
+void ReplanVllm(const LoggedVllmBudget& base, SettingChange* c, const RunRecord& a,
+                const RunRecord& b) {
   char* end = nullptr;
   double util = std::strtod(c->b.c_str(), &end);
   if (end == c->b.c_str() || *end != '\0' || util <= 0 || util > 1) return;
-  VllmBudget changed = base;
+  LoggedVllmBudget changed = base;
   changed.util = util;
   double kv_a = VllmKvGib(base), kv_b = VllmKvGib(changed);
   c->replanned = true;
@@ -162,7 +163,7 @@ RunDiff DiffRuns(const RunRecord& a, const RunRecord& b) {
   std::string why;
   std::optional<SglangBudget> base = a.engine == "sglang" ? SglangBudgetOf(a, &why) : std::nullopt;
   std::vector<SettingChange*> replannable;
-  std::optional<VllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
+  std::optional<LoggedVllmBudget> vllm = a.engine == "vllm" ? VllmBudgetOf(a) : std::nullopt;
   for (SettingChange& c : diff.changes) {
     if (vllm && c.key == "gpu_memory_utilization") {
       ReplanVllm(*vllm, &c, a, b);
