@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build run test unit asan format format-check bench fuzz clean
+.PHONY: all deps build run test unit asan format format-check bench fuzz readme clean
 
 all: build
 
@@ -26,8 +26,11 @@ run: build
 unit: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# One clang build serves the sanitizer test run and the fuzz targets (the
+# library is instrumented for libFuzzer too), so CI compiles twice, not three times.
 asan: deps
-	cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DKVPLAN_SANITIZE=ON -DKVPLAN_BENCH=OFF
+	CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
+	  -DKVPLAN_SANITIZE=ON -DKVPLAN_FUZZ=ON -DKVPLAN_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
@@ -38,7 +41,13 @@ format-check: deps
 format:
 	clang-format -i $$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc')
 
-test: format-check unit asan
+test: format-check unit asan fuzz
+
+fuzz: asan
+	./scripts/fuzz.sh $(ASAN_BUILD)
+
+readme: build
+	./scripts/update-readme.sh $(BUILD)/kvplan README.md
 
 bench: build
 	./scripts/run-benchmarks.sh $(BUILD)

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,27 @@ inline CliResult RunKvplan(const std::vector<std::string>& args) {
   close(err_fd);
   unlink(out_path);
   unlink(err_path);
+  return r;
+}
+
+struct ShellRun {
+  int status = -1;  // exit status
+  std::string out;  // stdout, with stderr joined unless it was discarded
+};
+
+// Runs "kvplan ARGS" through /bin/sh, for tests that use shell quoting or
+// redirections. stderr joins stdout, or is discarded when merge_stderr is false.
+inline ShellRun RunKvplanShell(const std::string& args, bool merge_stderr = true) {
+  ShellRun r;
+  const std::string cmd =
+      std::string(KVPLAN_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
+  const int st = pclose(pipe);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
 }
 

@@ -6,30 +6,19 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include "cli/cli_test_util.h"
 
 #include "engines/engine.h"
 
 namespace kvplan::cli {
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
+using Output = testing::ShellRun;
 
 Output Kvplan(const std::string& args, bool merge_stderr = true) {
-  Output r;
-  std::string cmd =
-      std::string(KVPLAN_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return testing::RunKvplanShell(args, merge_stderr);
 }
 
 const nlohmann::json* Engine(const nlohmann::json& doc, const std::string& name) {

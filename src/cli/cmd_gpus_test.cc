@@ -3,23 +3,16 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include "cli/cli_test_util.h"
 
 #include "gpus/gpu.h"
 
 namespace kvplan::cli {
 namespace {
 
-std::string RunKvplan(const std::string& args) {
-  std::string out;
-  FILE* pipe = popen((std::string(KVPLAN_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
+std::string RunKvplan(const std::string& args) { return testing::RunKvplanShell(args).out; }
 
 TEST(GpusVerb, TableHasOneRowPerGpu) {
   std::string out = RunKvplan("gpus");

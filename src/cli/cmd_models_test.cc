@@ -5,7 +5,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include "cli/cli_test_util.h"
 
 #include "models/model.h"
 #include "models/weights.h"
@@ -13,22 +15,9 @@
 namespace kvplan::cli {
 namespace {
 
-struct CliRun {
-  std::string out;
-  int status = -1;
-};
+using CliRun = testing::ShellRun;
 
-CliRun RunKvplan(const std::string& args) {
-  CliRun r;
-  FILE* pipe = popen((std::string(KVPLAN_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+CliRun RunKvplan(const std::string& args) { return testing::RunKvplanShell(args); }
 
 TEST(ModelsVerb, TableHasOneRowPerCatalogModel) {
   CliRun r = RunKvplan("models");

@@ -5,27 +5,16 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include "cli/cli_test_util.h"
 
 namespace kvplan::cli {
 namespace {
 
-struct CmdRun {
-  int status = -1;
-  std::string out;
-};
+using CmdRun = testing::ShellRun;
 
-CmdRun Kvplan(const std::string& args) {
-  CmdRun r;
-  FILE* pipe = popen((std::string(KVPLAN_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+CmdRun Kvplan(const std::string& args) { return testing::RunKvplanShell(args); }
 
 const std::string kLlama = "--model meta-llama/Llama-3.1-8B-Instruct";
 

@@ -57,6 +57,11 @@ void RunPlan(const PlanOptions& o, CLI::App* cmd) {
     req.engine = lc.engine;
     // Flags typed before `--` refine the pasted command.
     std::vector<std::string> args = lc.args;
+    // The one environment switch that changes an engine's memory rules:
+    // VLLM_USE_V1=0 selects vLLM's V0 engine where it still exists.
+    for (const auto& [name, value] : lc.env) {
+      if (lc.engine == "vllm" && name == "VLLM_USE_V1") args.push_back(name + "=" + value);
+    }
     args.insert(args.end(), req.args.begin(), req.args.end());
     req.args = args;
   }

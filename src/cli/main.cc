@@ -1,6 +1,7 @@
 // kvplan: predicts what an LLM-serving launch does with GPU memory.
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <string_view>
 
 #include <fmt/core.h>
@@ -44,7 +45,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    if (argc > 1 && app.get_subcommands().empty() && argv[1][0] != '-') {
+      std::string verbs;
+      for (const CLI::App* sub : app.get_subcommands({})) {
+        verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
+      }
+      fmt::print(stderr, "kvplan: error: unknown verb '{}' (expected one of: {})\n", argv[1],
+                 verbs);
+    } else {
+      fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    }
     return kvplan::kExitBadInput;
   } catch (const kvplan::InputError& e) {
     fmt::print(stderr, "kvplan: error: {}\n", e.what());

@@ -34,16 +34,8 @@ int64_t PrefillGraphCount(const SglangDefaultsInput& in, const SglangDefaults& d
 SglangDefaults DefaultsEarly(const SglangDefaultsInput& in) {
   SglangDefaults d = SglangResolveBucketsAndGraphs(in);
   ResolvePiecewise(in, &d);
+  if (SglangFractionNeedsNoRule(in, &d)) return d;
   const SglangArgs& a = *in.args;
-  if (a.mem_fraction_static) {
-    d.mem_fraction_static = *a.mem_fraction_static;
-    return d;
-  }
-  if (in.gpu_mem_mib == 0) {
-    d.mem_fraction_static = 0.88;
-    d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
-    return d;
-  }
   SglangReserve r(in.explain);
   r.Add(512, "constant metadata");
   r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
@@ -71,16 +63,8 @@ SglangDefaults DefaultsEarly(const SglangDefaultsInput& in) {
 SglangDefaults DefaultsMid(const SglangDefaultsInput& in) {
   SglangDefaults d = SglangResolveBucketsAndGraphs(in);
   ResolvePiecewise(in, &d);
+  if (SglangFractionNeedsNoRule(in, &d)) return d;
   const SglangArgs& a = *in.args;
-  if (a.mem_fraction_static) {
-    d.mem_fraction_static = *a.mem_fraction_static;
-    return d;
-  }
-  if (in.gpu_mem_mib == 0) {
-    d.mem_fraction_static = 0.88;
-    d.mem_fraction_rule = "GPU capacity unknown -> 0.88";
-    return d;
-  }
   SglangReserve r(in.explain);
   r.Add(512, "constant metadata");
   r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));

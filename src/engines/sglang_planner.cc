@@ -461,7 +461,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   }
   if (r.max_running_requests < 0) r.max_running_requests = 0;
   if (explain)
-    setting("--max-running-requests", std::to_string(r.max_running_requests),
+    setting("--max-running-requests", r.ok ? std::to_string(r.max_running_requests) : "not reached",
             a.max_running_requests.has_value(), reqs_rule);
 
   // --- Decode graphs: up to v0.5.2 the list stops at the pool size ----------

@@ -34,6 +34,19 @@ void SglangReserve::FloorLargeCard(int64_t gpu_mem_mib) {
   }
 }
 
+bool SglangFractionNeedsNoRule(const SglangDefaultsInput& in, SglangDefaults* d) {
+  if (in.args->mem_fraction_static) {
+    d->mem_fraction_static = *in.args->mem_fraction_static;
+    return true;
+  }
+  if (in.gpu_mem_mib == 0) {
+    d->mem_fraction_static = 0.88;
+    d->mem_fraction_rule = "GPU capacity unknown -> 0.88";
+    return true;
+  }
+  return false;
+}
+
 double SglangReserve::Fraction(int64_t gpu_mem_mib, std::string* rule) const {
   const double g = static_cast<double>(gpu_mem_mib);
   const double mfs = PyRound((g - total_) / g, 3);

@@ -39,6 +39,11 @@ class SglangReserve {
   std::vector<std::string> terms_;
 };
 
+// Sets d->mem_fraction_static when no reserve rule applies: the user gave
+// the fraction, or the GPU capacity is unknown (server_args.py @v0.5.3: 0.88).
+// Returns true in those cases.
+bool SglangFractionNeedsNoRule(const SglangDefaultsInput& in, SglangDefaults* d);
+
 // v0.5.3+ chunked prefill, decode graph size and capture list for unset
 // flags (shared by the v0.5.3 and 2026 eras).
 SglangDefaults SglangResolveBucketsAndGraphs(const SglangDefaultsInput& in);
