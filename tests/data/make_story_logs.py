@@ -53,7 +53,7 @@ def server_args(mfs, seed, graph_bs):
         "lora_paths=None, max_loras_per_batch=8, lora_backend='triton', attention_backend=None, "
         "sampling_backend='flashinfer', grammar_backend='xgrammar', mm_attention_backend=None, "
         "speculative_algorithm=None, speculative_draft_model_path=None, speculative_num_steps=None, "
-        "speculative_eagle_topk=None, speculative_num_draft_tokens=None, ep_size=1, "
+        "speculative_eagle_topk=None, speculative_num_draft_tokens=None, ep_size=8, "
         "enable_ep_moe=False, enable_deepep_moe=False, deepep_mode='auto', ep_num_redundant_experts=0, "
         "init_expert_location='trivial', enable_eplb=False, eplb_algorithm='auto', "
         "disable_radix_cache=False, cuda_graph_max_bs=" + str(graph_bs[-1]) + ", "
@@ -100,7 +100,7 @@ def baseline():
     t = "2025-07-21 08:51"
     t2 = "2025-07-21 08:52"
     bs = [1, 2, 4, 8] + list(range(16, 257, 8))
-    cmd = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 "
+    cmd = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 --ep-size 8 "
            "--reasoning-parser qwen3 --host 0.0.0.0 --port 30000")
     lines = header(t, cmd, 0.88, 530148473, bs)
     for r in range(8):
@@ -129,7 +129,7 @@ def baseline():
 def failed():
     t = "2025-07-22 14:03"
     bs = [1, 2, 4, 8] + list(range(16, 129, 8))
-    cmd = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 "
+    cmd = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 --ep-size 8 "
            "--mem-fraction-static 0.55 --cuda-graph-max-bs 128 --reasoning-parser qwen3 --host 0.0.0.0 --port 30000")
     lines = header(t, cmd, 0.55, 993262141, bs)
     t2 = "2025-07-22 14:04"
