@@ -13,12 +13,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/process_bench.h"
+
 #include "engines/trtllm.h"
 #include "engines/vllm.h"
 #include "gpus/gpu.h"
 #include "models/model.h"
-
-extern char** environ;
 
 namespace kvplan {
 namespace {
@@ -56,38 +56,10 @@ void BM_PlanTrtllm(benchmark::State& state) {
 }
 BENCHMARK(BM_PlanTrtllm);
 
-// One whole `kvplan compare` process (the vllm#21348 setup); reports peak RSS.
+// One whole `kvplan compare` process (the vllm#21348 setup).
 void BM_CompareProcess(benchmark::State& state) {
-  std::vector<std::string> argv_s = {
-      KVPLAN_BINARY, "compare", "--model", "Qwen/Qwen3-235B-A22B-FP8",
-      "--gpu",       "h100",    "--tp",    "4"};
-  std::vector<char*> argv;
-  for (std::string& s : argv_s) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  long max_rss_kib = 0;
-  for (auto _ : state) {
-    auto start = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
-      state.SkipWithError("cannot run kvplan");
-      break;
-    }
-    int status = 0;
-    struct rusage ru {};
-    wait4(pid, &status, 0, &ru);
-    auto end = std::chrono::steady_clock::now();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      state.SkipWithError("kvplan compare failed");
-      break;
-    }
-    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
-    max_rss_kib = std::max(max_rss_kib, ru.ru_maxrss);
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  state.counters["peak_rss_MiB"] = static_cast<double>(max_rss_kib) / 1024.0;
+  BenchmarkKvplanProcess(
+      state, {"compare", "--model", "Qwen/Qwen3-235B-A22B-FP8", "--gpu", "h100", "--tp", "4"});
 }
 BENCHMARK(BM_CompareProcess)
     ->UseManualTime()

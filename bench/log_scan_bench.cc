@@ -18,9 +18,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "logs/log_scanner.h"
+#include "bench/process_bench.h"
 
-extern char** environ;
+#include "logs/log_scanner.h"
 
 namespace {
 
@@ -112,28 +112,13 @@ void BM_ScanSyntheticLog(benchmark::State& state) {
 BENCHMARK(BM_ScanSyntheticLog)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_DiffProcess(benchmark::State& state) {
-  std::string a = Data("sglang/story_baseline_auto_mfs.log");
-  std::string b = Data("sglang/story_mfs_0.55_failed.log");
-  std::string bin = KVPLAN_BINARY;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", 1, 0);
-  for (auto _ : state) {
-    char* argv[] = {bin.data(), const_cast<char*>("diff"), a.data(), b.data(), nullptr};
-    pid_t pid = 0;
-    if (posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv, environ) != 0) {
-      state.SkipWithError("cannot start kvplan");
-      break;
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) state.SkipWithError("kvplan diff failed");
-  }
-  posix_spawn_file_actions_destroy(&actions);
+  kvplan::BenchmarkKvplanProcess(state, {"diff", Data("sglang/story_baseline_auto_mfs.log"),
+                                         Data("sglang/story_mfs_0.55_failed.log")});
 }
 BENCHMARK(BM_DiffProcess)
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
+    ->UseManualTime()
+    ->Iterations(1)
     ->Repetitions(15)
     ->ReportAggregatesOnly(true);
 

@@ -15,13 +15,6 @@ namespace {
 
 using namespace kvplan::testing;
 
-SglangMeasured Measured(double pre_gib, double post_gib) {
-  SglangMeasured m;
-  m.pre_load_free_bytes = GiBToBytes(pre_gib);
-  m.post_load_free_bytes = GiBToBytes(post_gib);
-  return m;
-}
-
 double Fig(const PlanResult& r, const char* key) {
   const Figure* f = r.FindFigure(key);
   EXPECT_NE(f, nullptr) << key;

@@ -12,13 +12,6 @@ namespace {
 
 using namespace kvplan::testing;
 
-SglangMeasured Measured(double pre_gib, double post_gib) {
-  SglangMeasured m;
-  m.pre_load_free_bytes = GiBToBytes(pre_gib);
-  m.post_load_free_bytes = GiBToBytes(post_gib);
-  return m;
-}
-
 const std::vector<ModelSpec>& Models() {
   static const std::vector<ModelSpec> models = {Qwen3_32B(), Qwen3_30B_A3B(), Llama31_8B(),
                                                 DeepSeekV3(), Qwen3_0_6B()};

@@ -3,6 +3,7 @@
 // the planner's tests do not depend on the config parser.
 #pragma once
 
+#include "engines/sglang.h"
 #include "gpus/gpu.h"
 #include "models/model.h"
 #include "util/units.h"
@@ -91,5 +92,13 @@ inline GpuSpec H200() { return Gpu("h200", 143156, 143771, LinkKind::kNvlink); }
 inline GpuSpec B200() { return Gpu("b200", 182642, 183359, LinkKind::kNvlink); }
 inline GpuSpec L40S() { return Gpu("l40s", 45589, 46068, LinkKind::kPcie); }
 inline GpuSpec RtxPro6000() { return Gpu("rtx-pro-6000", 97250, 97887, LinkKind::kPcie); }
+
+// The two free-memory figures SGLang measures, as a log prints them (GiB).
+inline SglangMeasured Measured(double pre_gib, double post_gib) {
+  SglangMeasured m;
+  m.pre_load_free_bytes = GiBToBytes(pre_gib);
+  m.post_load_free_bytes = GiBToBytes(post_gib);
+  return m;
+}
 
 }  // namespace kvplan::testing
