@@ -3,6 +3,7 @@
 // the planner's tests do not depend on the config parser.
 #pragma once
 
+#include "engines/engine_test_models.h"
 #include "engines/sglang.h"
 #include "gpus/gpu.h"
 #include "models/model.h"
@@ -10,21 +11,12 @@
 
 namespace kvplan::testing {
 
+// The shared hand-built GQA geometry (engine_test_models.h); the SGLang
+// tests need neither the MLP width nor the vocabulary.
 inline ModelSpec Gqa(const char* id, int layers, int heads, int kv_heads, int head_dim, int hidden,
                      int64_t max_pos) {
-  ModelSpec m;
-  m.id = id;
+  ModelSpec m = hand::Gqa(id, layers, heads, kv_heads, head_dim, hidden, 0, 0, max_pos);
   m.architecture = "Qwen3ForCausalLM";
-  m.torch_dtype = "bfloat16";
-  m.dtype_bytes = 2;
-  m.num_layers = layers;
-  m.num_attention_heads = heads;
-  m.num_kv_heads = kv_heads;
-  m.head_dim = head_dim;
-  m.v_head_dim = head_dim;
-  m.hidden_size = hidden;
-  m.max_position_embeddings = max_pos;
-  m.layer_kinds.assign(static_cast<size_t>(layers), LayerKind::kFull);
   return m;
 }
 
