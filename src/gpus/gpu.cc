@@ -85,6 +85,8 @@ void ParseLinks(const Json& entry, const std::string& where, GpuSpec& gpu) {
   gpu.nvlink_bandwidth = NumberField(entry, where, "nvlink_gb_s") * kGiga;
   gpu.pcie_generation = static_cast<int>(NumberField(entry, where, "pcie_generation"));
   gpu.compute_capability = static_cast<int>(NumberField(entry, where, "compute_capability"));
+  gpu.sm_count = static_cast<int>(NumberField(entry, where, "sm_count"));
+  if (gpu.sm_count <= 0) BadEntry(where, "'sm_count' must be a positive number");
   gpu.pcie_bandwidth = NumberField(entry, where, "pcie_gb_s") * kGiga;
   const Json& p2p = Field(entry, where, "p2p");
   if (!p2p.is_boolean()) BadEntry(where, "'p2p' must be true or false");

@@ -18,6 +18,9 @@ struct GpuSpec {
   // CUDA compute capability x10 (90 Hopper, 100 B200, 120 RTX Blackwell);
   // 0 for AMD. Engines pick attention backends (and so page sizes) by it.
   int compute_capability = 0;
+  // Streaming multiprocessors (AMD: compute units): a kernel whose grid has
+  // fewer blocks than this leaves the rest of the GPU idle.
+  int sm_count = 0;
   // Total bytes as the CUDA runtime reports them (torch.cuda.mem_get_info()[1]).
   int64_t total_bytes = 0;
   // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.

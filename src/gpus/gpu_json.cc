@@ -23,6 +23,7 @@ nlohmann::json GpuToJson(const GpuSpec& gpu) {
       {"name", gpu.name},
       {"vendor", gpu.vendor},
       {"compute_capability", gpu.compute_capability},
+      {"sm_count", gpu.sm_count},
       {"total_bytes", gpu.total_bytes},
       {"total_gib", ToGiB(gpu.total_bytes)},
       {"capacity_mib", gpu.capacity_mib},

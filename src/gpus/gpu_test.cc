@@ -141,7 +141,7 @@ TEST(DescribeInterconnect, NamesTheLink) {
 }
 
 constexpr const char* kGoodEntry =
-    R"({"id": "x-1", "aliases": ["x"], "name": "X", "vendor": "nvidia", "compute_capability": 90,
+    R"({"id": "x-1", "aliases": ["x"], "name": "X", "vendor": "nvidia", "compute_capability": 90, "sm_count": 132,
   "total_mib": 100, "capacity_mib": 101, "hbm_tb_s": 1, "bf16_tflops": 10, "fp8_tflops": 0,
   "fp4_tflops": 0, "link": "pcie", "nvlink_generation": 0, "nvlink_gb_s": 0,
   "pcie_generation": 4, "pcie_gb_s": 32, "p2p": false, "source": "test"})";
@@ -171,6 +171,17 @@ TEST(ParseGpuCatalog, RejectsBadDocuments) {
   std::string bad_link = kGoodEntry;
   bad_link.replace(bad_link.find("\"pcie\""), 6, "\"pci\"");
   EXPECT_THROW(ParseGpuCatalog(Doc(bad_link)), InputError);
+  std::string no_sms = kGoodEntry;
+  no_sms.replace(no_sms.find("\"sm_count\": 132"), 15, "\"sm_count\": 0");
+  EXPECT_THROW(ParseGpuCatalog(Doc(no_sms)), InputError);
+}
+
+// Datasheet SM counts: a launch grid smaller than these leaves SMs idle.
+TEST(GpuCatalog, KnowsTheStreamingMultiprocessors) {
+  EXPECT_EQ(FindGpu("h100").sm_count, 132);
+  EXPECT_EQ(FindGpu("h200").sm_count, 132);
+  EXPECT_EQ(FindGpu("rtx-pro-6000").sm_count, 188);
+  for (const GpuSpec& g : GpuCatalog()) EXPECT_GT(g.sm_count, 0) << g.id;
 }
 
 TEST(ParseGpuCatalog, ErrorNamesTheEntryAndField) {
