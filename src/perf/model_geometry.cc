@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/quantization.h"
+
 namespace kvplan {
 
 double ExpectedExpertsTouched(double e, double k, double tokens) {
@@ -41,12 +43,14 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
         2.0 * g.heads * (m.kv_lora_rank + m.qk_rope_head_dim) + 2.0 * g.heads * m.kv_lora_rank;
     g.kv_elems_per_token = m.kv_lora_rank + m.qk_rope_head_dim;
     g.kv_heads_for_split = 0;
+    g.attn_qk_dim = m.kv_lora_rank + m.qk_rope_head_dim;
   } else {
     g.kv_heads = m.num_kv_heads > 0 ? m.num_kv_heads : m.num_attention_heads;
     g.attn_params = h * g.heads * hd + 2.0 * h * g.kv_heads * hd + g.heads * vhd * h;
     g.attn_flops_per_ctx = 2.0 * g.heads * hd + 2.0 * g.heads * vhd;
     g.kv_elems_per_token = g.kv_heads * (hd + vhd);
     g.kv_heads_for_split = g.kv_heads;
+    g.attn_qk_dim = hd;
   }
   g.dense_mlp_params = 3.0 * h * m.intermediate_size;
   if (m.IsMoe()) {
@@ -72,9 +76,23 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
   g.sliding_window = m.sliding_window;
   g.embed_params = g.vocab * h;
   g.dense_bytes_per_param = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
-  const int bits = m.quant.weight_bits > 0 ? m.quant.weight_bits : 16;
-  g.weight_bytes_per_param = std::min(g.dense_bytes_per_param, bits / 8.0);
-  g.fp8_compute = bits == 8;
+  // Bytes per parameter of one part, scales included (LinearBytes over a
+  // representative square matrix; the per-parameter share does not depend on it).
+  const int dtype = static_cast<int>(g.dense_bytes_per_param);
+  const auto per_param = [&](bool quantized) {
+    if (!m.quant.IsQuantized() || !quantized) return g.dense_bytes_per_param;
+    constexpr int64_t kSide = 4096;
+    return static_cast<double>(LinearBytes(m.quant, true, kSide, kSide, dtype)) / (kSide * kSide);
+  };
+  g.attn_bytes_per_param = per_param(m.quant.attention_quantized);
+  g.mlp_bytes_per_param = per_param(m.quant.dense_mlp_quantized);
+  g.expert_bytes_per_param = per_param(m.quant.experts_quantized);
+  g.shared_bytes_per_param = per_param(m.quant.shared_experts_quantized);
+  g.weight_bytes_per_param = m.IsMoe() ? g.expert_bytes_per_param : g.mlp_bytes_per_param;
+  const int bits = m.quant.IsQuantized() ? m.quant.weight_bits : 16;
+  // GEMMs run at the FP8/FP4 rate only when the weights are stored so
+  // (W8A8 / MXFP4 kernels); int4 weight-only kernels dequantize to bf16.
+  g.fp8_compute = bits == 8 && m.quant.method != "gptq" && m.quant.method != "awq";
   g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
   return g;
 }

@@ -29,13 +29,21 @@ struct ModelGeometry {
   double num_experts = 0;
   double top_k = 0;
 
-  double weight_bytes_per_param = 2;  // quantized linear layers
+  // Bytes per parameter as stored, part by part: quantization_config keeps
+  // some layers in 16 bits (gpt-oss: all but the experts; compressed-tensors
+  // ignore lists), so one figure for every linear layer would be wrong.
+  double attn_bytes_per_param = 2;
+  double mlp_bytes_per_param = 2;     // dense MLP layers
+  double expert_bytes_per_param = 2;  // routed experts
+  double shared_bytes_per_param = 2;  // shared experts
+  double weight_bytes_per_param = 2;  // the largest part: experts of an MoE, else the MLP
   double dense_bytes_per_param = 2;   // embeddings, lm_head, norms
   bool fp8_compute = false;           // weights in FP8: GEMMs run at FP8 rate
   bool fp4_compute = false;
 
   // Attention core per layer, per new token, per context token.
   double attn_flops_per_ctx = 0;  // FLOPs (QK^T and PV), all heads
+  double attn_qk_dim = 0;         // per-head query/key width (MLA: latent + rope = 576)
   // KV-cache elements per token per layer (GQA: 2 kv_heads head_dim; MLA: latent + rope).
   double kv_elems_per_token = 0;
   double kv_heads_for_split = 0;  // what TP divides (GQA kv heads; MLA 0 = replicated)
