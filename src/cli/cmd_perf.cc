@@ -14,6 +14,7 @@
 #include "perf/efficiency_options.h"
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
+#include "perf/published_decode.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -33,6 +34,8 @@ struct PerfOptions {
   std::string spec_algo, draft_path;
   std::optional<int> spec_steps, spec_topk, spec_draft_tokens;
   std::optional<double> accept_length;
+  bool spec_v2 = false;
+  std::string attention_backend;
   bool json = false, csv = false, validation = false;
   Efficiency eff;
 };
@@ -86,6 +89,9 @@ PerfRequest BuildRequest(const PerfOptions& o) {
   }
   if (!o.draft_path.empty()) r.draft = LoadModel(o.draft_path);
   r.spec_engine = o.engine == "vllm" ? SpecEngine::kVllm : SpecEngine::kSglang;
+  r.spec.sglang_spec_v2 = o.spec_v2;
+  if (o.spec_v2 && o.engine != "sglang") throw InputError("--spec-v2 is an SGLang setting");
+  r.attention_backend = o.attention_backend;
   r.eff = CheckedEfficiency(o.eff);
   return r;
 }
@@ -191,7 +197,8 @@ void PrintText(const PerfReport& p) {
 
 void Run(const PerfOptions& o) {
   if (o.validation) {
-    fmt::print("{}", PublishedCollectivesTable());
+    fmt::print("Collectives\n\n{}\nDecode, one stream\n\n{}", PublishedCollectivesTable(),
+               PublishedDecodeTable());
     return;
   }
   if (o.json && o.csv) throw InputError("choose one of --json and --csv");
@@ -241,11 +248,15 @@ void RegisterPerfVerb(CLI::App& app) {
   cmd->add_option("--speculative-draft-model-path", o->draft_path, "Draft model");
   cmd->add_option("--accept-length", o->accept_length,
                   "Mean accepted tokens per iteration incl. the bonus token");
+  cmd->add_flag("--spec-v2", o->spec_v2,
+                "SGLang with SGLANG_ENABLE_SPEC_V2=1 (overlap scheduler kept on with speculation)");
+  cmd->add_option("--attention-backend", o->attention_backend,
+                  "SGLang --attention-backend (default: the engine's choice for the GPU)");
   AddEfficiencyOptions(cmd, &o->eff);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--csv", o->csv, "Print CSV");
   cmd->add_flag("--validation", o->validation,
-                "Print the predicted-vs-published collective table and exit");
+                "Print the predicted-vs-published collective and decode tables and exit");
   cmd->callback([o] { Run(*o); });
 }
 

@@ -28,6 +28,14 @@ struct Efficiency {
   // Per-iteration host cost of a speculative-decoding step (tree building,
   // verification bookkeeping) outside the graphs.
   double spec_iteration_overhead_us = 150;
+  // SGLang's speculative worker v1 (the default up to at least v0.5.6: spec v2
+  // needs SGLANG_ENABLE_SPEC_V2=1) turns the overlap scheduler off, so the
+  // scheduler's per-iteration CPU work and the worker's GPU->CPU syncs
+  // (eagle_worker.py @00559ea: seq_lens sum .item(), accept lengths to host)
+  // stall the GPU. sglang#26171 measured one such sync at 0.2-1.1 ms per
+  // output token (EAGLE-3, Qwen3-8B, one GPU); 1 ms covers two syncs and the
+  // scheduler step at the low end of that range (kvplan's assumption).
+  double sglang_spec_v1_serial_us = 1000;
 };
 
 }  // namespace kvplan

@@ -12,9 +12,10 @@ Efficiency CheckedEfficiency(const Efficiency& e) {
   };
   share("--memory-efficiency", e.memory);
   share("--gemm-efficiency", e.gemm);
-  share("attention efficiency", e.attention);
-  if (e.kernel_graph_us < 0 || e.kernel_eager_us < 0 || e.spec_iteration_overhead_us < 0) {
-    throw InputError("--kernel-us and --spec-overhead-us must be >= 0");
+  share("--attention-efficiency", e.attention);
+  if (e.kernel_graph_us < 0 || e.kernel_eager_us < 0 || e.spec_iteration_overhead_us < 0 ||
+      e.sglang_spec_v1_serial_us < 0) {
+    throw InputError("--kernel-us, --spec-overhead-us and --spec-v1-serial-us must be >= 0");
   }
   return e;
 }

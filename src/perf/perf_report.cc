@@ -61,6 +61,13 @@ StepContext MakeStepContext(const ModelGeometry& g, const PerfRequest& r) {
   c.flops_bf16 = r.gpu.bf16_flops;
   c.flops_fp8 = r.gpu.fp8_flops;
   c.flops_fp4 = r.gpu.fp4_flops;
+  c.sm_count = r.gpu.sm_count;
+  c.compute_capability = r.gpu.compute_capability;
+  // The draft runs on the target's attention backend, so the target decides.
+  if (r.spec_engine == SpecEngine::kSglang) {
+    c.extend_attention = SglangExtendAttention(
+        r.gpu.compute_capability, r.model.attention == AttentionKind::kMla, r.attention_backend);
+  }
   c.fabric = MakeFabric(r.gpu, r.topology, std::max(1, r.par.tp));
   c.par = r.par;
   c.kv_bytes_per_elem = r.kv_bytes_per_elem;

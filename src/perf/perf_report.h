@@ -29,6 +29,7 @@ struct PerfRequest {
   SpecConfig spec;                 // algorithm kNone: no speculation
   std::optional<ModelSpec> draft;  // EAGLE/EAGLE3/STANDALONE draft; unset: synthesized
   SpecEngine spec_engine = SpecEngine::kSglang;
+  std::string attention_backend;  // --attention-backend ("" = the engine's default)
   Efficiency eff;
 };
 

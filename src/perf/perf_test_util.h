@@ -15,6 +15,8 @@ inline StepContext Context(const ModelGeometry* g, const char* gpu_id, Topology 
   c.flops_bf16 = gpu.bf16_flops;
   c.flops_fp8 = gpu.fp8_flops;
   c.flops_fp4 = gpu.fp4_flops;
+  c.sm_count = gpu.sm_count;
+  c.compute_capability = gpu.compute_capability;
   c.fabric = MakeFabric(gpu, topology, tp);
   c.par.tp = tp;
   c.allreduce = policy;

@@ -130,7 +130,14 @@ SpecStep SpeculativeStep(const StepContext& target, const StepContext& draft,
   const StepBreakdown v = ForwardTime(target, verify);
   out.verify_us = v.total_us;
   out.verify_comm_us = v.comm_us;
-  out.iteration_us = out.draft_us + out.verify_us + target.eff.spec_iteration_overhead_us;
+  // Host work per iteration (tree building, acceptance bookkeeping); SGLang's
+  // spec v1 also runs without the overlap scheduler that hides the plain
+  // decode's scheduling, so that work and its GPU->CPU syncs are exposed.
+  out.host_us = target.eff.spec_iteration_overhead_us;
+  if (engine == SpecEngine::kSglang && !spec.sglang_spec_v2) {
+    out.host_us += target.eff.sglang_spec_v1_serial_us;
+  }
+  out.iteration_us = out.draft_us + out.verify_us + out.host_us;
   out.tpot_ms = out.iteration_us / tau / 1000.0;
   out.tokens_per_s = batch * tau / out.iteration_us * 1e6;
   out.speedup = out.tokens_per_s / out.baseline_tokens_per_s;
@@ -144,13 +151,15 @@ SpecMemory SpeculativeMemory(const ModelGeometry& d, const Parallelism& par,
   if (spec.algorithm == SpecAlgorithm::kNone) return m;
   const int tp = std::max(1, par.tp);
   const int dense = d.layers - d.moe_layers;
-  const double layer_params =
-      d.layers * d.attn_params + dense * d.dense_mlp_params +
-      d.moe_layers * (d.num_experts * d.expert_params + d.shared_expert_params + d.router_params);
+  const double layer_bytes =
+      d.layers * d.attn_params * d.attn_bytes_per_param +
+      dense * d.dense_mlp_params * d.mlp_bytes_per_param +
+      d.moe_layers * (d.num_experts * d.expert_params * d.expert_bytes_per_param +
+                      d.shared_expert_params * d.shared_bytes_per_param +
+                      d.router_params * d.dense_bytes_per_param);
   // The LM head is always the draft's; the embedding is shared for MTP.
   const double embed = shares_target_embedding ? d.embed_params : 2 * d.embed_params;
-  m.weight_bytes = static_cast<int64_t>(
-      (layer_params * d.weight_bytes_per_param + embed * d.dense_bytes_per_param) / tp);
+  m.weight_bytes = static_cast<int64_t>((layer_bytes + embed * d.dense_bytes_per_param) / tp);
   const double kv_split = d.kv_heads_for_split > 0
                               ? std::max(1.0, d.kv_heads_for_split / tp) / d.kv_heads_for_split
                               : 1.0;

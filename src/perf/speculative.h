@@ -26,6 +26,10 @@ struct SpecConfig {
   int eagle_topk = 1;                   // --speculative-eagle-topk
   int num_draft_tokens = 0;             // --speculative-num-draft-tokens
   std::optional<double> accept_length;  // tau incl. the bonus token; unset: default
+  // SGLang only: SGLANG_ENABLE_SPEC_V2=1 keeps the overlap scheduler on
+  // (server_args.py @v0.5.6: without it "Overlap scheduler is disabled because
+  // of using eagle3 or standalone speculative decoding").
+  bool sglang_spec_v2 = false;
 };
 
 // SGLang's auto values (server_args, docs): num_steps 5 / topk 4 / draft
@@ -52,6 +56,7 @@ double AcceptLength(const SpecConfig& spec);
 
 struct SpecStep {
   double draft_us = 0;   // all draft forwards of one iteration
+  double host_us = 0;    // host time the GPU waits for (per iteration)
   double verify_us = 0;  // the target forward over batch x draft tokens
   double verify_comm_us = 0;
   double iteration_us = 0;

@@ -98,6 +98,20 @@ TEST_F(SpecStepTest, VllmAndSglangSchedulesDiffer) {
   EXPECT_NE(sg.draft_us, vl.draft_us);
 }
 
+// SGLang spec v1 (no SGLANG_ENABLE_SPEC_V2) runs with the overlap scheduler
+// off: each iteration exposes the serial host time; spec v2 and vLLM do not.
+TEST_F(SpecStepTest, SglangSpecV1ExposesTheSchedulerPerIteration) {
+  SpecConfig v1 = Spec(2.5), v2 = Spec(2.5);
+  v2.sglang_spec_v2 = true;
+  const SpecStep a = SpeculativeStep(tc_, dc_, v1, SpecEngine::kSglang, 1, 1024, true);
+  const SpecStep b = SpeculativeStep(tc_, dc_, v2, SpecEngine::kSglang, 1, 1024, true);
+  const SpecStep c = SpeculativeStep(tc_, dc_, v1, SpecEngine::kVllm, 1, 1024, true);
+  EXPECT_DOUBLE_EQ(a.host_us - b.host_us, tc_.eff.sglang_spec_v1_serial_us);
+  EXPECT_DOUBLE_EQ(b.host_us, tc_.eff.spec_iteration_overhead_us);
+  EXPECT_DOUBLE_EQ(c.host_us, tc_.eff.spec_iteration_overhead_us);
+  EXPECT_NEAR(a.iteration_us - b.iteration_us, tc_.eff.sglang_spec_v1_serial_us, 1e-9);
+}
+
 // sglang-memory.md 6: an EAGLE-3 draft for Llama-3.1-8B (1 layer, 8 KV heads,
 // head_dim 128, bf16) costs 4096 B/token.
 TEST(SpeculativeMemory, Eagle3DraftKvPerToken) {

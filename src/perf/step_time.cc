@@ -30,6 +30,25 @@ double KvElemsPerRank(const ModelGeometry& m, int attn_tp) {
   return m.kv_elems_per_token * heads_per_rank / m.kv_heads_for_split;
 }
 
+// SGLang's Triton extend kernel (triton_ops/extend_attention.py): grid =
+// (batch, heads, cdiv(q_len, BLOCK_M)); each block multiplies BLOCK_M query
+// rows (the real ones padded) with the whole prefix on one SM. A 4-token verify
+// of DeepSeek-V3 at TP 8 is 16 blocks on 188 SMs, each doing 8x the useful
+// FLOPs: compute-bound on 16 SMs however short the KV read is.
+double TritonExtendUs(const StepContext& c, const ForwardShape& s, double batch_local, double ctx,
+                      double bytes) {
+  const ModelGeometry& m = *c.model;
+  const double heads = std::max(1.0, m.heads / c.par.AttentionTp());
+  const double block_m = TritonExtendBlockM(c.compute_capability, m.attn_qk_dim);
+  const double blocks = std::ceil(batch_local) * heads * std::ceil(s.q_len / block_m);
+  const double waves = std::ceil(blocks / c.sm_count);
+  const double flops_per_block = block_m * (ctx + s.q_len) * m.attn_flops_per_ctx / m.heads;
+  const double per_sm_flops = c.flops_bf16 / c.sm_count * c.eff.attention;
+  const double compute_us = waves * flops_per_block / per_sm_flops * 1e6;
+  const double memory_us = bytes / (c.hbm_bw * c.eff.memory) * 1e6;
+  return std::max(compute_us, memory_us);
+}
+
 // Attention core of one layer kind over `window` context tokens (0 = unlimited).
 double AttentionCoreUs(const StepContext& c, const ForwardShape& s, double batch_local,
                        double window) {
@@ -40,6 +59,9 @@ double AttentionCoreUs(const StepContext& c, const ForwardShape& s, double batch
   const double flops = batch_local * pairs * m.attn_flops_per_ctx / attn_tp;
   const double bytes =
       batch_local * (ctx + s.q_len) * KvElemsPerRank(m, attn_tp) * c.kv_bytes_per_elem;
+  if (s.q_len > 1 && c.extend_attention == ExtendAttention::kTritonPerHead && c.sm_count > 0) {
+    return TritonExtendUs(c, s, batch_local, ctx, bytes);
+  }
   return RooflineUs(flops, bytes, c.flops_bf16, c.eff.attention, c.hbm_bw, c.eff.memory);
 }
 
@@ -59,19 +81,23 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   const double local = dp_attn ? tokens / c.par.dp : tokens;
   const double batch_local = dp_attn ? s.batch / c.par.dp : s.batch;
   const double peak = GemmPeak(c);
-  const double wb = m.weight_bytes_per_param;
   const double bw = c.hbm_bw;
   const Efficiency& e = c.eff;
 
-  // Linear layers.
+  // Linear layers, each part at the bytes per parameter it is stored in.
   const double attn_p = m.attn_params / attn_tp;
-  const double attn_us = RooflineUs(2 * attn_p * local, attn_p * wb, peak, e.gemm, bw, e.memory);
+  const double attn_b = attn_p * m.attn_bytes_per_param;
+  const double attn_us = RooflineUs(2 * attn_p * local, attn_b, peak, e.gemm, bw, e.memory);
   const double mlp_p = m.dense_mlp_params / tp;
-  const double mlp_us = RooflineUs(2 * mlp_p * tokens, mlp_p * wb, peak, e.gemm, bw, e.memory);
+  const double mlp_b = mlp_p * m.mlp_bytes_per_param;
+  const double mlp_us = RooflineUs(2 * mlp_p * tokens, mlp_b, peak, e.gemm, bw, e.memory);
   double moe_us = 0, moe_bytes = 0;
   if (moe_layers > 0) {
     const double touched = ExpectedExpertsTouched(m.num_experts, m.top_k, tokens);
-    moe_bytes = (touched * m.expert_params + m.shared_expert_params + m.router_params) * wb / tp;
+    moe_bytes = (touched * m.expert_params * m.expert_bytes_per_param +
+                 m.shared_expert_params * m.shared_bytes_per_param +
+                 m.router_params * m.dense_bytes_per_param) /
+                tp;
     const double flops = 2 * (m.top_k * m.expert_params + m.shared_expert_params) * tokens / tp;
     moe_us = RooflineUs(flops, moe_bytes, peak, e.gemm, bw, e.memory);
   }
@@ -80,8 +106,7 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   const double head_us =
       RooflineUs(2 * head_p * s.logit_tokens, head_bytes, c.flops_bf16, e.gemm, bw, e.memory);
   out.gemm_us = layers * attn_us + dense_layers * mlp_us + moe_layers * moe_us + head_us;
-  out.weight_bytes =
-      layers * attn_p * wb + dense_layers * mlp_p * wb + moe_layers * moe_bytes + head_bytes;
+  out.weight_bytes = layers * attn_b + dense_layers * mlp_b + moe_layers * moe_bytes + head_bytes;
 
   // Attention core, by layer kind (stage share of each kind).
   const double share = static_cast<double>(layers) / std::max(1, m.layers);

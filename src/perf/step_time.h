@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/weights.h"
+#include "perf/attention_kernels.h"
 #include "perf/efficiency.h"
 #include "perf/model_geometry.h"
 #include "perf/nccl_model.h"
@@ -25,7 +26,11 @@ struct StepContext {
   double flops_bf16 = 0;  // FLOP/s
   double flops_fp8 = 0;   // FLOP/s (0 = none)
   double flops_fp4 = 0;   // FLOP/s (0 = none)
-  Fabric fabric;          // for the TP group
+  int sm_count = 0;       // streaming multiprocessors (0 = unknown)
+  int compute_capability = 0;
+  // The kernel of multi-token forwards over the cache (verify, draft extend).
+  ExtendAttention extend_attention = ExtendAttention::kSplitKv;
+  Fabric fabric;  // for the TP group
   Parallelism par;
   double kv_bytes_per_elem = 2;  // KV-cache dtype
   AllreducePolicy allreduce = AllreducePolicy::kEngineDefault;

@@ -74,7 +74,7 @@ TEST(StepTime, MoeVerifyReadsMoreExperts) {
   const StepBreakdown one = ForwardTime(c, Decode(1, 1024));
   const StepBreakdown four = ForwardTime(c, {1, 4, 1024, 4, true});
   // 8 -> 30.5 routed experts per MoE layer (+1 shared) over 58 MoE layers.
-  const double expert_bytes = g.expert_params * 1.0 / 8;
+  const double expert_bytes = g.expert_params * (1.0 + 4.0 / (128 * 128)) / 8;  // FP8 + scales
   const double extra = 58 * (ExpectedExpertsTouched(256, 8, 4) - 8) * expert_bytes;
   EXPECT_NEAR(four.weight_bytes - one.weight_bytes, extra, extra * 1e-6);
 }
