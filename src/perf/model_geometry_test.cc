@@ -39,7 +39,22 @@ TEST(ModelGeometry, DeepSeekV3ActiveParameters) {
   EXPECT_EQ(g.kv_elems_per_token, 576);  // kv_lora_rank 512 + rope 64
   const double active = g.ActiveParamsPerToken() + 2 * g.embed_params;
   EXPECT_NEAR(active / 1e9, 37.0, 37.0 * 0.05);
-  EXPECT_EQ(g.weight_bytes_per_param, 1.0);  // FP8 checkpoint
+  // FP8 weights plus one float32 scale per 128x128 block, in every linear part.
+  const double fp8_block = 1.0 + 4.0 / (128 * 128);
+  EXPECT_DOUBLE_EQ(g.weight_bytes_per_param, fp8_block);
+  EXPECT_DOUBLE_EQ(g.attn_bytes_per_param, fp8_block);
+  EXPECT_DOUBLE_EQ(g.shared_bytes_per_param, fp8_block);
+  EXPECT_EQ(g.attn_qk_dim, 576);
+}
+
+// The trap of reading one dtype for every layer: gpt-oss stores only its
+// experts in MXFP4 (4-bit values + one 8-bit scale per 32) and keeps
+// attention in bf16 (data/models/openai--gpt-oss-120b.json).
+TEST(ModelGeometry, GptOssKeepsAttentionInBf16) {
+  const ModelGeometry g = MakeGeometry(LoadModel("openai/gpt-oss-120b"));
+  EXPECT_DOUBLE_EQ(g.attn_bytes_per_param, 2.0);
+  EXPECT_NEAR(g.expert_bytes_per_param, 0.5 + 1.0 / 32, 1e-3);
+  EXPECT_TRUE(g.fp4_compute);
 }
 
 // Llama-3.1-8B has 8.03B parameters (model card).
