@@ -54,8 +54,10 @@ SglangGraphEstimate EstimateSglangGraphs(const ModelSpec& model, const ModelSpec
   const double topk = static_cast<double>(std::max<int64_t>(1, sp.topk));
   const double extend = static_cast<double>(sp.steps + 1);
   if (has_draft) {
-    // speculative/eagle_draft_cuda_graph_runner.py: num_tokens_per_bs = topk;
-    // eagle_draft_extend_cuda_graph_runner.py: speculative_num_steps + 1.
+    // speculative/eagle_draft_cuda_graph_runner.py (v0.4.x-v0.5.x and main):
+    // num_tokens_per_bs = topk; eagle_draft_extend_cuda_graph_runner.py (v0.5.x):
+    // speculative_num_steps + 1 (main 2026 captures num_draft_tokens wide, the
+    // same when topk is 1; not modelled per era).
     e.draft_bytes = FittedCudaGraphBytes(d, bs * topk) + FittedCudaGraphBytes(d, bs * extend);
   }
   if (!with_formula) return e;
