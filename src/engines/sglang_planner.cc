@@ -11,6 +11,7 @@
 #include "engines/sglang_cell.h"
 #include "engines/sglang_era.h"
 #include "engines/sglang_fixes.h"
+#include "engines/sglang_graph_estimate.h"
 #include "engines/sglang_speculative.h"
 #include "models/sharding.h"
 #include "models/weights.h"
@@ -496,8 +497,10 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     draft_kv = (tokens + page) * dc.bytes;
   }
   const int64_t slack_bytes = GiBToBytes(slack_gib);
-  const int64_t graphs_estimate = graph_max_bs * 2 * kMiB;
-  int64_t slack_used = req_to_token + graphs_estimate + draft_kv;
+  // CUDA graphs: kvplan's fit, target plus draft (one shared graph pool).
+  const SglangGraphEstimate graphs =
+      EstimateSglangGraphs(model, draft, a, spec, sp, graph_max_bs, explain);
+  int64_t slack_used = req_to_token + graphs.Total() + draft_kv;
   if (!era.draft_weights_before_profile) slack_used += draft_weights;
 
   if (explain) {
@@ -533,17 +536,29 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     r.figures.push_back({"draft_kv_bytes", static_cast<double>(draft_kv), ""});
     r.figures.push_back({"slack_bytes", static_cast<double>(slack_bytes), ""});
     r.figures.push_back({"slack_used_estimate_bytes", static_cast<double>(slack_used), ""});
+    r.figures.push_back({"cuda_graph_estimate_bytes", static_cast<double>(graphs.Total()), ""});
+    if (spec) {
+      r.figures.push_back(
+          {"draft_graph_estimate_bytes", static_cast<double>(graphs.draft_bytes), ""});
+    }
     if (explain)
       stage("req_to_token pool",
             fmt::format("4 B * {} rows * (context {} + 4{}) (from the slack)", pool_rows,
                         context_len, draft_columns ? fmt::format(" + {}", draft_columns) : ""),
             req_to_token, "mem_cache/memory_pool.py ReqToTokenPool");
+    if (graphs.Total() > 0) {
+      stage("CUDA graphs (estimate)", graphs.formula + " (from the slack)", graphs.Total(),
+            "measured by the engine at capture (cuda_graph_runner.py); kvplan's fit");
+    }
     if (r.ok && slack_used > slack_bytes) {
       warn(fmt::format(
           "the slack pre_load_free * (1 - mem_fraction_static) = {} may not hold what is allocated "
-          "after the KV pool (req_to_token {}, CUDA graphs ~{}, draft {}): expect an out-of-memory "
-          "error during CUDA-graph capture",
-          Gib(slack_bytes), Gib(req_to_token), Gib(graphs_estimate),
+          "after the KV pool (req_to_token {}, CUDA graphs ~{} ({}), draft KV/weights {}): "
+          "expect an out-of-memory error during CUDA-graph capture",
+          Gib(slack_bytes), Gib(req_to_token), Gib(graphs.Total()),
+          spec ? fmt::format("fitted: target {} + draft {}", Gib(graphs.target_bytes),
+                             Gib(graphs.draft_bytes))
+               : std::string("fitted"),
           Gib(draft_kv + (era.draft_weights_before_profile ? 0 : draft_weights))));
     }
     // The bar: one GPU's memory, in allocation order.

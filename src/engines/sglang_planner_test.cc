@@ -349,6 +349,138 @@ TEST(SglangSpeculative, NewestBudgetsDraftInCell) {
   EXPECT_EQ(r.cell_size_bytes, static_cast<int64_t>(131072 * (1 + 1.0 / 32)));
 }
 
+// The slack check's CUDA-graph estimate (kvplan's fit, engines/cuda_graph_memory.h):
+// a speculative target captures verify graphs over bs x num_draft_tokens
+// tokens (cuda_graph_runner.py TARGET_VERIFY), and the draft adds its
+// draft-decode (bs x topk) and draft-extend (bs x (steps + 1)) graphs.
+// EAGLE-3 for Llama-3.1-8B at --cuda-graph-max-bs 48, steps 3, topk 1, 4 draft tokens:
+//   target 192 tokens x 32 layers x 4096 x 2 B x 15.05 = 757,491,302 B
+//   draft  48 x 1 x 4096 x 2 x 15.05 + 192 x 1 x 4096 x 2 x 15.05 = 5,917,900 + 23,671,603 B
+TEST(SglangGraphs, SpeculativeSlackIncludesDraftGraphs) {
+  SglangArgs a;
+  a.mem_fraction_static = 0.85;
+  a.cuda_graph_max_bs = 48;
+  a.speculative_algorithm = "EAGLE3";
+  a.speculative_num_steps = 3;
+  a.speculative_eagle_topk = 1;
+  a.speculative_num_draft_tokens = 4;
+  ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
+  for (const char* version : {"0.5.6", "main"}) {
+    PlanResult r = PlanSglang(version, Llama31_8B(), H100(), a, Measured(78.0, 63.0), &draft);
+    ASSERT_TRUE(r.ok) << version;
+    EXPECT_NEAR(Fig(r, "draft_graph_estimate_bytes"), 5917900.0 + 23671603.0, 2) << version;
+    EXPECT_NEAR(Fig(r, "cuda_graph_estimate_bytes"), 757491302.0 + 5917900.0 + 23671603.0, 3)
+        << version;
+    // Everything after the KV pool that the slack must hold; draft weights
+    // count only where they load after profiling (before #28855).
+    const double draft_weights = std::string(version) == "main" ? 0 : Fig(r, "draft_weights_bytes");
+    EXPECT_DOUBLE_EQ(Fig(r, "slack_used_estimate_bytes"),
+                     Fig(r, "req_to_token_bytes") + Fig(r, "draft_kv_bytes") + draft_weights +
+                         Fig(r, "cuda_graph_estimate_bytes"))
+        << version;
+  }
+  // Without a draft the target captures plain decode graphs: 48 x 32 x 4096 x 2 x 15.05.
+  SglangArgs plain;
+  plain.mem_fraction_static = 0.85;
+  plain.cuda_graph_max_bs = 48;
+  PlanResult p = PlanSglang("main", Llama31_8B(), H100(), plain, Measured(78.0, 63.0));
+  EXPECT_NEAR(Fig(p, "cuda_graph_estimate_bytes"), 189372825.0, 1);
+  EXPECT_EQ(p.FindFigure("draft_graph_estimate_bytes"), nullptr);
+}
+
+// NEXTN without a draft path captures the target's own MTP layer: DeepSeek-V3
+// TP8, bs 64, 4 draft tokens: target 256 x 61 x 7168 x 2 x (15.05 + 1.86 x 8)
+// = 6,700,458,311 B; draft (64 + 64 x 4) x 1 layer x 7168 x 2 x 29.93.
+TEST(SglangGraphs, MtpDraftGraphsUseTheTargetLayerShape) {
+  SglangArgs a;
+  a.tp = 8;
+  a.mem_fraction_static = 0.85;
+  a.cuda_graph_max_bs = 64;
+  a.speculative_algorithm = "NEXTN";
+  a.speculative_num_steps = 3;
+  a.speculative_eagle_topk = 1;
+  a.speculative_num_draft_tokens = 4;
+  PlanResult r = PlanSglang("0.5.6", DeepSeekV3(), H200(), a, Measured(138.0, 60.0));
+  const double draft = 320.0 * 1 * 7168 * 2 * (15.05 + 1.86 * 8);
+  EXPECT_NEAR(Fig(r, "draft_graph_estimate_bytes"), draft, 2);
+  EXPECT_NEAR(Fig(r, "cuda_graph_estimate_bytes"), 6700458311.0 + draft, 3);
+}
+
+// Property: a lower --cuda-graph-max-bs never raises the estimate, and
+// strictly lowers it, plain and speculative, in both draft-accounting eras.
+TEST(SglangGraphs, LowerMaxBsLowersTheEstimate) {
+  ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
+  for (const char* version : {"0.5.6", "main"}) {
+    for (bool spec : {false, true}) {
+      double prev_graphs = INFINITY, prev_used = INFINITY;
+      for (int64_t bs : {512, 256, 160, 64, 16, 1}) {
+        SglangArgs a;
+        a.mem_fraction_static = 0.85;
+        a.cuda_graph_max_bs = bs;
+        if (spec) a.speculative_algorithm = "EAGLE3";
+        PlanResult r = PlanSglang(version, Llama31_8B(), H100(), a, Measured(78.0, 63.0),
+                                  spec ? &draft : nullptr);
+        const double graphs = Fig(r, "cuda_graph_estimate_bytes");
+        const double used = Fig(r, "slack_used_estimate_bytes");
+        EXPECT_GT(graphs, 0) << version << " spec " << spec << " bs " << bs;
+        EXPECT_LT(graphs, prev_graphs) << version << " spec " << spec << " bs " << bs;
+        EXPECT_LT(used, prev_used) << version << " spec " << spec << " bs " << bs;
+        prev_graphs = graphs;
+        prev_used = used;
+      }
+    }
+  }
+  SglangArgs off;
+  off.mem_fraction_static = 0.85;
+  off.disable_cuda_graph = true;
+  PlanResult r = PlanSglang("main", Llama31_8B(), H100(), off, Measured(78.0, 63.0));
+  EXPECT_EQ(Fig(r, "cuda_graph_estimate_bytes"), 0);
+}
+
+bool WarnsOfCaptureOom(const PlanResult& r) {
+  for (const std::string& w : r.warnings) {
+    if (w.find("out-of-memory error during CUDA-graph capture") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A small slack: pre 78 GiB x (1 - 0.96) = 3.12 GiB. At --cuda-graph-max-bs
+// 256 the plain launch's graphs are 256 x 32 x 4096 x 2 B x 15.05 = 0.941 GiB
+// (plus a 0.125 GiB req_to_token pool: 4097 rows x 8196 x 4 B); EAGLE-3
+// (3 steps, topk 1, 4 draft tokens) verifies 1024 tokens per graph: 3.762
+// GiB, plus the draft's 256 + 1024 tokens over 1 layer: 0.147 GiB, together
+// over the slack. (The old 2 MiB x bs rule said 0.5 GiB for both.)
+TEST(SglangGraphs, Eagle3SmallSlackWarnsPlainDoesNot) {
+  SglangArgs plain;
+  plain.mem_fraction_static = 0.96;
+  plain.context_length = 8192;
+  plain.cuda_graph_max_bs = 256;
+  PlanResult p = PlanSglang("main", Llama31_8B(), H100(), plain, Measured(78.0, 63.0));
+  ASSERT_TRUE(p.ok);
+  EXPECT_FALSE(WarnsOfCaptureOom(p));
+  EXPECT_NEAR(ToGiB(static_cast<int64_t>(Fig(p, "cuda_graph_estimate_bytes"))), 0.9406, 0.0005);
+
+  SglangArgs spec = plain;
+  spec.speculative_algorithm = "EAGLE3";
+  spec.speculative_num_steps = 3;
+  spec.speculative_eagle_topk = 1;
+  spec.speculative_num_draft_tokens = 4;
+  ModelSpec draft = Gqa("draft", 1, 32, 8, 128, 4096, 131072);
+  PlanResult s = PlanSglang("main", Llama31_8B(), H100(), spec, Measured(78.0, 63.0), &draft);
+  ASSERT_TRUE(s.ok);
+  EXPECT_TRUE(WarnsOfCaptureOom(s));
+  EXPECT_NEAR(ToGiB(static_cast<int64_t>(Fig(s, "cuda_graph_estimate_bytes"))), 3.7625 + 0.1470,
+              0.0005);
+  bool names_parts = false;
+  for (const std::string& w : s.warnings) {
+    if (w.find("(fitted: target ") != std::string::npos &&
+        w.find(" + draft ") != std::string::npos) {
+      names_parts = true;
+    }
+  }
+  EXPECT_TRUE(names_parts);
+}
+
 // server_args.py _handle_data_parallelism: DP attention with dp 1 is turned
 // off, so heads split over the full TP.
 TEST(SglangInput, DpAttentionWithOneGroupIsOff) {

@@ -45,12 +45,11 @@ std::vector<int> VllmCaptureSizes(int max_num_seqs) {
 }
 
 int64_t CudaGraphMemoryBytes(const ModelGeometry& m, const Parallelism& par, double max_tokens) {
-  if (max_tokens <= 0) return 0;
-  const int pp = std::max(1, par.pp);
-  const double layers = static_cast<double>((m.layers + pp - 1) / pp);
-  const double per_token_layer =
-      m.hidden * 2.0 * (kGraphMemPerHidden + kGraphMemPerExpert * m.top_k);
-  return static_cast<int64_t>(max_tokens * layers * per_token_layer);
+  GraphMemoryShape shape;
+  shape.layers_per_rank = LayersPerPipelineRank(m.layers, par.pp);
+  shape.hidden = m.hidden;
+  shape.top_k = m.top_k;
+  return FittedCudaGraphBytes(shape, max_tokens);
 }
 
 }  // namespace kvplan

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engines/cuda_graph_memory.h"
 #include "models/weights.h"
 #include "perf/model_geometry.h"
 
@@ -25,17 +26,10 @@ std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative);
 //   [1, 2, 4] + range(8, 256, 8) + range(256, max_graph_size + 1, 16), kept <= max_graph_size.
 std::vector<int> VllmCaptureSizes(int max_num_seqs);
 
-// Fitted coefficients: graph memory per rank = max_tokens x layers x hidden x
-// 2 B x (kPerHidden + kPerExpert x top_k).
-//   Qwen2.5-7B-class, B200, bs <= 512 (52 graphs): 1.44 GiB (sglang PR #11830)
-//     -> kPerHidden = 1.44 GiB / (512 x 28 x 3584 x 2) = 15.05
-//   DeepSeek-V3, H200 TP8, bs <= 256: 6.22-6.27 GiB (sglang PR #5893)
-//     -> kPerExpert = (6.245 GiB / (256 x 61 x 7168 x 2) - 15.05) / 8 = 1.86
-inline constexpr double kGraphMemPerHidden = 15.05;
-inline constexpr double kGraphMemPerExpert = 1.86;
-
 // Memory of the CUDA graphs of one model on one rank when the largest graph
-// runs `max_tokens` tokens (decode: max_bs; verify: max_bs x draft tokens).
+// runs `max_tokens` tokens (decode: max_bs; verify: max_bs x draft tokens):
+// the fit in engines/cuda_graph_memory.h (kGraphMemPerHidden, kGraphMemPerExpert)
+// over the geometry's layers per pipeline stage, hidden size and top_k.
 int64_t CudaGraphMemoryBytes(const ModelGeometry& m, const Parallelism& par, double max_tokens);
 
 }  // namespace kvplan
