@@ -38,6 +38,9 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
     const double kv = h * (m.kv_lora_rank + m.qk_rope_head_dim) +
                       m.kv_lora_rank * g.heads * (m.qk_nope_head_dim + vhd);
     g.attn_params = q + kv + g.heads * vhd * h;
+    // deepseek_v2.py DeepseekV2AttentionMLA: q_a_proj and kv_a_proj_with_mqa are replicated.
+    g.attn_replicated_params =
+        (m.q_lora_rank > 0 ? h * m.q_lora_rank : 0) + h * (m.kv_lora_rank + m.qk_rope_head_dim);
     // Absorbed MLA decode: scores over latent+rope, values over the latent.
     g.attn_flops_per_ctx =
         2.0 * g.heads * (m.kv_lora_rank + m.qk_rope_head_dim) + 2.0 * g.heads * m.kv_lora_rank;
@@ -47,6 +50,7 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
   } else {
     g.kv_heads = m.num_kv_heads > 0 ? m.num_kv_heads : m.num_attention_heads;
     g.attn_params = h * g.heads * hd + 2.0 * h * g.kv_heads * hd + g.heads * vhd * h;
+    g.attn_kv_params = 2.0 * h * g.kv_heads * hd;
     g.attn_flops_per_ctx = 2.0 * g.heads * hd + 2.0 * g.heads * vhd;
     g.kv_elems_per_token = g.kv_heads * (hd + vhd);
     g.kv_heads_for_split = g.kv_heads;

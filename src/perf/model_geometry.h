@@ -20,7 +20,12 @@ struct ModelGeometry {
   double kv_heads = 0;  // GQA KV heads (MLA: 1 latent)
 
   // Parameters (counts, not bytes).
-  double attn_params = 0;           // one layer's attention projections
+  double attn_params = 0;  // one layer's attention projections
+  // Of them, what tensor parallelism does not split: MLA's down-projections
+  // (q_a, kv_a: ReplicatedLinear), and the GQA K/V projections, which each
+  // rank keeps max(1, kv_heads / tp) heads of.
+  double attn_replicated_params = 0;
+  double attn_kv_params = 0;
   double dense_mlp_params = 0;      // one dense layer's MLP
   double expert_params = 0;         // one routed expert
   double shared_expert_params = 0;  // one MoE layer's shared experts

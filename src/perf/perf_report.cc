@@ -52,6 +52,30 @@ std::string AllreduceSummary(const StepContext& c, double bytes) {
                      t.us, b);
 }
 
+// Says which engine behaviours decide the speculative rows, so that a user
+// who sees a slowdown knows what to change.
+void AddSpeculationNotes(const PerfRequest& r, const StepContext& tc, PerfReport* out) {
+  if (tc.extend_attention == ExtendAttention::kTritonPerHead) {
+    const ForwardShape verify{1, static_cast<double>(r.spec.num_draft_tokens),
+                              static_cast<double>(r.context), 1, true};
+    const double ms = ForwardTime(tc, verify).attention_us / 1000.0;
+    const int blocks = static_cast<int>(std::max(1.0, tc.model->heads / tc.par.AttentionTp()));
+    out->notes.push_back(fmt::format(
+        "SGLang runs this model's attention on its Triton backend here (compute capability {}.{}): "
+        "the verify kernel puts one block per head ({} blocks on {} SMs) over the whole cache, "
+        "{:.1f} ms per verify at batch 1 and context {}; --attention-backend flashinfer (or fa3 "
+        "on Hopper) splits the cache",
+        tc.compute_capability / 10, tc.compute_capability % 10, blocks, tc.sm_count, ms,
+        r.context));
+  }
+  if (r.spec_engine == SpecEngine::kSglang && !r.spec.sglang_spec_v2) {
+    out->notes.push_back(fmt::format(
+        "SGLang's spec v1 turns the overlap scheduler off: {:.1f} ms of host time per iteration "
+        "assumed (--spec-v1-serial-us); SGLANG_ENABLE_SPEC_V2=1 (--spec-v2) keeps it on",
+        tc.eff.sglang_spec_v1_serial_us / 1000.0));
+  }
+}
+
 }  // namespace
 
 StepContext MakeStepContext(const ModelGeometry& g, const PerfRequest& r) {
@@ -183,6 +207,7 @@ PerfReport RunPerf(const PerfRequest& r) {
     }
     out.decode.push_back(row);
   }
+  if (spec) AddSpeculationNotes(r, tc, &out);
   for (int64_t p : r.prompt_lengths) {
     const StepBreakdown t = PrefillTime(tc, p, r.chunked_prefill_size);
     out.prefill.push_back({p, t.total_us * std::max(1, r.par.pp) / 1000.0, t.comm_us / t.total_us});

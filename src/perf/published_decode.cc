@@ -21,10 +21,11 @@ const char* kNim = "docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md";
 const char* kKimi = "local-inference-lab/rtx6kpro models/kimi-k26-v4.md @6fbbc09";
 const char* kTenstorrent = "tenstorrent/tt-inference-server#340";
 const char* kKimiMiss =
-    "kvplan reads the 2.9 GB per rank at 80 % of peak; this SM120 stack (INT4 MoE, TRITON_MLA, "
-    "forced PCIe custom allreduce) leaves ~5 ms per step kvplan does not model: its small "
-    "per-rank GEMVs at TP 8 run far below the bandwidth roofline. The speculative speedup on "
-    "the same stack is matched (PublishedDecodes.KimiEagle3SpeedupOnPcie)";
+    "this SM120 stack (INT4 Marlin/b12x MoE, TRITON_MLA, a forced PCIe custom allreduce) spends "
+    "~3.5 ms per step more than kvplan's weight reads at 80 % of peak + allreduces + kernel gaps: "
+    "its many small per-rank GEMVs at TP 8 run below the bandwidth roofline, which kvplan does "
+    "not model. The EAGLE-3 speedup on the same stack is matched "
+    "(PublishedDecodes.KimiEagle3SpeedupOnPcie)";
 const char* kVllmHostMiss =
     "vLLM version and dtype not stated; the measured step is twice kvplan's weight reads + "
     "kernels: vLLM's per-step host work (scheduling, sampling, output processing) is not modelled";

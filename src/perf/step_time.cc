@@ -40,7 +40,7 @@ double TritonExtendUs(const StepContext& c, const ForwardShape& s, double batch_
   const ModelGeometry& m = *c.model;
   const double heads = std::max(1.0, m.heads / c.par.AttentionTp());
   const double block_m = TritonExtendBlockM(c.compute_capability, m.attn_qk_dim);
-  const double blocks = std::ceil(batch_local) * heads * std::ceil(s.q_len / block_m);
+  const double blocks = std::ceil(batch_local) * heads;  // one query block per request
   const double waves = std::ceil(blocks / c.sm_count);
   const double flops_per_block = block_m * (ctx + s.q_len) * m.attn_flops_per_ctx / m.heads;
   const double per_sm_flops = c.flops_bf16 / c.sm_count * c.eff.attention;
@@ -59,7 +59,10 @@ double AttentionCoreUs(const StepContext& c, const ForwardShape& s, double batch
   const double flops = batch_local * pairs * m.attn_flops_per_ctx / attn_tp;
   const double bytes =
       batch_local * (ctx + s.q_len) * KvElemsPerRank(m, attn_tp) * c.kv_bytes_per_elem;
-  if (s.q_len > 1 && c.extend_attention == ExtendAttention::kTritonPerHead && c.sm_count > 0) {
+  // Verify and draft-extend shapes: the queries of a request fit one block.
+  // (Longer extends fill the GPU with blocks; the roofline covers them.)
+  if (s.q_len > 1 && c.extend_attention == ExtendAttention::kTritonPerHead && c.sm_count > 0 &&
+      s.q_len <= TritonExtendBlockM(c.compute_capability, m.attn_qk_dim)) {
     return TritonExtendUs(c, s, batch_local, ctx, bytes);
   }
   return RooflineUs(flops, bytes, c.flops_bf16, c.eff.attention, c.hbm_bw, c.eff.memory);
@@ -85,7 +88,11 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   const Efficiency& e = c.eff;
 
   // Linear layers, each part at the bytes per parameter it is stored in.
-  const double attn_p = m.attn_params / attn_tp;
+  // What one rank holds of a layer's attention (perf/model_geometry.h).
+  const double kv_per_rank =
+      m.kv_heads > 0 ? std::max(1.0, m.kv_heads / attn_tp) / m.kv_heads : 1.0 / attn_tp;
+  const double attn_p = m.attn_replicated_params + m.attn_kv_params * kv_per_rank +
+                        (m.attn_params - m.attn_replicated_params - m.attn_kv_params) / attn_tp;
   const double attn_b = attn_p * m.attn_bytes_per_param;
   const double attn_us = RooflineUs(2 * attn_p * local, attn_b, peak, e.gemm, bw, e.memory);
   const double mlp_p = m.dense_mlp_params / tp;
