@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "perf/efficiency.h"
 #include "perf/speculative.h"
 #include "perf/topology.h"
 
@@ -33,10 +34,21 @@ struct PublishedDecode {
 
 const std::vector<PublishedDecode>& PublishedDecodes();
 
-// kvplan's decode tokens/s for the figure's setup.
-double PredictPublishedDecode(const PublishedDecode& f);
+// kvplan's decode tokens/s for the figure's setup, with the default
+// efficiency factors or calibrated ones.
+double PredictPublishedDecode(const PublishedDecode& f, const Efficiency& eff = {});
 
-// Markdown table: setup, published, kvplan, error, within 25 %, source.
+// The per-kernel cost (Efficiency::kernel_graph_us) at which kvplan
+// reproduces `f` exactly, the other factors at their defaults: the
+// calibration a user does with --kernel-us from one measured step.
+double FitKernelUs(const PublishedDecode& f);
+
+// The figure the table and tests calibrate on: NIM, Llama-3.3-70B FP8 on
+// 2xH100, 5000 in / 500 out.
+const PublishedDecode& CalibrationDecode();
+
+// Markdown table: setup, published, kvplan, error, within 25 %, kvplan with
+// the kernel cost fitted on CalibrationDecode(), source.
 std::string PublishedDecodeTable();
 
 }  // namespace kvplan

@@ -44,6 +44,32 @@ TEST(PublishedDecodes, KimiEagle3SpeedupOnPcie) {
   EXPECT_NEAR(kvplan, published, published * 0.25);
 }
 
+// The calibration path: fit the one per-kernel constant (--kernel-us) to one
+// published step on one machine (NIM, Llama-3.3-70B FP8, 2xH100, ITL
+// 18.58 ms) and predict a different engine, model and GPU with it: Kimi-K2.6
+// on 8x RTX PRO 6000 (vLLM, 92.4 tok/s) lands within 25 %, and SGLang's
+// Llama-3.1-8B on one H100 stays within 25 %.
+TEST(PublishedDecodes, KernelCostFittedOnNimPredictsKimiOnPcie) {
+  const auto find = [](const char* model, double ctx) {
+    for (const PublishedDecode& f : PublishedDecodes()) {
+      if (std::string(f.model) == model && f.ctx == ctx && f.spec_steps == 0) return f;
+    }
+    ADD_FAILURE() << model;
+    return PublishedDecodes().front();
+  };
+  const PublishedDecode& nim = CalibrationDecode();
+  ASSERT_EQ(std::string(nim.model), "llama-3.3-70b-fp8");
+  Efficiency e;
+  e.kernel_graph_us = FitKernelUs(nim);
+  EXPECT_NEAR(PredictPublishedDecode(nim, e), nim.published_tok_s, 1e-6 * nim.published_tok_s);
+  EXPECT_GT(e.kernel_graph_us, 1.0);  // NIM's step is slower than the default predicts
+  EXPECT_LT(e.kernel_graph_us, 10.0);
+  for (const PublishedDecode& f : {find("kimi-k2.6", 1024), find("llama-3.1-8b", 512)}) {
+    EXPECT_NEAR(PredictPublishedDecode(f, e), f.published_tok_s, f.published_tok_s * 0.25)
+        << f.setup << " at " << e.kernel_graph_us << " us per kernel";
+  }
+}
+
 // The table's rows are cited and the markdown has one line per figure.
 TEST(PublishedDecodes, TableHasEveryFigure) {
   const std::string t = PublishedDecodeTable();
