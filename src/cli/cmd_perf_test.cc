@@ -90,6 +90,21 @@ TEST(PerfVerb, StoryEagle3SaysWhyAndWhatToChange) {
   EXPECT_GT(nlohmann::json::parse(fixed.out)["decode"][0]["spec_speedup"].get<double>(), 1.0);
 }
 
+// sglang PR #21272: EAGLE with an EAGLE-3 head accepts nothing, so
+// speculation can only lose; kvplan says so and uses acceptance 1.
+TEST(PerfVerb, EagleWithAnEagle3DraftAcceptsNothing) {
+  const CmdRun r = Kvplan("perf " + kLlama +
+                          " --gpu h100-sxm --batch-sizes 1 --prompt-lengths 128 --json "
+                          "--speculative-algorithm EAGLE --speculative-num-steps 3 "
+                          "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+                          "--speculative-draft-model-path sgl-project/SpecForge-llama3-8B-eagle3");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["accept_length"].get<double>(), 1.0) << r.out;
+  EXPECT_LT(j["decode"][0]["spec_speedup"].get<double>(), 1.0);
+  EXPECT_NE(r.out.find("PR #21272"), std::string::npos);
+}
+
 TEST(PerfVerb, BadInputExitsTwoWithOneLine) {
   for (const std::string& args :
        {"perf " + kLlama + " --gpu h100-sxm --topology ring",

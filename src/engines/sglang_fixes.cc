@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "engines/sglang_speculative.h"
 #include "models/weights.h"
 #include "util/text.h"
 #include "util/units.h"
@@ -100,6 +101,11 @@ void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, 
 void SglangAddFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                     const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
                     PlanResult* r) {
+  if (SglangEagleWithEagle3Draft(args.speculative_algorithm, draft)) {
+    r->fixes.push_back({"--speculative-algorithm", "EAGLE3",
+                        "the draft is an EAGLE-3 head; under EAGLE SGLang accepts no draft token "
+                        "(sglang PR #21272)"});
+  }
   const int64_t one_request = r->context_length;
   const bool short_of_one_request = r->ok && r->max_total_num_tokens < one_request;
   if (!r->ok || short_of_one_request) {

@@ -148,6 +148,12 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     warn(fmt::format("SGLang {} is newer than the newest modelled release; main's rules are used",
                      version));
   }
+  if (SglangEagleWithEagle3Draft(a.speculative_algorithm, draft)) {
+    warn("--speculative-algorithm EAGLE with an EAGLE-3 draft (" + draft->architecture +
+         "): SGLang does not capture the target's 3-layer hidden states, the draft's fc is "
+         "skipped and no draft token is accepted (accept len 1.00, slower than no speculation; "
+         "sglang PR #21272); use --speculative-algorithm EAGLE3");
+  }
   if (a.enable_dp_attention && a.dp == 1) {
     // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
     a.enable_dp_attention = false;

@@ -515,3 +515,38 @@ TEST(SglangInput, BadFlagsAreInputErrors) {
 
 }  // namespace
 }  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+bool HasWarning(const PlanResult& r, const std::string& text) {
+  for (const std::string& w : r.warnings) {
+    if (w.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// sglang PR #21272: --speculative-algorithm EAGLE with an EAGLE-3 head
+// (SpecForge's LlamaForCausalLMEagle3) silently accepts nothing. kvplan warns
+// and proposes EAGLE3; with EAGLE3, or with an EAGLE-1/2 style draft, it does not.
+TEST(SglangSpeculative, EagleWithAnEagle3DraftIsCaught) {
+  const ModelSpec eagle3 = LoadModel("sgl-project/SpecForge-llama3-8B-eagle3");
+  ASSERT_NE(eagle3.architecture.find("Eagle3"), std::string::npos);
+  SglangArgs a;
+  a.speculative_algorithm = "EAGLE";
+  PlanResult r = PlanSglang("0.5.6", Llama31_8B(), H100(), a, Measured(78.0, 63.0), &eagle3);
+  EXPECT_TRUE(HasWarning(r, "PR #21272"));
+  bool fix = false;
+  for (const Fix& f : r.fixes) fix |= f.flag == "--speculative-algorithm" && f.value == "EAGLE3";
+  EXPECT_TRUE(fix);
+  a.speculative_algorithm = "eagle3";
+  r = PlanSglang("0.5.6", Llama31_8B(), H100(), a, Measured(78.0, 63.0), &eagle3);
+  EXPECT_FALSE(HasWarning(r, "PR #21272"));
+  const ModelSpec eagle1 = LoadModel("SafeAILab/EAGLE-traineagle3-llama3.1-8b-draft");
+  a.speculative_algorithm = "EAGLE";
+  r = PlanSglang("0.5.6", Llama31_8B(), H100(), a, Measured(78.0, 63.0), &eagle1);
+  EXPECT_EQ(HasWarning(r, "PR #21272"), eagle1.architecture.find("Eagle3") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace kvplan

@@ -1,5 +1,7 @@
 #include "engines/sglang_speculative.h"
 
+#include <cctype>
+
 #include <fmt/core.h>
 
 #include "engines/sglang_era.h"
@@ -56,6 +58,13 @@ SglangSpecParams SglangSpeculativeParams(int64_t version, const ModelSpec& model
     p.rule += "; top-k 1 sets num_draft_tokens = num_steps + 1";
   }
   return p;
+}
+
+bool SglangEagleWithEagle3Draft(const std::string& algorithm, const ModelSpec* draft) {
+  std::string upper = algorithm;
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return upper == "EAGLE" && draft != nullptr &&
+         draft->architecture.find("Eagle3") != std::string::npos;
 }
 
 }  // namespace kvplan

@@ -1,5 +1,7 @@
 #include "perf/perf_report.h"
 
+#include "engines/sglang_speculative.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -146,6 +148,7 @@ PerfReport RunPerf(const PerfRequest& r) {
   out.allreduce = AllreduceSummary(tc, target.hidden * 2);
 
   const bool spec = r.spec.algorithm != SpecAlgorithm::kNone;
+  SpecConfig sc = r.spec;
   ModelGeometry draft_geom;
   if (spec) {
     if (r.spec.algorithm == SpecAlgorithm::kNextn) {
@@ -162,7 +165,16 @@ PerfReport RunPerf(const PerfRequest& r) {
         fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(r.spec.algorithm),
                     r.spec.num_steps, r.spec.eagle_topk, r.spec.num_draft_tokens);
     out.accept_length = AcceptLength(r.spec);
-    if (!r.spec.accept_length) {
+    const bool eagle3_under_eagle = r.spec_engine == SpecEngine::kSglang &&
+                                    r.spec.algorithm == SpecAlgorithm::kEagle && r.draft &&
+                                    SglangEagleWithEagle3Draft("EAGLE", &*r.draft);
+    if (eagle3_under_eagle) {
+      // sglang PR #21272: the EAGLE-3 head sees one layer's hidden state and accepts nothing.
+      if (!r.spec.accept_length) sc.accept_length = out.accept_length = 1.0;
+      out.notes.push_back(
+          "--speculative-algorithm EAGLE with an EAGLE-3 draft: SGLang accepts no draft token "
+          "(accept len 1.00, sglang PR #21272); use EAGLE3");
+    } else if (!r.spec.accept_length) {
       out.notes.push_back(fmt::format(
           "acceptance length {:.2f} is kvplan's default for this draft shape (per-token "
           "acceptance {:.2f}); pass --accept-length from your own runs",
@@ -198,7 +210,7 @@ PerfReport RunPerf(const PerfRequest& r) {
     row.comm_share = d.comm_us / d.total_us;
     row.collectives = d.collectives;
     if (spec) {
-      const SpecStep st = SpeculativeStep(tc, dc, r.spec, r.spec_engine, bs,
+      const SpecStep st = SpeculativeStep(tc, dc, sc, r.spec_engine, bs,
                                           static_cast<double>(r.context), row.cuda_graph);
       row.spec_tpot_ms = st.tpot_ms * pp;
       row.spec_tokens_per_s = st.tokens_per_s / pp;
