@@ -11,6 +11,7 @@
 
 #include "cli/verbs.h"
 #include "engines/sglang_cell.h"
+#include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
@@ -91,6 +92,10 @@ PerfRequest BuildRequest(const PerfOptions& o) {
   r.spec_engine = o.engine == "vllm" ? SpecEngine::kVllm : SpecEngine::kSglang;
   r.spec.sglang_spec_v2 = o.spec_v2;
   if (o.spec_v2 && o.engine != "sglang") throw InputError("--spec-v2 is an SGLang setting");
+  if (!o.attention_backend.empty() && o.engine != "sglang") {
+    throw InputError("--attention-backend is an SGLang setting");
+  }
+  SglangExtendAttention(0, false, o.attention_backend);  // throws for a backend SGLang lacks
   r.attention_backend = o.attention_backend;
   r.eff = CheckedEfficiency(o.eff);
   return r;

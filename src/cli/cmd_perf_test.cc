@@ -113,7 +113,8 @@ TEST(PerfVerb, BadInputExitsTwoWithOneLine) {
         "perf " + kLlama + " --gpu h100-sxm --batch-sizes 0", std::string("perf --gpu h100-sxm"),
         "perf " + kLlama + " --gpu rtx-4090 --topology nvswitch",
         "perf " + kLlama + " --gpu h100-sxm --tp 3",
-        "perf " + kLlama + " --gpu h100-sxm --engine vllm --spec-v2"}) {
+        "perf " + kLlama + " --gpu h100-sxm --engine vllm --spec-v2",
+        "perf " + kLlama + " --gpu h100-sxm --attention-backend trition"}) {
     const CmdRun r = Kvplan(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << "\n" << r.out;

@@ -1,8 +1,26 @@
 #include "perf/attention_kernels.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "util/error.h"
+
 namespace kvplan {
 
 ExtendAttention SglangExtendAttention(int cc, bool mla, const std::string& backend) {
+  // server_args.py @v0.5.6 ATTENTION_BACKEND_CHOICES (the CUDA and ROCm ones).
+  static const std::vector<std::string> kKnown = {
+      "triton",     "torch_native", "flex_attention",
+      "nsa",        "cutlass_mla",  "fa3",
+      "fa4",        "flashinfer",   "flashmla",
+      "trtllm_mla", "trtllm_mha",   "dual_chunk_flash_attn",
+      "aiter",      "wave"};
+  if (!backend.empty() && std::find(kKnown.begin(), kKnown.end(), backend) == kKnown.end()) {
+    std::string list;
+    for (const std::string& b : kKnown) list += (list.empty() ? "" : ", ") + b;
+    throw InputError("unknown SGLang --attention-backend '" + backend + "' (expected " + list +
+                     ")");
+  }
   if (backend == "triton") return ExtendAttention::kTritonPerHead;
   if (!backend.empty()) return ExtendAttention::kSplitKv;
   // server_args.py @v0.5.14 _get_default_attn_backend (MLA branch): Hopper -> fa3,

@@ -21,7 +21,7 @@ enum class ExtendAttention {
 // (--attention-backend; "" = default). server_args.py @v0.5.14
 // _get_default_attn_backend: MLA models get fa3 on Hopper (90), trtllm_mla on
 // SM100 and "triton" on every other GPU (SM8x, SM120); non-MLA models get fa3
-// or FlashInfer, both split-KV.
+// or FlashInfer, both split-KV. Throws InputError for a backend SGLang does not have.
 ExtendAttention SglangExtendAttention(int compute_capability, bool mla, const std::string& backend);
 
 // BLOCK_M of SGLang's Triton extend kernel for a per-head query width (MLA

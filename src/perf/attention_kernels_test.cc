@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "util/error.h"
+
 namespace kvplan {
 namespace {
 
@@ -16,6 +18,7 @@ TEST(SglangExtendAttention, TritonOnlyForMlaOffHopperAndSm100) {
   // The user's --attention-backend wins.
   EXPECT_EQ(SglangExtendAttention(90, false, "triton"), ExtendAttention::kTritonPerHead);
   EXPECT_EQ(SglangExtendAttention(120, true, "flashinfer"), ExtendAttention::kSplitKv);
+  EXPECT_THROW(SglangExtendAttention(120, true, "trition"), InputError);
 }
 
 // extend_attention.py _get_block_sizes_for_extend_attention.
