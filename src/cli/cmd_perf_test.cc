@@ -139,10 +139,35 @@ TEST(TuneVerb, JsonRankedWithCommands) {
   }
 }
 
+// The backend and spec v2 the user names reach every launch command: the
+// flag on all, the environment variable on the speculative ones only.
+TEST(TuneVerb, AttentionBackendAndSpecV2ReachTheCommands) {
+  const CmdRun r = Kvplan("tune " + kLlama +
+                          " --gpu h100-sxm --gpus 1 --threads 2 --json --no-progress --top 50 "
+                          "--attention-backend fa3 --spec-v2 "
+                          "--draft-model sgl-project/SpecForge-llama3-8B-eagle3");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["ranked"].empty());
+  int speculative = 0;
+  for (const char* table : {"ranked", "pareto"}) {
+    for (const nlohmann::json& x : j[table]) {
+      const std::string cmd = x["command"].get<std::string>();
+      EXPECT_NE(cmd.find(" --attention-backend fa3"), std::string::npos) << cmd;
+      const bool spec = cmd.find("--speculative-algorithm") != std::string::npos;
+      EXPECT_EQ(cmd.rfind("SGLANG_ENABLE_SPEC_V2=1 python -m sglang.launch_server", 0) == 0, spec)
+          << cmd;
+      speculative += spec;
+    }
+  }
+  EXPECT_GT(speculative, 0);  // the low-latency end of the front speculates
+}
+
 TEST(TuneVerb, BadInputExitsTwo) {
   EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --gpus 0").status, 2);
   EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --tpot-ms -1").status, 2);
   EXPECT_EQ(Kvplan("tune --gpu h100-sxm").status, 2);
+  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --attention-backend fast").status, 2);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/verbs.h"
+#include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
 #include "perf/tune.h"
 #include "util/error.h"
@@ -20,7 +21,8 @@ namespace kvplan::cli {
 namespace {
 
 struct TuneOptions {
-  std::string model, gpu, topology, draft, version;
+  std::string model, gpu, topology, draft, version, attention_backend;
+  bool spec_v2 = false;
   int gpus = 8;
   int64_t context = 4096, prompt = 0, concurrency = 0;
   std::optional<double> ttft_ms, tpot_ms, accept_length;
@@ -105,6 +107,9 @@ void Run(const TuneOptions& o) {
   req.tpot_ms = o.tpot_ms;
   req.accept_length = o.accept_length;
   req.sglang_version = o.version;
+  SglangExtendAttention(0, false, o.attention_backend);  // throws for a backend SGLang lacks
+  req.attention_backend = o.attention_backend;
+  req.sglang_spec_v2 = o.spec_v2;
   req.threads = o.threads;
   req.eff = CheckedEfficiency(o.eff);
   if (!o.draft.empty()) {
@@ -164,6 +169,10 @@ void RegisterTuneVerb(CLI::App& app) {
                   "EAGLE-3 draft to include speculative settings");
   cmd->add_option("--accept-length", o->accept_length, "Mean accepted tokens per iteration");
   cmd->add_option("--engine-version", o->version, "SGLang release (default: newest modelled)");
+  cmd->add_option("--attention-backend", o->attention_backend,
+                  "SGLang --attention-backend for every candidate (default: SGLang's choice)");
+  cmd->add_flag("--spec-v2", o->spec_v2,
+                "Speculative candidates run with SGLANG_ENABLE_SPEC_V2=1 (overlap scheduler on)");
   cmd->add_option("--threads", o->threads, "Worker threads (default: all cores)");
   cmd->add_option("--top", o->top, "Rows to print per table");
   AddEfficiencyOptions(cmd, &o->eff);

@@ -176,6 +176,7 @@ void Evaluate(const TuneRequest& req, const TuneSpace& s, const TimeSetup& t, co
     cfg.eagle_topk = sp.topk;
     cfg.num_draft_tokens = sp.draft_tokens;
     cfg.accept_length = req.accept_length;
+    cfg.sglang_spec_v2 = req.sglang_spec_v2;
     const SpecStep st =
         SpeculativeStep(tc, t.draft_ctx[ctx_i], cfg, SpecEngine::kSglang, per_replica, ctx, graph);
     tpot_us = st.tpot_ms * 1000 * c.pp;
@@ -224,6 +225,8 @@ void FillTimeSetup(const TuneRequest& req, const TuneSpace& s, TimeSetup* out) {
   for (const TuneCandidate& l : s.layouts) {
     for (bool fp8 : s.kv_fp8) {
       PerfRequest pr;
+      pr.model = req.model;  // the attention backend follows the target's attention kind
+      pr.attention_backend = req.attention_backend;
       pr.gpu = req.gpu;
       pr.topology = req.topology;
       pr.par.tp = l.tp;
@@ -433,8 +436,11 @@ const char* TuneVerdictName(TuneVerdict v) {
 
 std::string LaunchCommand(const TuneRequest& req, const TuneSpace& s, const TuneResult& r) {
   const TuneCandidate& c = r.c;
+  const TuneSpec& sp = s.specs[c.spec];
+  const bool spec = sp.algorithm != SpecAlgorithm::kNone;
   std::string cmd =
-      fmt::format("python -m sglang.launch_server --model-path {} --tp {}", req.model.id, c.tp);
+      fmt::format("{}python -m sglang.launch_server --model-path {} --tp {}",
+                  spec && req.sglang_spec_v2 ? "SGLANG_ENABLE_SPEC_V2=1 " : "", req.model.id, c.tp);
   if (c.dp_attention) cmd += fmt::format(" --dp {} --enable-dp-attention", c.tp);
   if (!c.dp_attention && c.replicas > 1) cmd += fmt::format(" --dp {}", c.replicas);
   if (c.pp > 1) cmd += fmt::format(" --pp-size {}", c.pp);
@@ -443,8 +449,8 @@ std::string LaunchCommand(const TuneRequest& req, const TuneSpace& s, const Tune
   cmd += fmt::format(" --cuda-graph-max-bs {}", c.cuda_graph_max_bs);
   if (c.kv_fp8) cmd += " --kv-cache-dtype fp8_e4m3";
   cmd += fmt::format(" --chunked-prefill-size {}", c.chunked_prefill);
-  const TuneSpec& sp = s.specs[c.spec];
-  if (sp.algorithm != SpecAlgorithm::kNone) {
+  if (!req.attention_backend.empty()) cmd += " --attention-backend " + req.attention_backend;
+  if (spec) {
     cmd += fmt::format(" --speculative-algorithm {}", SpecAlgorithmName(sp.algorithm));
     if (!req.draft_path.empty()) cmd += " --speculative-draft-model-path " + req.draft_path;
     cmd += fmt::format(

@@ -33,8 +33,10 @@ struct TuneRequest {
   std::optional<ModelSpec> draft;  // EAGLE-3 draft; MTP models search NEXTN without one
   std::string draft_path;          // for the launch command
   std::optional<double> accept_length;
-  std::string sglang_version;  // "" newest
-  int threads = 0;             // 0: hardware concurrency
+  std::string sglang_version;     // "" newest
+  std::string attention_backend;  // --attention-backend for every candidate ("" = SGLang's)
+  bool sglang_spec_v2 = false;    // SGLANG_ENABLE_SPEC_V2=1 for speculative candidates
+  int threads = 0;                // 0: hardware concurrency
   Efficiency eff;
 };
 
