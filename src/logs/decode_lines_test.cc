@@ -191,5 +191,52 @@ TEST(VllmSpecLine, NothingReadableGivesNothing) {
   EXPECT_FALSE(ParseVllmSpecLine("Some other line"));
 }
 
+// Property: a line cut anywhere gives nothing or exactly the full line's figures
+// (a cut may drop an optional figure, never change one).
+TEST(DecodeLines, EveryPrefixOfALineGivesNothingOrTheSameFigures) {
+  std::string sglang =
+      "Decode batch, #running-req: 9, #full token: 11584, full token usage: 0.01, mamba num: 36, "
+      "mamba usage: 0.60, accept len: 3.04, accept rate: 0.68, cuda graph: True, gen throughput "
+      "(token/s): 22.40, #queue-req: 1, ";
+  auto full = ParseSglangDecodeLine(sglang);
+  ASSERT_TRUE(full);
+  for (size_t n = 0; n < sglang.size(); ++n) {
+    auto s = ParseSglangDecodeLine(std::string_view(sglang).substr(0, n));
+    if (!s) continue;
+    EXPECT_EQ(s->running_reqs, full->running_reqs) << n;
+    EXPECT_EQ(s->gen_tok_s, full->gen_tok_s) << n;
+    EXPECT_EQ(s->accept_len, full->accept_len) << n;
+    EXPECT_EQ(s->cuda_graph, full->cuda_graph) << n;
+  }
+  std::string vllm =
+      "Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 82.1 "
+      "tokens/s, Running: 12 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%, Prefix cache hit "
+      "rate: 0.0%";
+  auto vfull = ParseVllmThroughputLine(vllm);
+  ASSERT_TRUE(vfull);
+  for (size_t n = 0; n < vllm.size(); ++n) {
+    auto s = ParseVllmThroughputLine(std::string_view(vllm).substr(0, n));
+    if (!s) continue;
+    EXPECT_EQ(s->running_reqs, vfull->running_reqs) << n;
+    EXPECT_EQ(s->gen_tok_s, vfull->gen_tok_s) << n;
+  }
+  std::string spec =
+      "SpecDecoding metrics: Mean acceptance length: 2.31, Accepted throughput: 40.12 tokens/s, "
+      "Drafted throughput: 93.00 tokens/s, Accepted: 401 tokens, Drafted: 930 tokens, "
+      "Per-position acceptance rate: 0.645, 0.393, 0.240, Avg Draft acceptance rate: 43.1%";
+  auto sfull = ParseVllmSpecLine(spec);
+  ASSERT_TRUE(sfull);
+  for (size_t n = 0; n < spec.size(); ++n) {
+    auto m = ParseVllmSpecLine(std::string_view(spec).substr(0, n));
+    if (!m) continue;
+    EXPECT_TRUE(!m->accept_len || *m->accept_len == *sfull->accept_len) << n;
+    EXPECT_TRUE(!m->accept_rate || *m->accept_rate == *sfull->accept_rate) << n;
+    ASSERT_LE(m->per_position.size(), sfull->per_position.size()) << n;
+    for (size_t i = 0; i < m->per_position.size(); ++i) {
+      EXPECT_EQ(m->per_position[i], sfull->per_position[i]) << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kvplan
