@@ -24,19 +24,31 @@ std::string KvTokens(const RunRecord& r) {
   return t ? fmt::format("{:.0f}", *t) : "-";
 }
 
+// "81.6@1": the median decode tok/s at the most common running-request count.
+std::string DecodeTokS(const RunRecord& r) {
+  const DecodeBatchFigures* b = r.decode.MostCommon();
+  return b ? fmt::format("{:.1f}@{}", b->median_tok_s, b->running_reqs) : "-";
+}
+
+// The decode column appears only when a listed run has decode reports, so
+// histories of start-up logs read as before.
 void PrintTable(const std::vector<StoredRun>& runs) {
-  fmt::print("{:>4}  {:<20}  {:<7}  {:<28}  {:<12}  {:>3}  {:>5}  {:>9}  {:<10}  {}\n", "id",
-             "started", "engine", "model", "gpu", "tp", "frac", "kv_tokens", "outcome", "log");
+  bool decode = false;
+  for (const StoredRun& s : runs) decode = decode || !s.record.decode.empty();
+  fmt::print("{:>4}  {:<20}  {:<7}  {:<28}  {:<12}  {:>3}  {:>5}  {:>9}  {}{:<10}  {}\n", "id",
+             "started", "engine", "model", "gpu", "tp", "frac", "kv_tokens",
+             decode ? fmt::format("{:>12}  ", "decode tok/s") : "", "outcome", "log");
   for (const StoredRun& s : runs) {
     const RunRecord& r = s.record;
     std::string gpu = r.gpu_name.empty() ? "-" : r.gpu_name;
     if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7);
-    fmt::print("{:>4}  {:<20.20}  {:<7}  {:<28.28}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {:<10}  {}\n",
-               s.id, r.started_at.empty() ? s.ingested_at : r.started_at,
-               r.engine.empty() ? "-" : r.engine, r.model.empty() ? "-" : r.model, gpu,
-               SettingOr(r, "tp_size", "tensor_parallel_size", "1"),
-               SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
-               r.outcome, s.log_path);
+    fmt::print(
+        "{:>4}  {:<20.20}  {:<7}  {:<28.28}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {}{:<10}  {}\n",
+        s.id, r.started_at.empty() ? s.ingested_at : r.started_at,
+        r.engine.empty() ? "-" : r.engine, r.model.empty() ? "-" : r.model, gpu,
+        SettingOr(r, "tp_size", "tensor_parallel_size", "1"),
+        SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
+        decode ? fmt::format("{:>12}  ", DecodeTokS(r)) : "", r.outcome, s.log_path);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "logs/common_lines.h"
 #include "logs/content_hash.h"
+#include "logs/decode_handler.h"
 #include "logs/default_rule.h"
 #include "logs/log_line.h"
 #include "logs/provenance.h"
@@ -37,6 +38,7 @@ void ScanOneLine(std::string_view raw, int64_t number, RunBuilder& b, std::strin
   }
   if (HandleSglangLine(line.message, b)) return;
   if (HandleVllmLine(line.message, b)) return;
+  if (HandleDecodeLine(line.message, b)) return;
   HandleCommonLine(line.message, clean, b);
 }
 

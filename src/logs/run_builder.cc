@@ -25,7 +25,7 @@ void RunBuilder::BeginLine(const LogLine& line, int64_t line_number) {
 bool RunBuilder::HasLaunchContent() const {
   const RunRecord& r = current_;
   return !r.settings.empty() || !r.timeline.empty() || !r.figures.empty() ||
-         r.outcome != "incomplete";
+         r.outcome != "incomplete" || !decode_.empty();
 }
 
 void RunBuilder::CloseCurrent() {
@@ -34,8 +34,10 @@ void RunBuilder::CloseCurrent() {
   }
   if (!HasLaunchContent() && current_.launch_command.empty()) return;
   current_.launch_index = static_cast<int>(done_.size());
+  current_.decode = decode_.Summary();
   done_.push_back(std::move(current_));
   current_ = RunRecord{};
+  decode_ = DecodeSummarizer{};
   in_traceback_ = false;
   failure_kind_ = FailureKind::kGeneric;
   failure_rank_.clear();
@@ -116,6 +118,19 @@ void RunBuilder::Fail(std::string_view message, FailureKind kind) {
 
 void RunBuilder::MarkReady() {
   if (current_.outcome != "failed") current_.outcome = "ok";
+  current_.last_line = line_number_;
+}
+
+void RunBuilder::AddDecodeSample(DecodeSample sample, std::string_view rank) {
+  sample.line = line_number_;
+  decode_.Add(sample, rank);
+  if (current_.first_line == 0) current_.first_line = line_number_;
+  if (current_.started_at.empty() && !line_.time.empty()) current_.started_at = line_.time;
+  MarkReady();
+}
+
+void RunBuilder::AddSpecMetrics(const SpecMetrics& spec) {
+  decode_.AddSpec(spec);
   current_.last_line = line_number_;
 }
 

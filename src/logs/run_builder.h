@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "logs/decode_summary.h"
 #include "logs/log_line.h"
 #include "logs/run_record.h"
 
@@ -40,6 +41,10 @@ class RunBuilder {
   void SetFigure(const std::string& key, double value);  // first value wins
   void Fail(std::string_view message, FailureKind kind);
   void MarkReady();
+  // A decode report (`rank` says whose) and vLLM's speculative report after it.
+  // A run that decodes has started, whether or not its ready line is in the log.
+  void AddDecodeSample(DecodeSample sample, std::string_view rank);
+  void AddSpecMetrics(const SpecMetrics& spec);
   void Note(std::string note);  // deduplicated
 
   // Tracebacks: lines after "Traceback (most recent call last):" up to the exception.
@@ -58,6 +63,7 @@ class RunBuilder {
   void CloseCurrent();
 
   RunRecord current_;
+  DecodeSummarizer decode_;  // the current run's decode reports
   std::vector<RunRecord> done_;
   LogLine line_;
   int64_t line_number_ = 0;

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "logs/decode_diff.h"
 #include "logs/explain_report.h"
 #include "logs/log_replan.h"
 #include "logs/log_vllm_replan.h"
@@ -291,6 +292,7 @@ std::string DiffText(const RunDiff& diff, const RunRecord& a, const std::string&
   out += memory.empty() ? "  none that shape memory\n" : memory;
   if (diff.together_replanned) out += "  all re-planned changes together: " + diff.together + "\n";
   AppendTimelines(a, b, &out);
+  out += DecodeDiffText(a, b);
   if (!rest.empty()) out += "\nOther differences\n" + rest;
   return out;
 }

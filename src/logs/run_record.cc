@@ -96,30 +96,32 @@ nlohmann::json ToJson(const RunRecord& r) {
                         {"usage_gib", Optional(p.usage_gib)},
                         {"line", p.line}});
   }
-  return {{"engine", r.engine},
-          {"version", r.version},
-          {"era", r.era},
-          {"model", r.model},
-          {"model_class", r.model_class},
-          {"dtype", r.dtype},
-          {"kv_dtype", r.kv_dtype},
-          {"gpu_name", r.gpu_name},
-          {"gpu_capacity_mib", r.gpu_capacity_mib},
-          {"gpu_count", r.gpu_count},
-          {"launch_command", r.launch_command},
-          {"settings", settings},
-          {"settings_complete", r.settings_complete},
-          {"timeline", timeline},
-          {"figures", r.figures},
-          {"cuda_graph_bs", r.cuda_graph_bs},
-          {"outcome", r.outcome},
-          {"error", r.error},
-          {"traceback", r.traceback},
-          {"notes", r.notes},
-          {"launch_index", r.launch_index},
-          {"first_line", r.first_line},
-          {"last_line", r.last_line},
-          {"started_at", r.started_at}};
+  nlohmann::json j = {{"engine", r.engine},
+                      {"version", r.version},
+                      {"era", r.era},
+                      {"model", r.model},
+                      {"model_class", r.model_class},
+                      {"dtype", r.dtype},
+                      {"kv_dtype", r.kv_dtype},
+                      {"gpu_name", r.gpu_name},
+                      {"gpu_capacity_mib", r.gpu_capacity_mib},
+                      {"gpu_count", r.gpu_count},
+                      {"launch_command", r.launch_command},
+                      {"settings", settings},
+                      {"settings_complete", r.settings_complete},
+                      {"timeline", timeline},
+                      {"figures", r.figures},
+                      {"cuda_graph_bs", r.cuda_graph_bs},
+                      {"outcome", r.outcome},
+                      {"error", r.error},
+                      {"traceback", r.traceback},
+                      {"notes", r.notes},
+                      {"launch_index", r.launch_index},
+                      {"first_line", r.first_line},
+                      {"last_line", r.last_line},
+                      {"started_at", r.started_at}};
+  if (!r.decode.empty()) j["decode"] = ToJson(r.decode);
+  return j;
 }
 
 RunRecord RunRecordFromJson(const nlohmann::json& j) {
@@ -154,6 +156,9 @@ RunRecord RunRecordFromJson(const nlohmann::json& j) {
     r.first_line = j.at("first_line");
     r.last_line = j.at("last_line");
     r.started_at = j.at("started_at");
+    if (j.contains("decode") && !j.at("decode").is_null()) {
+      r.decode = DecodeSummaryFromJson(j.at("decode"));
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(std::string("stored run record is not readable: ") + e.what());

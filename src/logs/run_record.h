@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logs/decode_summary.h"
+
 namespace kvplan {
 
 // Stages of the memory timeline, in start-up order.
@@ -60,6 +62,7 @@ struct RunRecord {
   std::vector<MemoryPoint> timeline;
   std::map<std::string, double> figures;  // named like the "logged" keys of ../shared/cases
   std::vector<int64_t> cuda_graph_bs;
+  DecodeSummary decode;  // what the run measured while serving; empty when it printed no report
 
   std::string outcome = "incomplete";  // "ok", "failed" or "incomplete"
   std::string error;                   // the engine's failure message, word for word
@@ -82,6 +85,8 @@ struct RunRecord {
   int64_t SettingInt(std::string_view key, int64_t fallback) const;
 };
 
+// "decode" is written only when the run has decode reports, and may be absent
+// when read (records stored before kvplan read decode reports).
 nlohmann::json ToJson(const RunRecord& run);
 // Throws InputError when `j` is not a run record.
 RunRecord RunRecordFromJson(const nlohmann::json& j);

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -38,6 +39,21 @@ CREATE TABLE IF NOT EXISTS runs(
 CREATE INDEX IF NOT EXISTS runs_by_model ON runs(model, gpu, tp, outcome);
 )sql";
 
+// Schema 2 adds what a run measured while decoding, NULL for runs without decode
+// reports and for runs stored before (their records hold none). Added with ALTER
+// TABLE, so no row is rewritten; older kvplan builds still read and write the table.
+constexpr int kSchemaVersion = 2;
+struct AddedColumn {
+  const char* name;
+  const char* type;
+};
+constexpr AddedColumn kDecodeColumns[] = {
+    {"decode_reports", "INTEGER"},  // decode reports counted
+    {"decode_batch", "INTEGER"},    // the most common running-request count
+    {"decode_tok_s", "REAL"},       // median tok/s at that count
+    {"decode_accept_len", "REAL"},  // mean accept length (speculative decoding)
+};
+
 // A prepared statement that finalises itself.
 class Stmt {
  public:
@@ -53,6 +69,20 @@ class Stmt {
     sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   }
   void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+  void Bind(int i, std::optional<double> v) {
+    if (v) {
+      sqlite3_bind_double(stmt_, i, *v);
+    } else {
+      sqlite3_bind_null(stmt_, i);
+    }
+  }
+  void Bind(int i, std::optional<int64_t> v) {
+    if (v) {
+      sqlite3_bind_int64(stmt_, i, *v);
+    } else {
+      sqlite3_bind_null(stmt_, i);
+    }
+  }
   // True while a row is available.
   bool Step() {
     int rc = sqlite3_step(stmt_);
@@ -80,8 +110,23 @@ std::string NowUtc() {
   return buf;
 }
 
+std::vector<std::string> ColumnsOf(sqlite3* db, const char* table) {
+  Stmt s(db, (std::string("PRAGMA table_info(") + table + ")").c_str());
+  std::vector<std::string> out;
+  while (s.Step()) out.push_back(s.Text(1));
+  return out;
+}
+
 int64_t TpOf(const RunRecord& r) {
   return r.SettingInt("tp_size", r.SettingInt("tensor_parallel_size", 1));
+}
+
+void BindDecode(Stmt& s, const DecodeSummary& d) {
+  const DecodeBatchFigures* common = d.MostCommon();
+  s.Bind(9, d.empty() ? std::nullopt : std::optional<int64_t>(d.samples));
+  s.Bind(10, common ? std::optional<int64_t>(common->running_reqs) : std::nullopt);
+  s.Bind(11, common ? std::optional<double>(common->median_tok_s) : std::nullopt);
+  s.Bind(12, d.mean_accept_len);
 }
 
 StoredRun RowToRun(const Stmt& s) {
@@ -137,11 +182,28 @@ RunStore::RunStore(const std::string& path) : path_(path) {
     Exec("PRAGMA synchronous=NORMAL");
     Exec("BEGIN IMMEDIATE");
     Exec(kSchema);
+    Migrate();
     Exec("COMMIT");
   } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(db_);
     db_ = nullptr;
     throw;
+  }
+}
+
+void RunStore::Migrate() {
+  // Inside the opening IMMEDIATE transaction: two processes opening an old
+  // database at once add the columns once.
+  std::vector<std::string> have = ColumnsOf(db_, "runs");
+  for (const AddedColumn& c : kDecodeColumns) {
+    if (std::find(have.begin(), have.end(), c.name) != have.end()) continue;
+    Exec(fmt::format("ALTER TABLE runs ADD COLUMN {} {}", c.name, c.type).c_str());
+  }
+  Stmt v(db_, "PRAGMA user_version");
+  v.Step();
+  if (v.Int(0) < kSchemaVersion) {
+    Exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str());
   }
 }
 
@@ -175,10 +237,10 @@ IngestOutcome RunStore::Ingest(const std::string& log_path, const std::string& c
       log.Bind(5, NowUtc());
       log.Step();
       for (const RunRecord& r : runs) {
-        Stmt run(
-            db_,
-            "INSERT INTO runs(log_hash, launch_index, engine, model, gpu, tp, outcome, record) "
-            "VALUES(?,?,?,?,?,?,?,?)");
+        Stmt run(db_,
+                 "INSERT INTO runs(log_hash, launch_index, engine, model, gpu, tp, outcome, "
+                 "record, decode_reports, decode_batch, decode_tok_s, decode_accept_len) "
+                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
         run.Bind(1, content_hash);
         run.Bind(2, static_cast<int64_t>(r.launch_index));
         run.Bind(3, r.engine);
@@ -187,6 +249,7 @@ IngestOutcome RunStore::Ingest(const std::string& log_path, const std::string& c
         run.Bind(6, TpOf(r));
         run.Bind(7, r.outcome);
         run.Bind(8, DumpJson(ToJson(r)));
+        BindDecode(run, r.decode);
         run.Step();
         ++out.runs_stored;
       }

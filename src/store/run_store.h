@@ -1,7 +1,9 @@
 // The run history: every ingested launch in an embedded SQLite database.
 // Ingesting is idempotent by the log's content hash and safe when several
 // ingests run at once (WAL journal, one IMMEDIATE transaction per log, a busy
-// timeout): a log's runs are stored all together or not at all.
+// timeout): a log's runs are stored all together or not at all. Each run's
+// record is kept whole as JSON; a few figures are also columns to query on
+// (the decode ones since schema 2, added in place to older databases).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +64,8 @@ class RunStore {
 
  private:
   void Exec(const char* sql) const;
+  // Brings an older schema up to date without rewriting a row.
+  void Migrate();
   sqlite3* db_ = nullptr;
   std::string path_;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "logs/log_scanner.h"
 #include "util/error.h"
@@ -130,6 +131,123 @@ TEST(RunStore, NotADatabaseIsAClearError) {
   std::fputs("this is not an sqlite database, just text padding padding padding padding", f);
   std::fclose(f);
   EXPECT_THROW(RunStore store(path), InputError);
+}
+
+// A database as kvplan wrote it before schema 2 (no decode columns, no
+// user_version), with one run whose record has no "decode" key.
+void WriteSchema1Database(const std::string& path) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  const char* sql = R"sql(
+CREATE TABLE logs(hash TEXT PRIMARY KEY, path TEXT NOT NULL, bytes INTEGER NOT NULL,
+  runs INTEGER NOT NULL, ingested_at TEXT NOT NULL);
+CREATE TABLE runs(id INTEGER PRIMARY KEY, log_hash TEXT NOT NULL REFERENCES logs(hash),
+  launch_index INTEGER NOT NULL, engine TEXT NOT NULL, model TEXT NOT NULL, gpu TEXT NOT NULL,
+  tp INTEGER NOT NULL, outcome TEXT NOT NULL, record TEXT NOT NULL,
+  UNIQUE(log_hash, launch_index));
+CREATE INDEX runs_by_model ON runs(model, gpu, tp, outcome);
+INSERT INTO logs VALUES('old-hash', 'old.log', 10, 1, '2026-01-01T00:00:00Z');
+)sql";
+  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+  nlohmann::json record = ToJson(MakeRun("old-model", "ok"));
+  ASSERT_FALSE(record.contains("decode"));
+  std::string insert =
+      "INSERT INTO runs(log_hash, launch_index, engine, model, gpu, tp, outcome, record) VALUES("
+      "'old-hash', 0, 'sglang', 'old-model', 'NVIDIA H100 80GB HBM3', 2, 'ok', '" +
+      record.dump() + "')";
+  ASSERT_EQ(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+// Rows of `sql` as text, "|"-joined columns, NULL as "NULL".
+std::vector<std::string> Query(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::vector<std::string> rows;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+    std::string row;
+    for (int c = 0; c < sqlite3_column_count(st); ++c) {
+      const unsigned char* t = sqlite3_column_text(st, c);
+      if (c > 0) row.push_back('|');
+      row.append(t ? reinterpret_cast<const char*>(t) : "NULL");
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return rows;
+}
+
+RunRecord WithDecode(RunRecord r, double tok_s, std::optional<double> accept) {
+  DecodeSummarizer d;
+  for (int i = 0; i < 3; ++i) {
+    DecodeSample s;
+    s.running_reqs = 1;
+    s.gen_tok_s = tok_s + i;  // tok_s, tok_s + 1, tok_s + 2: median tok_s + 1
+    s.accept_len = accept;
+    d.Add(s, "TP0");
+  }
+  r.decode = d.Summary();
+  return r;
+}
+
+TEST(RunStore, Schema1DatabaseIsMigratedInPlaceKeepingItsRuns) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  WriteSchema1Database(path);
+  {
+    RunStore store(path);
+    std::vector<StoredRun> runs = store.List({});
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].record.model, "old-model");
+    EXPECT_EQ(runs[0].log_path, "old.log");
+    EXPECT_TRUE(runs[0].record.decode.empty());
+    EXPECT_DOUBLE_EQ(*runs[0].record.Figure("kv_tokens"), 1234);
+    store.Ingest("new.log", "new-hash", 20, {WithDecode(MakeRun("new-model", "ok"), 81, 2.25)});
+  }
+  EXPECT_EQ(Query(path, "PRAGMA user_version"), std::vector<std::string>{"2"});
+  EXPECT_EQ(Query(path,
+                  "SELECT model, decode_reports, decode_batch, decode_tok_s, decode_accept_len "
+                  "FROM runs ORDER BY id"),
+            (std::vector<std::string>{"old-model|NULL|NULL|NULL|NULL", "new-model|3|1|82.0|2.25"}));
+  // Opening again changes nothing; the decode summary comes back with the record.
+  RunStore again(path);
+  std::vector<StoredRun> runs = again.List({});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_NE(runs[1].record.decode.Batch(1), nullptr);
+  EXPECT_DOUBLE_EQ(runs[1].record.decode.Batch(1)->median_tok_s, 82);
+  EXPECT_DOUBLE_EQ(*runs[1].record.decode.mean_accept_len, 2.25);
+  EXPECT_EQ(
+      Query(path, "SELECT count(*) FROM pragma_table_info('runs') WHERE name LIKE 'decode_%'"),
+      std::vector<std::string>{"4"});
+}
+
+// Several processes' first open of an old database at once: each adds the
+// columns only if no one did yet, and every one can ingest afterwards.
+TEST(RunStore, ConcurrentFirstOpensOfAnOldDatabaseMigrateOnce) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  WriteSchema1Database(path);
+  constexpr int kThreads = 6;
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        RunStore store(path);
+        store.Ingest("t.log", "hash-" + std::to_string(t), 1,
+                     {WithDecode(MakeRun("m", "ok"), 50.0 + t, std::nullopt)});
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (const std::string& e : errors) EXPECT_EQ(e, "");
+  EXPECT_EQ(Query(path, "SELECT count(*), count(decode_tok_s) FROM runs"),
+            std::vector<std::string>{"7|6"});
 }
 
 TEST(RunStore, DefaultPathFollowsXdgDataHome) {
