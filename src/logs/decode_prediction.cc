@@ -73,7 +73,8 @@ SpecAlgorithm VllmAlgorithm(const std::string& method) {
   if (method == "eagle3") return SpecAlgorithm::kEagle3;
   if (method == "draft_model") return SpecAlgorithm::kStandalone;
   if (method == "mtp" || method.find("_mtp") != std::string::npos) return SpecAlgorithm::kNextn;
-  throw CannotPredict{"kvplan models no vLLM speculative method '" + method + "'"};
+  throw CannotPredict{"kvplan models no vLLM speculative method '" + method +
+                      "' (eagle, eagle3, draft_model, mtp only)"};
 }
 
 LaunchShape SglangShape(const RunRecord& r, const std::string& architecture) {
@@ -97,10 +98,16 @@ LaunchShape SglangShape(const RunRecord& r, const std::string& architecture) {
     // server_args.py (#4908): speculative decoding caps the running requests, and so the graphs,
     // at 48.
     s.default_graph_max_bs = 48;
-    s.spec =
-        ResolveSglangSpec(ParseSpecAlgorithm(a.speculative_algorithm), architecture,
-                          SmallInt(a.speculative_num_steps), SmallInt(a.speculative_eagle_topk),
-                          SmallInt(a.speculative_num_draft_tokens));
+    SpecAlgorithm algorithm = SpecAlgorithm::kNone;
+    try {
+      algorithm = ParseSpecAlgorithm(a.speculative_algorithm);
+    } catch (const std::exception&) {
+      throw CannotPredict{"kvplan models no SGLang speculative algorithm '" +
+                          a.speculative_algorithm + "' (EAGLE, EAGLE3, NEXTN, STANDALONE only)"};
+    }
+    s.spec = ResolveSglangSpec(algorithm, architecture, SmallInt(a.speculative_num_steps),
+                               SmallInt(a.speculative_eagle_topk),
+                               SmallInt(a.speculative_num_draft_tokens));
   }
   return s;
 }

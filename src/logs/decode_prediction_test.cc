@@ -130,6 +130,12 @@ TEST(DecodePrediction, GivesAReasonInsteadOfANumber) {
   EXPECT_TRUE(by_dp.rows.empty());
   EXPECT_NE(by_dp.why_not.find("DP 2"), std::string::npos) << by_dp.why_not;
 
+  RunRecord ngram = Load("sglang/decode_llama8b_eagle3.log");
+  SetSetting(&ngram, "speculative_algorithm", "NGRAM");
+  DecodePrediction by_ngram = PredictDecode(ngram);
+  EXPECT_TRUE(by_ngram.rows.empty());
+  EXPECT_NE(by_ngram.why_not.find("'NGRAM'"), std::string::npos) << by_ngram.why_not;
+
   RunRecord plain = Load("sglang/decode_llama8b_no_spec.log");
   plain.decode.mean_accept_len = 9.0;  // no speculation in the args: not read
   EXPECT_TRUE(PredictDecode(plain).why_not.empty());
