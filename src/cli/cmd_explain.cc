@@ -30,7 +30,7 @@ void RegisterExplainVerb(CLI::App& app) {
   cmd->add_flag("--json", *json, "print JSON");
   cmd->add_option("--gpu", *gpu,
                   "the GPU the run used, when the log has no nvidia-smi table (for the "
-                  "default-rule provenance of mem_fraction_static)");
+                  "default-rule provenance of mem_fraction_static and the decode prediction)");
   cmd->callback([path, sets, launch, json, gpu] {
     LoadedLog log = LoadLog(*path);
     RunRecord run = PickLaunch(log, *path, *launch);

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "logs/decode_prediction.h"
 #include "logs/decode_report.h"
 #include "logs/log_replan.h"
 #include "logs/log_vllm_replan.h"
@@ -305,6 +306,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
   if (r.engine == "sglang") AppendSglang(r, o, &out);
   if (r.engine == "vllm") AppendVllm(r, o, &out);
   AppendDecodeSection(r, &out);
+  AppendDecodePrediction(r, &out);
   if (!r.notes.empty()) {
     out += "\nNotes\n";
     for (const std::string& n : r.notes) out += "  " + n + "\n";

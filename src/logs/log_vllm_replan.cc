@@ -34,26 +34,6 @@ std::string ReleaseOf(const RunRecord& r, std::vector<std::string>* notes) {
   return release;
 }
 
-VllmArgs ArgsOf(const RunRecord& r) {
-  VllmArgs a;
-  a.model = r.model;
-  a.tp = static_cast<int>(IntSetting(r, "tensor_parallel_size").value_or(1));
-  a.pp = static_cast<int>(IntSetting(r, "pipeline_parallel_size").value_or(1));
-  a.gpu_memory_utilization = r.Figure("gpu_memory_utilization");
-  a.max_model_len = IntSetting(r, "max_model_len");
-  if (!a.max_model_len) {
-    if (std::optional<double> len = r.Figure("max_model_len")) a.max_model_len = *len;
-  }
-  a.max_num_seqs = IntSetting(r, "max_num_seqs");
-  a.block_size = IntSetting(r, "block_size");
-  const LoggedSetting* eager = r.FindSetting("enforce_eager");
-  a.enforce_eager = eager != nullptr && eager->value == "True";
-  const LoggedSetting* kv = r.FindSetting("kv_cache_dtype");
-  if (kv != nullptr && kv->value != "None") a.kv_cache_dtype = kv->value;
-  if (r.era.rfind("V0", 0) == 0) a.use_v1 = false;
-  return a;
-}
-
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
@@ -116,10 +96,30 @@ void GpuOf(const RunRecord& r, VllmReplanInputs* in) {
 
 }  // namespace
 
+VllmArgs VllmArgsOfRun(const RunRecord& r) {
+  VllmArgs a;
+  a.model = r.model;
+  a.tp = static_cast<int>(IntSetting(r, "tensor_parallel_size").value_or(1));
+  a.pp = static_cast<int>(IntSetting(r, "pipeline_parallel_size").value_or(1));
+  a.gpu_memory_utilization = r.Figure("gpu_memory_utilization");
+  a.max_model_len = IntSetting(r, "max_model_len");
+  if (!a.max_model_len) {
+    if (std::optional<double> len = r.Figure("max_model_len")) a.max_model_len = *len;
+  }
+  a.max_num_seqs = IntSetting(r, "max_num_seqs");
+  a.block_size = IntSetting(r, "block_size");
+  const LoggedSetting* eager = r.FindSetting("enforce_eager");
+  a.enforce_eager = eager != nullptr && eager->value == "True";
+  const LoggedSetting* kv = r.FindSetting("kv_cache_dtype");
+  if (kv != nullptr && kv->value != "None") a.kv_cache_dtype = kv->value;
+  if (r.era.rfind("V0", 0) == 0) a.use_v1 = false;
+  return a;
+}
+
 std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why) {
   VllmReplanInputs in;
   if (!MeasuredOf(run, &in, why)) return std::nullopt;
-  in.args = ArgsOf(run);
+  in.args = VllmArgsOfRun(run);
   in.version = ReleaseOf(run, &in.notes);
   ModelOf(run, &in, why);
   if (!why->empty()) return std::nullopt;

@@ -32,6 +32,9 @@ struct VllmVerdict {
   std::vector<std::string> steps;
 };
 
+// The run's printed engine arguments (layout, lengths, eager mode, KV dtype).
+VllmArgs VllmArgsOfRun(const RunRecord& run);
+
 // nullopt (reason in `why`) when the log lacks vLLM's profiling lines.
 std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why);
 
