@@ -95,7 +95,7 @@ PerfRequest BuildRequest(const PerfOptions& o) {
   if (!o.attention_backend.empty() && o.engine != "sglang") {
     throw InputError("--attention-backend is an SGLang setting");
   }
-  SglangExtendAttention(0, false, o.attention_backend);  // throws for a backend SGLang lacks
+  CheckSglangAttentionBackend(o.attention_backend);
   r.attention_backend = o.attention_backend;
   r.eff = CheckedEfficiency(o.eff);
   return r;

@@ -107,7 +107,7 @@ void Run(const TuneOptions& o) {
   req.tpot_ms = o.tpot_ms;
   req.accept_length = o.accept_length;
   req.sglang_version = o.version;
-  SglangExtendAttention(0, false, o.attention_backend);  // throws for a backend SGLang lacks
+  CheckSglangAttentionBackend(o.attention_backend);
   req.attention_backend = o.attention_backend;
   req.sglang_spec_v2 = o.spec_v2;
   req.threads = o.threads;

@@ -120,7 +120,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
                       const ModelSpec* draft, const SglangPlanOptions& opts) {
   SglangArgs a = args_in;
   Validate(a);
-  for (char& ch : a.speculative_algorithm) ch = static_cast<char>(std::toupper(ch));
+  a.speculative_algorithm = ToUpper(a.speculative_algorithm);
   if (a.speculative_algorithm == "MTP") a.speculative_algorithm = "NEXTN";
   const bool spec = SglangHasDraft(a.speculative_algorithm);
 

@@ -1,10 +1,9 @@
 #include "engines/sglang_speculative.h"
 
-#include <cctype>
-
 #include <fmt/core.h>
 
 #include "engines/sglang_era.h"
+#include "util/text.h"
 
 namespace kvplan {
 
@@ -61,9 +60,7 @@ SglangSpecParams SglangSpeculativeParams(int64_t version, const ModelSpec& model
 }
 
 bool SglangEagleWithEagle3Draft(const std::string& algorithm, const ModelSpec* draft) {
-  std::string upper = algorithm;
-  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return upper == "EAGLE" && draft != nullptr &&
+  return ToUpper(algorithm) == "EAGLE" && draft != nullptr &&
          draft->architecture.find("Eagle3") != std::string::npos;
 }
 

@@ -7,7 +7,7 @@
 
 namespace kvplan {
 
-ExtendAttention SglangExtendAttention(int cc, bool mla, const std::string& backend) {
+void CheckSglangAttentionBackend(const std::string& backend) {
   // server_args.py @v0.5.6 ATTENTION_BACKEND_CHOICES (the CUDA and ROCm ones).
   static const std::vector<std::string> kKnown = {
       "triton",     "torch_native", "flex_attention",
@@ -21,6 +21,10 @@ ExtendAttention SglangExtendAttention(int cc, bool mla, const std::string& backe
     throw InputError("unknown SGLang --attention-backend '" + backend + "' (expected " + list +
                      ")");
   }
+}
+
+ExtendAttention SglangExtendAttention(int cc, bool mla, const std::string& backend) {
+  CheckSglangAttentionBackend(backend);
   if (backend == "triton") return ExtendAttention::kTritonPerHead;
   if (!backend.empty()) return ExtendAttention::kSplitKv;
   // server_args.py @v0.5.14 _get_default_attn_backend (MLA branch): Hopper -> fa3,

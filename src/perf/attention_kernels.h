@@ -24,6 +24,10 @@ enum class ExtendAttention {
 // or FlashInfer, both split-KV. Throws InputError for a backend SGLang does not have.
 ExtendAttention SglangExtendAttention(int compute_capability, bool mla, const std::string& backend);
 
+// Throws InputError unless `backend` is "" or one of SGLang's --attention-backend choices
+// (server_args.py @v0.5.6 ATTENTION_BACKEND_CHOICES, the CUDA and ROCm ones).
+void CheckSglangAttentionBackend(const std::string& backend);
+
 // BLOCK_M of SGLang's Triton extend kernel for a per-head query width (MLA
 // 576), by compute capability
 // (layers/attention/triton_ops/extend_attention.py

@@ -21,6 +21,14 @@ TEST(SglangExtendAttention, TritonOnlyForMlaOffHopperAndSm100) {
   EXPECT_THROW(SglangExtendAttention(120, true, "trition"), InputError);
 }
 
+TEST(CheckSglangAttentionBackend, AcceptsSglangsChoicesOnly) {
+  EXPECT_NO_THROW(CheckSglangAttentionBackend(""));
+  EXPECT_NO_THROW(CheckSglangAttentionBackend("flashinfer"));
+  EXPECT_NO_THROW(CheckSglangAttentionBackend("triton"));
+  EXPECT_THROW(CheckSglangAttentionBackend("Triton"), InputError);  // SGLang's choices are exact
+  EXPECT_THROW(CheckSglangAttentionBackend("fast"), InputError);
+}
+
 // extend_attention.py _get_block_sizes_for_extend_attention.
 TEST(TritonExtendBlockM, FollowsTheKernelTable) {
   EXPECT_EQ(TritonExtendBlockM(120, 576), 32);  // MLA on SM120 (capability >= 9)

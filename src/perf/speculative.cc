@@ -6,13 +6,12 @@
 
 #include "perf/cuda_graph.h"
 #include "util/error.h"
+#include "util/text.h"
 
 namespace kvplan {
 
 SpecAlgorithm ParseSpecAlgorithm(const std::string& name) {
-  std::string u = name;
-  std::transform(u.begin(), u.end(), u.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const std::string u = ToUpper(name);
   if (u.empty() || u == "NONE") return SpecAlgorithm::kNone;
   if (u == "EAGLE") return SpecAlgorithm::kEagle;
   if (u == "EAGLE3") return SpecAlgorithm::kEagle3;

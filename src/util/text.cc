@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include <cctype>
+
 namespace kvplan {
 
 std::string WithThousands(int64_t n) {
@@ -12,6 +14,12 @@ std::string WithThousands(int64_t n) {
     out += digits[i];
   }
   return n < 0 ? "-" + out : out;
+}
+
+std::string ToUpper(std::string_view s) {
+  std::string out(s);
+  for (char& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
 }
 
 }  // namespace kvplan

@@ -1,12 +1,16 @@
-// Number formatting shared by the engines' explanations and the reports.
+// Number and name formatting shared by the engines' explanations and the reports.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace kvplan {
 
 // 1234567 -> "1,234,567"
 std::string WithThousands(int64_t n);
+
+// ASCII upper case: engine flag values such as "eagle3" -> "EAGLE3".
+std::string ToUpper(std::string_view s);
 
 }  // namespace kvplan
