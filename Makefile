@@ -35,11 +35,11 @@ asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 format-check: deps
-	@files=$$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc' 2>/dev/null || find src bench -name '*.cc' -o -name '*.h'); \
+	@files=$$(git ls-files 'src/*.cc' 'src/*.h' 'include/*.h' 'bench/*.cc' 2>/dev/null || find src bench -name '*.cc' -o -name '*.h'); \
 	clang-format --dry-run --Werror $$files && echo "clang-format: clean"
 
 format:
-	clang-format -i $$(git ls-files 'src/*.cc' 'src/*.h' 'bench/*.cc')
+	clang-format -i $$(git ls-files 'src/*.cc' 'src/*.h' 'include/*.h' 'bench/*.cc')
 
 test: format-check unit asan fuzz
 

@@ -15,10 +15,10 @@
 
 #include "bench/process_bench.h"
 
-#include "engines/trtllm.h"
-#include "engines/vllm.h"
-#include "gpus/gpu.h"
-#include "models/model.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/trtllm/trtllm.h"
+#include "engines/vllm/vllm.h"
 
 namespace kvplan {
 namespace {

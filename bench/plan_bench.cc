@@ -9,11 +9,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include "base/units.h"
 #include "bench/process_bench.h"
-#include "engines/sglang.h"
-#include "gpus/gpu.h"
-#include "models/model.h"
-#include "util/units.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/sglang/sglang.h"
 
 namespace kvplan {
 namespace {

@@ -4,13 +4,13 @@
 // Target (issue #5): at least 100,000 configurations per second on 2 cores.
 #include <benchmark/benchmark.h>
 
-#include "gpus/gpu.h"
-#include "models/model.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
 #include "perf/perf_report.h"
 #include "perf/reference_hardware.h"
 #include "perf/speculative.h"
 #include "perf/step_time.h"
-#include "perf/tune.h"
+#include "tune/tune.h"
 
 namespace kvplan {
 namespace {

@@ -8,13 +8,13 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
+#include "base/units.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
 #include "cli/verbs.h"
 #include "engines/engine.h"
-#include "gpus/gpu.h"
-#include "models/model.h"
-#include "report/format.h"
-#include "util/error.h"
-#include "util/units.h"
+#include "kvplan/error.h"
 
 namespace kvplan::cli {
 namespace {
@@ -236,9 +236,9 @@ void RunCompare(const CompareOptions& o) {
 
 }  // namespace
 
-void RegisterCompareVerb(CLI::App& app) {
+void RegisterCompareVerb(Command& app) {
   auto o = std::make_shared<CompareOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command* cmd = app.add_subcommand(
       "compare",
       "SGLang, vLLM and TensorRT-LLM side by side on the same GPUs: the KV budget each takes,\n"
       "weights, KV bytes per token, KV tokens and concurrency, and why they differ.");

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include "cli/cli_test_util.h"
+#include "testing/cli_test_util.h"
 
 #include "engines/engine.h"
 

@@ -4,14 +4,14 @@
 #include <fmt/core.h>
 
 #include "cli/verbs.h"
-#include "logs/log_file.h"
-#include "logs/run_diff.h"
+#include "explain/log_file.h"
+#include "explain/run_diff.h"
+#include "kvplan/error.h"
 #include "store/run_store.h"
-#include "util/error.h"
 
 namespace kvplan::cli {
 
-void RegisterDiffVerb(CLI::App& app) {
+void RegisterDiffVerb(Command& app) {
   auto* cmd = app.add_subcommand(
       "diff", "What differs between two launches, the differences that matter first");
   auto paths = std::make_shared<std::vector<std::string>>();

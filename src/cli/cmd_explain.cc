@@ -4,15 +4,15 @@
 
 #include <fmt/core.h>
 
+#include "catalog/gpu.h"
 #include "cli/verbs.h"
-#include "gpus/gpu.h"
-#include "logs/default_rule.h"
-#include "logs/explain_report.h"
-#include "logs/log_file.h"
+#include "explain/default_rule.h"
+#include "explain/explain_report.h"
+#include "explain/log_file.h"
 
 namespace kvplan::cli {
 
-void RegisterExplainVerb(CLI::App& app) {
+void RegisterExplainVerb(Command& app) {
   auto* cmd = app.add_subcommand(
       "explain", "Rebuild a run's memory accounting from its start-up log and check it");
   auto path = std::make_shared<std::string>();

@@ -4,10 +4,10 @@
 
 #include <fmt/core.h>
 
+#include "base/units.h"
+#include "catalog/gpu.h"
+#include "catalog/gpu_json.h"
 #include "cli/verbs.h"
-#include "gpus/gpu.h"
-#include "gpus/gpu_json.h"
-#include "util/units.h"
 
 namespace kvplan::cli {
 namespace {
@@ -36,8 +36,8 @@ void PrintJson() {
 
 }  // namespace
 
-void RegisterGpusVerb(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("gpus", "List the GPU catalog");
+void RegisterGpusVerb(Command& app) {
+  Command* cmd = app.add_subcommand("gpus", "List the GPU catalog");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print the catalog as JSON (base units, with sources)");
   cmd->callback([json] { *json ? PrintJson() : PrintTable(); });

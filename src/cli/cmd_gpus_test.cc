@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include "cli/cli_test_util.h"
+#include "testing/cli_test_util.h"
 
-#include "gpus/gpu.h"
+#include "catalog/gpu.h"
 
 namespace kvplan::cli {
 namespace {

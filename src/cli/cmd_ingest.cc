@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "cli/verbs.h"
-#include "logs/log_scanner.h"
+#include "explain/log_file.h"
 #include "store/run_store.h"
 
 namespace kvplan::cli {
@@ -59,9 +59,9 @@ void IngestOne(RunStore& store, const std::string& path) {
   Progress progress(path, FileSize(path));
   ScanOptions options;
   options.progress = [&](int64_t bytes) { progress.Update(bytes); };
-  ScanResult scanned = ScanLogFile(path, options);
+  LoadedLog scanned = LoadLog(path, options);
   progress.Done();
-  std::vector<RunRecord> runs = ReadRunsOrThrow(path, scanned);
+  const std::vector<RunRecord>& runs = scanned.runs;
   IngestOutcome out = store.Ingest(path, scanned.content_hash, scanned.bytes, runs);
   if (out.already_present) {
     fmt::print("{}: already ingested (same content, {}...)\n", path,
@@ -74,7 +74,7 @@ void IngestOne(RunStore& store, const std::string& path) {
 
 }  // namespace
 
-void RegisterIngestVerb(CLI::App& app) {
+void RegisterIngestVerb(Command& app) {
   auto* cmd = app.add_subcommand(
       "ingest", "Read start-up logs into the run history (idempotent by content hash)");
   auto paths = std::make_shared<std::vector<std::string>>();

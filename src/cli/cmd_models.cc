@@ -7,12 +7,12 @@
 
 #include <fmt/core.h>
 
+#include "base/units.h"
+#include "catalog/model.h"
+#include "catalog/model_json.h"
+#include "catalog/sharding.h"
+#include "catalog/weights.h"
 #include "cli/verbs.h"
-#include "models/model.h"
-#include "models/model_json.h"
-#include "models/sharding.h"
-#include "models/weights.h"
-#include "util/units.h"
 
 namespace kvplan::cli {
 namespace {
@@ -170,25 +170,25 @@ void Show(const ShowOptions& o) {
 
 }  // namespace
 
-void RegisterModelsVerb(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("models", "List the bundled model catalog");
+void RegisterModelsVerb(Command& app) {
+  Command* cmd = app.add_subcommand("models", "List the bundled model catalog");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print the catalog as JSON");
 
-  CLI::App* show = cmd->add_subcommand(
+  Command* show = cmd->add_subcommand(
       "show", "Show one model's geometry and its weights per rank (catalog id, path or HF id)");
   auto opts = std::make_shared<ShowOptions>();
   show->add_option("model", opts->model, "Catalog id, config.json, model directory or HF id")
       ->required();
   show->add_option("--tp,--tp-size,--tensor-parallel-size", opts->par.tp, "Tensor parallel size")
-      ->check(CLI::Range(1, 65536));
+      ->check_range(1, 65536);
   show->add_option("--pp,--pp-size,--pipeline-parallel-size", opts->par.pp,
                    "Pipeline parallel size")
-      ->check(CLI::Range(1, 65536));
+      ->check_range(1, 65536);
   show->add_option("--dp,--dp-size,--data-parallel-size", opts->par.dp, "Data parallel size")
-      ->check(CLI::Range(1, 65536));
+      ->check_range(1, 65536);
   show->add_option("--ep,--ep-size,--expert-parallel-size", opts->par.ep, "Expert parallel size")
-      ->check(CLI::Range(1, 65536));
+      ->check_range(1, 65536);
   show->add_flag("--enable-dp-attention", opts->par.dp_attention,
                  "SGLang DP attention: attention split over tp/dp, embedding replicated");
   show->add_flag("--enable-dp-lm-head", opts->par.dp_lm_head,

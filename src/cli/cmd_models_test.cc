@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include "cli/cli_test_util.h"
+#include "testing/cli_test_util.h"
 
-#include "models/model.h"
-#include "models/weights.h"
+#include "catalog/model.h"
+#include "catalog/weights.h"
 
 namespace kvplan::cli {
 namespace {

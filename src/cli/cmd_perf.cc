@@ -9,15 +9,16 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "base/units.h"
+#include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
-#include "engines/sglang_cell.h"
+#include "engines/sglang/cell.h"
+#include "kvplan/error.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
 #include "perf/published_decode.h"
-#include "util/error.h"
-#include "util/units.h"
 
 namespace kvplan::cli {
 namespace {
@@ -219,8 +220,8 @@ void Run(const PerfOptions& o) {
 
 }  // namespace
 
-void RegisterPerfVerb(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
+void RegisterPerfVerb(Command& app) {
+  Command* cmd = app.add_subcommand(
       "perf", "Decode tokens/s, TPOT and TTFT of a launch, with communication and speculation");
   auto o = std::make_shared<PerfOptions>();
   cmd->add_option("--model", o->model, "Model id, config.json or model directory");

@@ -10,8 +10,8 @@
 #include "cli/launch_command.h"
 #include "cli/verbs.h"
 #include "engines/engine.h"
+#include "kvplan/error.h"
 #include "report/plan_report.h"
-#include "util/error.h"
 
 namespace kvplan::cli {
 namespace {
@@ -41,7 +41,7 @@ std::pair<std::string, double> ParseMeasured(const std::string& kv) {
   return {kv.substr(0, eq), v};
 }
 
-void RunPlan(const PlanOptions& o, CLI::App* cmd) {
+void RunPlan(const PlanOptions& o, Command* cmd) {
   PlanRequest req;
   auto [engine, version] = SplitEngineSpec(o.engine);
   req.engine = engine;
@@ -99,9 +99,9 @@ void RunPlan(const PlanOptions& o, CLI::App* cmd) {
 
 }  // namespace
 
-void RegisterPlanVerb(CLI::App& app) {
+void RegisterPlanVerb(Command& app) {
   auto o = std::make_shared<PlanOptions>();
-  CLI::App* cmd = app.add_subcommand(
+  Command* cmd = app.add_subcommand(
       "plan",
       "Plan one launch: will it fit, how many KV-cache tokens and requests, and fixes.\n"
       "Engine flags go after kvplan's own, with the engine's names (e.g. --tp 8\n"

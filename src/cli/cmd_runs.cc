@@ -54,7 +54,7 @@ void PrintTable(const std::vector<StoredRun>& runs) {
 
 }  // namespace
 
-void RegisterRunsVerb(CLI::App& app) {
+void RegisterRunsVerb(Command& app) {
   auto* cmd = app.add_subcommand("runs", "List the run history");
   auto model = std::make_shared<std::string>();
   auto db = std::make_shared<std::string>();

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/cli_test_util.h"
+#include "testing/cli_test_util.h"
 
 namespace kvplan {
 namespace {
@@ -33,7 +33,7 @@ TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {
   auto after = RunKvplan({"runs", "--db", db});
   ASSERT_EQ(after.exit_code, 0) << after.err;
   EXPECT_NE(after.out.find("decode tok/s"), std::string::npos) << after.out;
-  // The median of TP0's 9 busy reports at 1 request is 81.57 (decode_report_test.cc).
+  // The median of TP0's 9 busy reports at 1 request is 81.57 (explain/decode_report_test.cc).
   EXPECT_NE(after.out.find("81.6@1"), std::string::npos) << after.out;
   std::filesystem::remove_all(dir);
 }

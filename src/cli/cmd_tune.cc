@@ -11,11 +11,12 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
+#include "kvplan/error.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
-#include "perf/tune.h"
-#include "util/error.h"
+#include "tune/tune.h"
 
 namespace kvplan::cli {
 namespace {
@@ -151,8 +152,8 @@ void Run(const TuneOptions& o) {
 
 }  // namespace
 
-void RegisterTuneVerb(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
+void RegisterTuneVerb(Command& app) {
+  Command* cmd = app.add_subcommand(
       "tune", "Search SGLang launch settings: ranked list and throughput/latency Pareto front");
   auto o = std::make_shared<TuneOptions>();
   cmd->add_option("--model", o->model, "Model id, config.json or model directory");

@@ -8,7 +8,7 @@
 #include <fmt/core.h>
 
 #include "cli/shell_words.h"
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan::cli {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan::cli {
 namespace {

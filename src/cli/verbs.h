@@ -3,19 +3,19 @@
 // codes. Verbs throw InputError for bad input.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "cli/command.h"
 
 namespace kvplan::cli {
 
-void RegisterPlanVerb(CLI::App& app);
-void RegisterModelsVerb(CLI::App& app);
-void RegisterGpusVerb(CLI::App& app);
-void RegisterCompareVerb(CLI::App& app);
-void RegisterExplainVerb(CLI::App& app);
-void RegisterDiffVerb(CLI::App& app);
-void RegisterIngestVerb(CLI::App& app);
-void RegisterRunsVerb(CLI::App& app);
-void RegisterPerfVerb(CLI::App& app);
-void RegisterTuneVerb(CLI::App& app);
+void RegisterPlanVerb(Command& app);
+void RegisterModelsVerb(Command& app);
+void RegisterGpusVerb(Command& app);
+void RegisterCompareVerb(Command& app);
+void RegisterExplainVerb(Command& app);
+void RegisterDiffVerb(Command& app);
+void RegisterIngestVerb(Command& app);
+void RegisterRunsVerb(Command& app);
+void RegisterPerfVerb(Command& app);
+void RegisterTuneVerb(Command& app);
 
 }  // namespace kvplan::cli

@@ -2,7 +2,10 @@
 
 #include <fmt/core.h>
 
-#include "util/error.h"
+#include "engines/sglang/sglang.h"
+#include "engines/trtllm/trtllm.h"
+#include "engines/vllm/vllm.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 

@@ -8,16 +8,15 @@
 
 #include <fmt/core.h>
 
+#include "kvplan/error.h"
 #include "logs/common_lines.h"
 #include "logs/content_hash.h"
 #include "logs/decode_handler.h"
-#include "logs/default_rule.h"
 #include "logs/log_line.h"
 #include "logs/provenance.h"
 #include "logs/run_builder.h"
 #include "logs/sglang_lines.h"
 #include "logs/vllm_lines.h"
-#include "util/error.h"
 
 namespace kvplan {
 namespace {
@@ -81,10 +80,7 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
     }
   }
   result.runs = builder.Finish(ended_mid_line, saw_cut_line);
-  for (RunRecord& r : result.runs) {
-    AssignProvenance(&r);
-    ApplyDefaultRuleProvenance(&r);
-  }
+  for (RunRecord& r : result.runs) AssignProvenance(&r);
   result.content_hash = hasher.HexDigest();
   result.bytes = reader.bytes_read();
   result.lines = reader.line_number();

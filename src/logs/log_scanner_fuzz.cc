@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "logs/explain_report.h"
+#include "explain/explain_report.h"
+#include "explain/run_diff.h"
+#include "kvplan/error.h"
 #include "logs/log_scanner.h"
-#include "logs/run_diff.h"
-#include "util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {

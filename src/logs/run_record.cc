@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {

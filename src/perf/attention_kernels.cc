@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engines/cuda_graph_memory.h"
-#include "models/weights.h"
+#include "catalog/weights.h"
+#include "engines/common/cuda_graph_memory.h"
 #include "perf/model_geometry.h"
 
 namespace kvplan {
@@ -28,7 +28,7 @@ std::vector<int> VllmCaptureSizes(int max_num_seqs);
 
 // Memory of the CUDA graphs of one model on one rank when the largest graph
 // runs `max_tokens` tokens (decode: max_bs; verify: max_bs x draft tokens):
-// the fit in engines/cuda_graph_memory.h (kGraphMemPerHidden, kGraphMemPerExpert)
+// the fit in engines/common/cuda_graph_memory.h (kGraphMemPerHidden, kGraphMemPerExpert)
 // over the geometry's layers per pipeline stage, hidden size and top_k.
 int64_t CudaGraphMemoryBytes(const ModelGeometry& m, const Parallelism& par, double max_tokens);
 

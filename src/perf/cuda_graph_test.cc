@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/units.h"
 #include "perf/reference_hardware.h"
-#include "util/units.h"
 
 namespace kvplan {
 namespace {

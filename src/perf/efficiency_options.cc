@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 

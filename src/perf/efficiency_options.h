@@ -1,28 +1,10 @@
-// Command-line overrides of the efficiency factors (perf/efficiency.h), shared
-// by `kvplan perf` and `kvplan tune`, so a user can calibrate the model from
-// one measured step.
+// The check of user-given efficiency factors (perf/efficiency.h); the flags
+// that set them are cli/efficiency_flags.h.
 #pragma once
-
-#include <CLI/CLI.hpp>
 
 #include "perf/efficiency.h"
 
 namespace kvplan {
-
-inline void AddEfficiencyOptions(CLI::App* cmd, Efficiency* eff) {
-  cmd->add_option("--memory-efficiency", eff->memory,
-                  "Share of peak HBM bandwidth reached (default 0.8)");
-  cmd->add_option("--gemm-efficiency", eff->gemm, "Share of peak FLOP/s in GEMMs (default 0.7)");
-  cmd->add_option("--kernel-us", eff->kernel_graph_us,
-                  "GPU time of one small kernel under CUDA graphs, us (default 1)");
-  cmd->add_option("--attention-efficiency", eff->attention,
-                  "Share of peak reached by the attention kernels (default 0.5)");
-  cmd->add_option("--spec-overhead-us", eff->spec_iteration_overhead_us,
-                  "Host cost of one speculative iteration, us (default 150)");
-  cmd->add_option("--spec-v1-serial-us", eff->sglang_spec_v1_serial_us,
-                  "Host time SGLang's spec v1 adds per iteration with the overlap scheduler off, "
-                  "us (default 1000)");
-}
 
 // Throws InputError for factors outside (0, 1] or negative overheads.
 Efficiency CheckedEfficiency(const Efficiency& e);

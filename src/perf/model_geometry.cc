@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/quantization.h"
+#include "catalog/quantization.h"
 
 namespace kvplan {
 

@@ -3,7 +3,7 @@
 // no strings, vectors or heap memory.
 #pragma once
 
-#include "models/model.h"
+#include "catalog/model.h"
 
 namespace kvplan {
 

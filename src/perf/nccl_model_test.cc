@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kvplan/error.h"
 #include "perf/reference_hardware.h"
-#include "util/error.h"
 
 namespace kvplan {
 namespace {

@@ -1,15 +1,15 @@
 #include "perf/perf_report.h"
 
-#include "engines/sglang_speculative.h"
+#include "engines/sglang/speculative.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "kvplan/error.h"
 #include "perf/collectives.h"
 #include "perf/cuda_graph.h"
 #include "perf/custom_allreduce.h"
-#include "util/error.h"
 
 namespace kvplan {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpus/gpu.h"
-#include "models/model.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
 #include "perf/speculative.h"
 #include "perf/step_time.h"
 

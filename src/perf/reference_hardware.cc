@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/quantization.h"
-#include "util/error.h"
+#include "catalog/quantization.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "gpus/gpu.h"
-#include "models/model.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
 
 namespace kvplan {
 

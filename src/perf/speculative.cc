@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cmath>
 
+#include "base/text.h"
+#include "kvplan/error.h"
 #include "perf/cuda_graph.h"
-#include "util/error.h"
-#include "util/text.h"
 
 namespace kvplan {
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "perf/perf_test_util.h"
-#include "util/error.h"
+#include "kvplan/error.h"
+#include "testing/perf_test_util.h"
 
 namespace kvplan {
 namespace {

@@ -5,7 +5,7 @@
 // parallel layout needs (perf/collectives.h).
 #pragma once
 
-#include "models/weights.h"
+#include "catalog/weights.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency.h"
 #include "perf/model_geometry.h"

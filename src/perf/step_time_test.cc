@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "perf/perf_test_util.h"
+#include "testing/perf_test_util.h"
 
 namespace kvplan {
 namespace {

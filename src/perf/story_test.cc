@@ -4,13 +4,13 @@
 // NVLink, both with SGLang's default attention backend. Published outcomes:
 // 82 tok/s plain; EAGLE-3 54 tok/s; a custom allreduce forced onto PCIe
 // 38 tok/s; cuda_graph_max_bs 512 -> 128 freed memory for KV (tested with the
-// planner in perf/tune_test.cc).
+// planner in tune/tune_test.cc).
 #include <gtest/gtest.h>
 
 #include "perf/attention_kernels.h"
 #include "perf/collectives.h"
-#include "perf/perf_test_util.h"
 #include "perf/speculative.h"
+#include "testing/perf_test_util.h"
 
 namespace kvplan {
 namespace {

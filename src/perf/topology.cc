@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "kvplan/error.h"
 #include "perf/comm_calibration.h"
-#include "util/error.h"
 
 namespace kvplan {
 namespace {

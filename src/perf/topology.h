@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpus/gpu.h"
+#include "catalog/gpu.h"
 
 namespace kvplan {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engines/plan.h"
+#include "engines/common/plan.h"
 
 namespace kvplan {
 

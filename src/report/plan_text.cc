@@ -2,9 +2,9 @@
 
 #include <fmt/core.h>
 
-#include "report/format.h"
+#include "base/format.h"
+#include "base/units.h"
 #include "report/plan_report.h"
-#include "util/units.h"
 
 namespace kvplan {
 namespace {

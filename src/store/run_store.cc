@@ -11,7 +11,7 @@
 
 #include <fmt/core.h>
 
-#include "util/error.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {

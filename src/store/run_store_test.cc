@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "kvplan/error.h"
 #include "logs/log_scanner.h"
-#include "util/error.h"
 
 namespace kvplan {
 namespace {

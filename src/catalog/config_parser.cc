@@ -1,0 +1,450 @@
+// ParseModelConfig: a Hugging Face config.json to a ModelSpec, by family.
+#include <algorithm>
+#include <string>
+
+#include "catalog/architectures.h"
+#include "catalog/json_fields.h"
+#include "catalog/model.h"
+#include "catalog/quantization.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+using config_json::IntList;
+using config_json::Json;
+using config_json::OptBool;
+using config_json::OptInt;
+using config_json::OptObject;
+using config_json::OptString;
+using config_json::RequirePositive;
+using config_json::StringList;
+
+// Layout hints read from the config and used only to fill the per-layer tables.
+struct LayerPlan {
+  std::vector<std::string> layer_types;  // "full_attention", "sliding_attention", ...
+  int sliding_pattern = 0;               // Gemma-3: every Nth layer is full
+  std::vector<int64_t> no_rope_layers;   // Llama-4: 1 = RoPE + chunked, 0 = NoPE + full
+  bool llama4 = false;
+  int full_attention_interval = 0;       // Qwen3-Next: every Nth layer is full
+  int decoder_sparse_step = 1;           // Qwen MoE: every Nth layer is MoE
+  std::vector<int64_t> mlp_only_layers;  // Qwen MoE: dense layers
+};
+
+Json ParseRoot(std::string_view text, const std::string& origin) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw InputError(origin + ": the file is empty; expected a Hugging Face config.json object");
+  }
+  Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    throw InputError(origin +
+                     ": not valid JSON (binary, truncated or garbled); expected a Hugging Face "
+                     "config.json object");
+  }
+  if (!root.is_object()) {
+    throw InputError(origin + ": expected a JSON object (a Hugging Face config.json), got " +
+                     std::string(root.type_name()));
+  }
+  return root;
+}
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, std::string& arch) {
+  std::vector<std::string> archs = StringList(root, "architectures", origin);
+  std::string model_type = OptString(root, "model_type", origin).value_or("");
+  if (!archs.empty()) {
+    arch = archs[0];
+    const ArchitectureInfo* info = FindArchitecture(arch);
+    // The EAGLE-3 training configs (SafeAILab) say LlamaForCausalLM but carry
+    // a draft vocabulary: they are EAGLE-3 drafts.
+    if (info != nullptr && info->family == ModelFamily::kDense &&
+        root.contains("draft_vocab_size")) {
+      info = FindArchitecture("LlamaForCausalLMEagle3");
+    }
+    if (info == nullptr) {
+      throw InputError(origin + ": unsupported architecture \"" + arch +
+                       "\" (supported: " + Join(SupportedArchitectures()) + ")");
+    }
+    return *info;
+  }
+  const ArchitectureInfo* info = FindArchitectureByModelType(model_type);
+  if (info == nullptr) {
+    if (model_type.empty()) {
+      throw InputError(origin +
+                       ": config.json has neither \"architectures\" nor \"model_type\"; cannot "
+                       "tell which model this is");
+    }
+    throw InputError(origin + ": unsupported model_type \"" + model_type +
+                     "\" and no \"architectures\" (supported: " + Join(SupportedArchitectures()) +
+                     ")");
+  }
+  arch = info->architecture;
+  return *info;
+}
+
+// Upper bounds that keep every byte product in int64 (experts x 3 x hidden x
+// moe_intermediate x layers x 2 < 2^63) while staying far above real models.
+int64_t MaxOf(std::string_view key) {
+  constexpr std::pair<std::string_view, int64_t> kMax[] = {
+      {"hidden_size", int64_t{1} << 16},
+      {"target_hidden_size", int64_t{1} << 16},
+      {"vision_config.hidden_size", int64_t{1} << 16},
+      {"num_hidden_layers", int64_t{1} << 11},
+      {"num_experts", int64_t{1} << 14},
+      {"moe_intermediate_size", int64_t{1} << 18},
+      {"sliding_window", int64_t{1} << 30},
+  };
+  for (const auto& [k, max] : kMax) {
+    if (k == key) return max;
+  }
+  return int64_t{1} << 20;
+}
+
+int ToInt(int64_t v, const char* key, const std::string& origin) {
+  if (v < 0 || v > MaxOf(key)) {
+    throw InputError(origin + ": config key \"" + key + "\" is out of range: " + std::to_string(v));
+  }
+  return static_cast<int>(v);
+}
+
+int OptPositiveInt(const Json& cfg, const char* key, const std::string& origin, int fallback) {
+  std::optional<int64_t> v = OptInt(cfg, key, origin);
+  return v ? ToInt(*v, key, origin) : fallback;
+}
+
+// Bytes per unquantized parameter as the engines load it. A float32 (or
+// missing, which transformers reads as float32) torch_dtype is cast to 16 bits
+// by --dtype auto: vllm/config.py @v0.10.0 _get_and_verify_dtype (SGLang's
+// model_config.py has the same rule).
+void ReadDtype(const Json& root, const Json& cfg, const std::string& origin, ModelSpec& m) {
+  std::optional<std::string> dtype = OptString(cfg, "torch_dtype", origin);
+  if (!dtype) dtype = OptString(cfg, "dtype", origin);
+  if (!dtype && &cfg != &root) dtype = OptString(root, "torch_dtype", origin);
+  if (!dtype && &cfg != &root) dtype = OptString(root, "dtype", origin);
+  m.torch_dtype = dtype.value_or("");
+  if (!m.torch_dtype.empty() && m.torch_dtype != "bfloat16" && m.torch_dtype != "float16" &&
+      m.torch_dtype != "float32") {
+    throw InputError(origin + ": unsupported torch_dtype \"" + m.torch_dtype +
+                     "\" (expected bfloat16, float16 or float32)");
+  }
+  m.dtype_bytes = 2;
+}
+
+void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
+                const ArchitectureInfo& arch, ModelSpec& m) {
+  m.vocab_size = RequirePositive(cfg, "vocab_size", origin);
+  m.hidden_size = ToInt(RequirePositive(cfg, "hidden_size", origin), "hidden_size", origin);
+  m.num_layers =
+      ToInt(RequirePositive(cfg, "num_hidden_layers", origin), "num_hidden_layers", origin);
+  m.num_attention_heads =
+      ToInt(RequirePositive(cfg, "num_attention_heads", origin), "num_attention_heads", origin);
+  // transformers: num_key_value_heads defaults to num_attention_heads (MHA).
+  m.num_kv_heads = OptPositiveInt(cfg, "num_key_value_heads", origin, m.num_attention_heads);
+  if (m.num_kv_heads <= 0) {
+    throw InputError(origin + ": config key \"num_key_value_heads\" must be > 0");
+  }
+  std::optional<int64_t> head_dim = OptInt(cfg, "head_dim", origin);
+  if (head_dim) {
+    m.head_dim = ToInt(*head_dim, "head_dim", origin);
+    if (m.head_dim <= 0) throw InputError(origin + ": config key \"head_dim\" must be > 0");
+  } else {
+    if (m.hidden_size % m.num_attention_heads != 0) {
+      throw InputError(origin + ": no \"head_dim\" and hidden_size " +
+                       std::to_string(m.hidden_size) + " is not divisible by num_attention_heads " +
+                       std::to_string(m.num_attention_heads));
+    }
+    m.head_dim = m.hidden_size / m.num_attention_heads;
+  }
+  m.v_head_dim = m.head_dim;
+  m.intermediate_size = OptPositiveInt(cfg, "intermediate_size", origin, 0);
+  bool gemma = arch.family == ModelFamily::kGemma2 || arch.family == ModelFamily::kGemma3;
+  // Gemma ties lm_head to the embedding by default (transformers Gemma*Config).
+  m.tie_word_embeddings =
+      OptBool(cfg, "tie_word_embeddings", origin)
+          .value_or(OptBool(root, "tie_word_embeddings", origin).value_or(gemma));
+  m.attention_bias = OptBool(cfg, "attention_bias", origin).value_or(false);
+  m.max_position_embeddings = OptInt(cfg, "max_position_embeddings", origin).value_or(0);
+  if (m.max_position_embeddings < 0 || m.max_position_embeddings > (int64_t{1} << 40)) {
+    throw InputError(origin + ": config key \"max_position_embeddings\" is out of range: " +
+                     std::to_string(m.max_position_embeddings));
+  }
+  m.sliding_window = OptPositiveInt(cfg, "sliding_window", origin, 0);
+  m.model_type = OptString(root, "model_type", origin).value_or("");
+  ReadDtype(root, cfg, origin, m);
+}
+
+void ReadMoe(const Json& cfg, const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  std::optional<int64_t> experts = OptInt(cfg, "num_experts", origin);
+  if (!experts) experts = OptInt(cfg, "num_local_experts", origin);
+  if (!experts) experts = OptInt(cfg, "n_routed_experts", origin);
+  if (!experts || *experts <= 0) {
+    throw InputError(origin + ": MoE config is missing the expert count (\"num_experts\", " +
+                     "\"num_local_experts\" or \"n_routed_experts\")");
+  }
+  m.num_experts = ToInt(*experts, "num_experts", origin);
+  std::optional<int64_t> topk = OptInt(cfg, "num_experts_per_tok", origin);
+  if (!topk) topk = OptInt(cfg, "experts_per_token", origin);
+  if (!topk || *topk <= 0) {
+    throw InputError(origin + ": MoE config is missing the required key \"num_experts_per_tok\"");
+  }
+  m.experts_per_token = ToInt(*topk, "num_experts_per_tok", origin);
+  // Mixtral and gpt-oss size their experts with intermediate_size.
+  m.moe_intermediate_size =
+      OptPositiveInt(cfg, "moe_intermediate_size", origin, m.intermediate_size);
+  if (m.moe_intermediate_size <= 0) {
+    throw InputError(origin + ": MoE config is missing the required key \"moe_intermediate_size\"");
+  }
+  m.shared_expert_intermediate_size =
+      OptPositiveInt(cfg, "shared_expert_intermediate_size", origin, 0);
+  m.shared_expert_gate = m.shared_expert_intermediate_size > 0;
+  m.num_shared_experts = OptPositiveInt(cfg, "n_shared_experts", origin, 0);
+  m.first_k_dense_layers = OptPositiveInt(cfg, "first_k_dense_replace", origin, 0);
+  m.moe_layer_freq = std::max(1, OptPositiveInt(cfg, "moe_layer_freq", origin, 1));
+  plan.decoder_sparse_step = std::max(1, OptPositiveInt(cfg, "decoder_sparse_step", origin, 1));
+  plan.mlp_only_layers = IntList(cfg, "mlp_only_layers", origin);
+  // noaux_tc routing keeps a float32 e_score_correction_bias per expert.
+  m.routing_bias = OptString(cfg, "topk_method", origin).value_or("") == "noaux_tc";
+  m.num_nextn_predict_layers = OptPositiveInt(cfg, "num_nextn_predict_layers", origin, 0);
+}
+
+void ReadMla(const Json& cfg, const std::string& origin, ModelSpec& m) {
+  m.attention = AttentionKind::kMla;
+  m.kv_lora_rank = ToInt(RequirePositive(cfg, "kv_lora_rank", origin), "kv_lora_rank", origin);
+  m.qk_rope_head_dim =
+      ToInt(RequirePositive(cfg, "qk_rope_head_dim", origin), "qk_rope_head_dim", origin);
+  m.qk_nope_head_dim =
+      ToInt(RequirePositive(cfg, "qk_nope_head_dim", origin), "qk_nope_head_dim", origin);
+  m.v_head_dim = ToInt(RequirePositive(cfg, "v_head_dim", origin), "v_head_dim", origin);
+  m.q_lora_rank = OptPositiveInt(cfg, "q_lora_rank", origin, 0);  // null in DeepSeek-V2-Lite
+  m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
+  m.index_head_dim = OptPositiveInt(cfg, "index_head_dim", origin, 0);
+  m.index_n_heads = OptPositiveInt(cfg, "index_n_heads", origin, m.index_head_dim > 0 ? 64 : 0);
+}
+
+void ReadVision(const Json& root, const std::string& origin, ModelSpec& m) {
+  const Json* vision = OptObject(root, "vision_config", origin);
+  if (vision == nullptr) return;
+  m.multimodal = true;
+  m.vision_layers = ToInt(RequirePositive(*vision, "num_hidden_layers", origin),
+                          "vision_config.num_hidden_layers", origin);
+  m.vision_hidden_size =
+      ToInt(RequirePositive(*vision, "hidden_size", origin), "vision_config.hidden_size", origin);
+  m.vision_intermediate_size = ToInt(RequirePositive(*vision, "intermediate_size", origin),
+                                     "vision_config.intermediate_size", origin);
+  m.vision_image_size =
+      ToInt(RequirePositive(*vision, "image_size", origin), "vision_config.image_size", origin);
+  m.vision_patch_size =
+      ToInt(RequirePositive(*vision, "patch_size", origin), "vision_config.patch_size", origin);
+  m.vision_num_channels = OptPositiveInt(*vision, "num_channels", origin, 3);
+  m.vision_kind = m.family == "llama4" ? "llama4" : "siglip";
+  if (m.vision_kind == "llama4") {
+    auto need = [&](const char* key) {
+      return ToInt(RequirePositive(*vision, key, origin), key, origin);
+    };
+    m.vision_output_dim = need("vision_output_dim");
+    m.vision_projector_input_dim = need("projector_input_dim");
+    m.vision_projector_output_dim = need("projector_output_dim");
+  }
+}
+
+void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& m) {
+  auto need = [&](const char* key) {
+    return ToInt(RequirePositive(cfg, key, origin), key, origin);
+  };
+  m.linear_num_key_heads = need("linear_num_key_heads");
+  m.linear_num_value_heads = need("linear_num_value_heads");
+  m.linear_key_head_dim = need("linear_key_head_dim");
+  m.linear_value_head_dim = need("linear_value_head_dim");
+  m.linear_conv_kernel_dim = need("linear_conv_kernel_dim");
+}
+
+void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
+                const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
+  plan.layer_types = StringList(cfg, "layer_types", origin);
+  switch (arch.family) {
+    case ModelFamily::kDense:
+      m.qk_norm = m.family == "qwen3";
+      if (m.family == "qwen2") m.attention_bias = true;  // Qwen2 always has q/k/v biases
+      break;
+    case ModelFamily::kMoe:
+      ReadMoe(cfg, origin, m, plan);
+      m.qk_norm = m.family == "qwen3_moe" || OptBool(cfg, "use_qk_norm", origin).value_or(false);
+      if (m.family == "qwen2_moe") m.attention_bias = true;
+      break;
+    case ModelFamily::kDeepseek:
+      ReadMoe(cfg, origin, m, plan);
+      ReadMla(cfg, origin, m);
+      break;
+    case ModelFamily::kGptOss:
+      ReadMoe(cfg, origin, m, plan);
+      m.o_proj_bias = m.attention_bias;
+      m.attention_sinks = m.router_bias = m.expert_bias = true;
+      if (plan.layer_types.empty()) {
+        for (int i = 0; i < m.num_layers; ++i) {
+          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
+        }
+      }
+      break;
+    case ModelFamily::kGemma2:
+      m.norms_per_layer = 4;
+      if (plan.layer_types.empty()) {
+        // transformers Gemma2: layer i slides when i is even.
+        for (int i = 0; i < m.num_layers; ++i) {
+          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
+        }
+      }
+      break;
+    case ModelFamily::kGemma3:
+      m.norms_per_layer = 4;
+      m.qk_norm = true;
+      plan.sliding_pattern =
+          OptPositiveInt(cfg, "sliding_window_pattern", origin,
+                         OptPositiveInt(cfg, "_sliding_window_pattern", origin, 6));
+      ReadVision(root, origin, m);
+      break;
+    case ModelFamily::kQwen3Next:
+      ReadMoe(cfg, origin, m, plan);
+      ReadLinearAttention(cfg, origin, m);
+      m.qk_norm = m.attention_output_gate = true;
+      plan.full_attention_interval = OptPositiveInt(cfg, "full_attention_interval", origin, 4);
+      break;
+    case ModelFamily::kLlama4:
+      ReadMoe(cfg, origin, m, plan);
+      // Experts and the one shared expert use intermediate_size; dense layers
+      // intermediate_size_mlp (transformers Llama4TextConfig).
+      m.shared_expert_intermediate_size = m.moe_intermediate_size;
+      m.shared_expert_gate = false;
+      m.intermediate_size =
+          OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
+      plan.decoder_sparse_step =
+          std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
+      m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
+      plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
+      plan.llama4 = true;
+      ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+      break;
+    case ModelFamily::kEagle:
+    case ModelFamily::kEagle3:
+      m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
+      m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
+      m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
+      if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
+        throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
+                         " must be in 1..vocab_size");
+      }
+      m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
+      break;
+  }
+}
+
+LayerKind KindOf(const std::string& type, const std::string& origin) {
+  if (type == "full_attention" || type == "attention") return LayerKind::kFull;
+  if (type == "sliding_attention") return LayerKind::kSliding;
+  if (type == "chunked_attention") return LayerKind::kChunked;
+  if (type == "linear_attention") return LayerKind::kLinear;
+  throw InputError(origin + ": unknown layer_types entry \"" + type +
+                   "\" (expected full_attention, sliding_attention, chunked_attention or "
+                   "linear_attention)");
+}
+
+void FillLayerKinds(const std::string& origin, const LayerPlan& plan, ModelSpec& m) {
+  m.layer_kinds.assign(m.num_layers, LayerKind::kFull);
+  if (!plan.layer_types.empty()) {
+    if (static_cast<int>(plan.layer_types.size()) != m.num_layers) {
+      throw InputError(origin + ": layer_types has " + std::to_string(plan.layer_types.size()) +
+                       " entries but num_hidden_layers is " + std::to_string(m.num_layers));
+    }
+    for (int i = 0; i < m.num_layers; ++i) m.layer_kinds[i] = KindOf(plan.layer_types[i], origin);
+    return;
+  }
+  if (plan.llama4) {
+    // transformers Llama4TextConfig: no_rope_layers defaults to every 4th layer
+    // NoPE; RoPE layers attend within attention_chunk_size (chunked), NoPE
+    // layers globally.
+    if (!plan.no_rope_layers.empty() &&
+        static_cast<int>(plan.no_rope_layers.size()) != m.num_layers) {
+      throw InputError(origin + ": no_rope_layers has " +
+                       std::to_string(plan.no_rope_layers.size()) +
+                       " entries but num_hidden_layers is " + std::to_string(m.num_layers));
+    }
+    for (int i = 0; i < m.num_layers; ++i) {
+      bool rope = plan.no_rope_layers.empty() ? (i + 1) % 4 != 0 : plan.no_rope_layers[i] != 0;
+      m.layer_kinds[i] =
+          rope && m.attention_chunk_size > 0 ? LayerKind::kChunked : LayerKind::kFull;
+    }
+    return;
+  }
+  for (int i = 0; i < m.num_layers; ++i) {
+    // transformers Gemma3: layer i is full when (i + 1) % sliding_window_pattern == 0.
+    if (plan.sliding_pattern > 0) {
+      m.layer_kinds[i] =
+          (i + 1) % plan.sliding_pattern == 0 ? LayerKind::kFull : LayerKind::kSliding;
+    }
+    // transformers Qwen3Next: full attention every full_attention_interval layers.
+    if (plan.full_attention_interval > 0) {
+      m.layer_kinds[i] =
+          (i + 1) % plan.full_attention_interval == 0 ? LayerKind::kFull : LayerKind::kLinear;
+    }
+  }
+}
+
+void FillMoeLayers(const LayerPlan& plan, ModelSpec& m) {
+  m.layer_is_moe.assign(m.num_layers, false);
+  if (!m.IsMoe()) return;
+  for (int i = 0; i < m.num_layers; ++i) {
+    bool moe = i >= m.first_k_dense_layers && i % m.moe_layer_freq == 0;
+    // Qwen2/3-MoE, Qwen3-Next: transformers' decoder_sparse_step / mlp_only_layers rule.
+    moe = moe && (i + 1) % plan.decoder_sparse_step == 0 &&
+          std::find(plan.mlp_only_layers.begin(), plan.mlp_only_layers.end(), i) ==
+              plan.mlp_only_layers.end();
+    m.layer_is_moe[i] = moe;
+  }
+}
+
+void Validate(const std::string& origin, ModelSpec& m) {
+  if (m.attention == AttentionKind::kGqa && m.num_attention_heads % m.num_kv_heads != 0) {
+    throw InputError(origin + ": num_attention_heads " + std::to_string(m.num_attention_heads) +
+                     " is not a multiple of num_key_value_heads " + std::to_string(m.num_kv_heads));
+  }
+  bool any_dense =
+      std::find(m.layer_is_moe.begin(), m.layer_is_moe.end(), false) != m.layer_is_moe.end();
+  if (any_dense && m.intermediate_size <= 0) {
+    throw InputError(origin + ": config.json is missing the required key \"intermediate_size\"");
+  }
+  if (m.NumLayersOfKind(LayerKind::kSliding) > 0 && m.sliding_window <= 0) {
+    throw InputError(origin + ": sliding-window layers but no \"sliding_window\" size");
+  }
+  if (m.vocab_size > (int64_t{1} << 26)) {
+    throw InputError(origin + ": vocab_size " + std::to_string(m.vocab_size) + " is implausible");
+  }
+}
+
+}  // namespace
+
+ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin) {
+  Json root = ParseRoot(json_text, origin);
+  ModelSpec m;
+  m.id = origin;
+  const ArchitectureInfo& arch = FindFamily(root, origin, m.architecture);
+  m.family = arch.family_name;
+  // Gemma-3 ForConditionalGeneration nests the language model in text_config.
+  const Json* cfg = &root;
+  if (const Json* text = OptObject(root, "text_config", origin)) cfg = text;
+  ReadCommon(root, *cfg, origin, arch, m);
+  LayerPlan plan;
+  ReadFamily(root, *cfg, origin, arch, m, plan);
+  if (const Json* qc = OptObject(root, "quantization_config", origin)) {
+    m.quant = ParseQuantization(*qc, origin);
+  }
+  FillLayerKinds(origin, plan, m);
+  FillMoeLayers(plan, m);
+  Validate(origin, m);
+  return m;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,171 @@
+// A model as the serving engines see it: the geometry read from a Hugging
+// Face config.json (plus the checkpoint's real size when the safetensors
+// files are at hand). Engines derive KV bytes per token from this with their
+// own rules; catalog/weights.h derives weight bytes per rank.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvplan {
+
+enum class AttentionKind {
+  kGqa,  // MHA, GQA or MQA: K and V of num_kv_heads x head_dim per layer
+  kMla,  // multi-head latent attention (DeepSeek V2/V3, Kimi-K2): one latent per layer
+};
+
+// What each decoder layer holds in the KV cache.
+enum class LayerKind {
+  kFull,     // full attention
+  kSliding,  // sliding-window attention (Gemma-2/3, gpt-oss)
+  kChunked,  // chunked local attention (Llama-4)
+  kLinear,   // linear attention / mamba state, no per-token KV (Qwen3-Next)
+};
+
+// How the checkpoint stores its weights (config.json "quantization_config").
+struct Quantization {
+  std::string method;  // "" for none; "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", ...
+  // Bits per weight of the quantized linear layers (16 when not quantized).
+  int weight_bits = 16;
+  int group_size = 0;            // per-group scales (int4 AWQ/GPTQ/compressed-tensors, mxfp4: 32)
+  int block_n = 0, block_k = 0;  // fp8 block scales (DeepSeek: 128x128)
+  // Module name patterns the checkpoint keeps unquantized (bf16):
+  // modules_to_not_convert / ignore / ignored_layers.
+  std::vector<std::string> unquantized_modules;
+  // True when only the MoE expert weights are quantized (gpt-oss mxfp4).
+  bool experts_only = false;
+
+  // Added by the models work: which kinds of linear layers are stored quantized
+  // after applying `unquantized_modules` (decided once at parse time so that
+  // EstimateWeights stays cheap). Embeddings, norms and MoE routers are never
+  // quantized by the supported methods.
+  bool attention_quantized = false;  // q/k/v/o, MLA projections, linear attention
+  bool dense_mlp_quantized = false;  // dense MLP layers
+  bool experts_quantized = false;    // routed experts
+  bool shared_experts_quantized = false;
+  bool lm_head_quantized = false;  // only when a compressed-tensors config does not ignore it
+  int scale_bytes = 0;             // bytes per group/block scale (fp8 block: float32)
+  bool has_zero_points = false;    // AWQ/GPTQ (and asymmetric compressed-tensors)
+  bool has_g_idx = false;          // GPTQ act-order index (int32 per input channel)
+  std::string format;              // e.g. "e4m3", "pack-quantized", "int-quantized"
+
+  bool IsQuantized() const { return !method.empty(); }
+};
+
+struct ModelSpec {
+  std::string id;            // catalog id ("Qwen/Qwen3-8B") or the path it came from
+  std::string architecture;  // architectures[0], e.g. "Qwen3MoeForCausalLM"
+  std::string model_type;    // e.g. "qwen3_moe"
+  std::string torch_dtype;   // "bfloat16", "float16", "float32"
+  int dtype_bytes = 2;       // bytes per unquantized parameter (from torch_dtype)
+
+  int64_t vocab_size = 0;
+  int hidden_size = 0;
+  int num_layers = 0;  // num_hidden_layers
+  int num_attention_heads = 0;
+  int num_kv_heads = 0;       // num_key_value_heads (== heads for MHA)
+  int head_dim = 0;           // per head, K side
+  int v_head_dim = 0;         // per head, V side (== head_dim except MLA)
+  int intermediate_size = 0;  // dense MLP
+  bool tie_word_embeddings = false;
+  bool attention_bias = false;          // q/k/v biases (Qwen2)
+  bool qk_norm = false;                 // per-head q/k RMSNorm (Qwen3)
+  int64_t max_position_embeddings = 0;  // the engines' default context length
+
+  AttentionKind attention = AttentionKind::kGqa;
+  // MLA geometry (AttentionKind::kMla).
+  int q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0;
+  int index_head_dim = 0;  // DeepSeek-V3.2 sparse-attention indexer (0 when absent)
+
+  // Mixture of experts (num_experts == 0 for dense models).
+  int num_experts = 0;        // routed experts
+  int experts_per_token = 0;  // top-k
+  int moe_intermediate_size = 0;
+  int num_shared_experts = 0;               // DeepSeek/Kimi shared experts
+  int shared_expert_intermediate_size = 0;  // Qwen2-MoE style shared expert
+  int first_k_dense_layers = 0;             // DeepSeek first_k_dense_replace
+  int moe_layer_freq = 1;
+  std::vector<bool> layer_is_moe;  // size num_layers when num_experts > 0
+
+  // Per-layer attention kind; size num_layers. All kFull for plain models.
+  std::vector<LayerKind> layer_kinds;
+  int sliding_window = 0;
+
+  int num_nextn_predict_layers = 0;  // MTP heads (DeepSeek-V3) shipped with the checkpoint
+
+  Quantization quant;
+
+  // Exact checkpoint size when read from model.safetensors.index.json
+  // metadata.total_size or the safetensors headers; nullopt otherwise.
+  std::optional<int64_t> checkpoint_bytes;
+
+  // Vision tower, when the architecture is multimodal (engines shrink their
+  // memory fraction for these).
+  bool multimodal = false;
+  int vision_layers = 0;
+  int vision_hidden_size = 0;
+
+  // ---- Added by the models work (beyond the original declaration). ----
+  std::string family;                  // "llama", "qwen3_moe", "deepseek", "gpt_oss", "gemma3", ...
+  int norms_per_layer = 2;             // RMSNorms per decoder layer (Gemma-2/3: 4)
+  bool o_proj_bias = false;            // output-projection bias (gpt-oss)
+  bool attention_sinks = false;        // per-head learned sinks (gpt-oss)
+  bool attention_output_gate = false;  // q_proj also emits a gate (Qwen3-Next)
+  bool router_bias = false;            // router has a bias (gpt-oss)
+  bool routing_bias = false;           // e_score_correction_bias, float32 (DeepSeek-V3, GLM-4.5)
+  bool expert_bias = false;            // expert projections carry biases (gpt-oss)
+  bool shared_expert_gate = false;     // sigmoid gate on the shared expert (Qwen2-MoE, Qwen3-Next)
+  int index_n_heads = 0;               // DeepSeek-V3.2 indexer heads
+  // Qwen3-Next gated delta-net (LayerKind::kLinear) geometry.
+  int linear_num_key_heads = 0, linear_num_value_heads = 0;
+  int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
+  // Vision tower: "siglip" (Gemma-3) or "llama4".
+  std::string vision_kind;
+  int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;
+  int vision_num_channels = 3;
+  int vision_output_dim = 0, vision_projector_input_dim = 0, vision_projector_output_dim = 0;
+  int attention_chunk_size = 0;  // Llama-4 chunked local attention (LayerKind::kChunked)
+  // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
+  // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's
+  // own NextN layers, see MtpDraftSpec); "" for target models.
+  std::string draft_kind;
+  int64_t draft_vocab_size = 0;  // EAGLE-3 reduced draft vocabulary (lm_head rows)
+  int target_hidden_size = 0;    // EAGLE-3 fc input is 3 x this
+
+  int NumLayersOfKind(LayerKind k) const;
+  bool IsMoe() const { return num_experts > 0; }
+  bool IsDraft() const { return !draft_kind.empty(); }
+  int NumMoeLayers() const;
+};
+
+// Loads a model from `spec`, which is one of:
+//   - a bundled catalog id ("Qwen/Qwen3-8B", case-insensitive; also "Qwen--Qwen3-8B"),
+//   - a path to a config.json,
+//   - a model directory holding config.json (and optionally
+//     model.safetensors.index.json / *.safetensors for exact weight bytes),
+//   - a Hugging Face cache directory ($HF_HOME/hub/models--ORG--NAME), or a hub
+//     id present in the local HF cache ($HF_HOME or ~/.cache/huggingface).
+// Throws InputError naming what was wrong and what was expected.
+ModelSpec LoadModel(const std::string& spec);
+
+// Parses config.json text. `origin` names the source in error messages.
+ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin);
+
+// The bundled catalog ids, sorted.
+std::vector<std::string> CatalogModelIds();
+
+// The multi-token-prediction head a checkpoint ships (DeepSeek-V3
+// num_nextn_predict_layers), as SGLang loads it for --speculative-algorithm
+// EAGLE without a draft path: num_nextn_predict_layers MoE decoder layers plus
+// eh_proj and two norms, sharing the target's embedding and lm_head
+// (python/sglang/srt/models/deepseek_nextn.py @v0.5.3). draft_kind "mtp".
+// Throws InputError when the model has no MTP layers.
+ModelSpec MtpDraftSpec(const ModelSpec& target);
+
+// The architectures ParseModelConfig understands (architectures[0] values).
+const std::vector<std::string>& SupportedArchitectures();
+
+}  // namespace kvplan

@@ -1,0 +1,252 @@
+#include "catalog/quantization.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "base/units.h"
+#include "catalog/json_fields.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+using config_json::Json;
+
+bool IsNumber(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Glob over dot components: '*' in the pattern or a numeric pattern component
+// matches any single component of the name. Walks the pattern in place (no
+// allocation: fp8 configs list hundreds of modules).
+bool ComponentsMatch(std::string_view pat, const std::vector<std::string_view>& name,
+                     size_t start) {
+  size_t i = start;
+  size_t pos = 0;
+  while (true) {
+    if (i >= name.size()) return false;
+    size_t dot = pat.find('.', pos);
+    std::string_view p = pat.substr(pos, dot == std::string_view::npos ? pat.npos : dot - pos);
+    std::string_view n = name[i];
+    if (!(p == "*" || (IsNumber(p) && IsNumber(n)) || p == n)) return false;
+    if (dot == std::string_view::npos) return true;
+    pos = dot + 1;
+    ++i;
+  }
+}
+
+std::vector<std::string_view> SplitDots(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (true) {
+    size_t dot = s.find('.', pos);
+    out.push_back(
+        s.substr(pos, dot == std::string_view::npos ? std::string_view::npos : dot - pos));
+    if (dot == std::string_view::npos) break;
+    pos = dot + 1;
+  }
+  return out;
+}
+
+bool RegexMatches(std::string_view regex, std::string_view module) {
+  try {
+    return std::regex_search(std::string(module), std::regex(std::string(regex)));
+  } catch (const std::regex_error&) {
+    throw InputError("quantization_config: ignore pattern \"re:" + std::string(regex) +
+                     "\" is not a valid regular expression");
+  }
+}
+
+// The 16-bit modules a config names, whatever key the method uses.
+std::vector<std::string> UnquantizedList(const Json& qc, const std::string& origin) {
+  std::vector<std::string> out;
+  for (const char* key :
+       {"modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules"}) {
+    for (std::string& s : config_json::StringList(qc, key, origin)) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void ParseFp8(const Json& qc, const std::string& origin, Quantization& q) {
+  q.weight_bits = 8;
+  q.format = config_json::OptString(qc, "fmt", origin).value_or("e4m3");
+  std::vector<int64_t> block = config_json::IntList(qc, "weight_block_size", origin);
+  if (!block.empty()) {
+    if (block.size() != 2 || block[0] <= 0 || block[1] <= 0) {
+      throw InputError(origin + ": quantization_config.weight_block_size should be [n, k] > 0");
+    }
+    q.block_n = static_cast<int>(block[0]);
+    q.block_k = static_cast<int>(block[1]);
+  }
+  // fp8 scale_inv tensors are float32 (one per block, or one per tensor).
+  q.scale_bytes = 4;
+}
+
+void ParseCompressedTensors(const Json& qc, const std::string& origin, Quantization& q) {
+  const Json* groups = config_json::OptObject(qc, "config_groups", origin);
+  if (groups == nullptr || groups->empty()) {
+    throw InputError(origin + ": compressed-tensors quantization_config has no config_groups");
+  }
+  const Json& group = groups->begin().value();
+  const Json* weights =
+      group.is_object() ? config_json::OptObject(group, "weights", origin) : nullptr;
+  if (weights == nullptr) {
+    throw InputError(origin + ": compressed-tensors config group \"" + groups->begin().key() +
+                     "\" has no \"weights\" scheme");
+  }
+  q.weight_bits = static_cast<int>(config_json::RequirePositive(*weights, "num_bits", origin));
+  q.group_size = static_cast<int>(config_json::OptInt(*weights, "group_size", origin).value_or(0));
+  std::string type = config_json::OptString(*weights, "type", origin).value_or("int");
+  std::string strategy = config_json::OptString(*weights, "strategy", origin).value_or("");
+  q.has_zero_points = !config_json::OptBool(*weights, "symmetric", origin).value_or(true);
+  q.format = config_json::OptString(qc, "format", origin).value_or("");
+  if (type == "float" && q.weight_bits == 4) {
+    // nvfp4: one fp8 scale per 16 elements (group_size says 16).
+    q.scale_bytes = 1;
+    if (q.group_size == 0) q.group_size = 16;
+  } else {
+    // Scales are stored in the checkpoint's 16-bit dtype.
+    q.scale_bytes = 2;
+  }
+  if (strategy == "tensor") q.group_size = -1;  // one scale per tensor
+  // compressed-tensors targets every Linear, lm_head included unless ignored.
+  q.lm_head_quantized = true;
+}
+
+// NVIDIA ModelOpt checkpoints (quant_method "modelopt", or hf_quant_config.json):
+// FP8 = e4m3 weights with float32 per-tensor weight and input scales; NVFP4 =
+// e2m1 weights with one e4m3 scale per 16 values (plus two float32 scalars per
+// tensor, ignored here).
+void ParseModelopt(const Json& qc, const std::string& origin, Quantization& q) {
+  std::string algo = config_json::OptString(qc, "quant_algo", origin).value_or("");
+  if (algo == "FP8") {
+    q.weight_bits = 8;
+    q.group_size = -1;
+    q.scale_bytes = 8;  // weight_scale + input_scale, float32 each
+    q.format = "e4m3";
+  } else if (algo == "NVFP4") {
+    q.weight_bits = 4;
+    q.group_size = static_cast<int>(config_json::OptInt(qc, "group_size", origin).value_or(16));
+    if (q.group_size <= 0) throw InputError(origin + ": modelopt NVFP4 group_size must be > 0");
+    q.scale_bytes = 1;
+    q.format = "nvfp4";
+  } else {
+    throw InputError(origin + ": unsupported modelopt quant_algo \"" + algo +
+                     "\" (supported: FP8, NVFP4)");
+  }
+}
+
+void ParseAwqGptq(const Json& qc, const std::string& origin, Quantization& q) {
+  std::optional<int64_t> bits = config_json::OptInt(qc, "bits", origin);
+  if (!bits) bits = config_json::OptInt(qc, "w_bit", origin);
+  if (!bits || *bits <= 0) {
+    throw InputError(origin + ": " + q.method + " quantization_config is missing \"bits\"");
+  }
+  q.weight_bits = static_cast<int>(*bits);
+  std::optional<int64_t> group = config_json::OptInt(qc, "group_size", origin);
+  if (!group) group = config_json::OptInt(qc, "q_group_size", origin);
+  q.group_size = static_cast<int>(group.value_or(128));
+  if (q.group_size < 0) q.group_size = 0;  // GPTQ -1: one group per row
+  q.scale_bytes = 2;                       // fp16 scales
+  q.has_zero_points = true;                // packed qzeros, symmetric or not
+  q.has_g_idx = q.method == "gptq";        // int32 per input channel
+}
+
+}  // namespace
+
+const std::vector<std::string>& SupportedQuantMethods() {
+  static const std::vector<std::string> kMethods = {
+      "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", "modelopt"};
+  return kMethods;
+}
+
+bool MatchesModulePattern(const std::vector<std::string>& patterns, std::string_view module) {
+  if (patterns.empty()) return false;
+  std::vector<std::string_view> name = SplitDots(module);
+  for (const std::string& p : patterns) {
+    if (p.rfind("re:", 0) == 0) {
+      if (RegexMatches(std::string_view(p).substr(3), module)) return true;
+      continue;
+    }
+    // Trailing spaces occur in real files (Qwen3-235B-A22B-FP8).
+    std::string_view trimmed(p);
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) {
+      trimmed.remove_suffix(1);
+    }
+    if (trimmed.empty()) continue;
+    for (size_t start = 0; start < name.size(); ++start) {
+      if (ComponentsMatch(trimmed, name, start)) return true;
+    }
+  }
+  return false;
+}
+
+Quantization ParseQuantization(const Json& qc, const std::string& origin) {
+  Quantization q;
+  std::optional<std::string> method = config_json::OptString(qc, "quant_method", origin);
+  if (!method) throw InputError(origin + ": quantization_config has no \"quant_method\"");
+  q.method = *method;
+  std::transform(q.method.begin(), q.method.end(), q.method.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  q.unquantized_modules = UnquantizedList(qc, origin);
+  // Methods quantize the decoder's linear layers unless told otherwise.
+  q.attention_quantized = q.dense_mlp_quantized = q.experts_quantized = q.shared_experts_quantized =
+      true;
+  if (q.method == "fp8") {
+    ParseFp8(qc, origin, q);
+  } else if (q.method == "compressed-tensors") {
+    ParseCompressedTensors(qc, origin, q);
+  } else if (q.method == "mxfp4") {
+    // gpt-oss: 4-bit e2m1 experts with one uint8 (e8m0) scale per 32 values;
+    // vllm/model_executor/layers/quantization/mxfp4.py @v0.10.1 quantizes FusedMoE only.
+    q.weight_bits = 4;
+    q.group_size = 32;
+    q.scale_bytes = 1;
+    q.format = "e2m1";
+    q.experts_only = true;
+    q.attention_quantized = q.dense_mlp_quantized = q.shared_experts_quantized = false;
+  } else if (q.method == "modelopt") {
+    ParseModelopt(qc, origin, q);
+  } else if (q.method == "awq" || q.method == "gptq") {
+    ParseAwqGptq(qc, origin, q);
+  } else {
+    std::string list;
+    for (const std::string& m : SupportedQuantMethods()) list += (list.empty() ? "" : ", ") + m;
+    throw InputError(origin + ": unsupported quantization_config.quant_method \"" + *method +
+                     "\" (supported: " + list + ")");
+  }
+  // Decide per kind of layer once, from a representative module name.
+  const auto& keep = q.unquantized_modules;
+  auto kept = [&](std::string_view m) { return MatchesModulePattern(keep, m); };
+  if (kept("model.layers.0.self_attn.o_proj") || kept("model.layers.0.linear_attn.out_proj")) {
+    q.attention_quantized = false;
+  }
+  if (kept("model.layers.0.mlp.down_proj")) q.dense_mlp_quantized = false;
+  if (kept("model.layers.0.mlp.experts.0.down_proj")) q.experts_quantized = false;
+  if (kept("model.layers.0.mlp.shared_experts.down_proj") ||
+      kept("model.layers.0.mlp.shared_expert.down_proj")) {
+    q.shared_experts_quantized = false;
+  }
+  if (kept("lm_head")) q.lm_head_quantized = false;
+  return q;
+}
+
+int64_t LinearBytes(const Quantization& q, bool quantized, int64_t out, int64_t in,
+                    int dtype_bytes) {
+  if (!quantized || q.method.empty()) return out * in * dtype_bytes;
+  int64_t weight = out * in * q.weight_bits / 8;
+  if (q.block_n > 0 && q.block_k > 0) {
+    // One float32 scale_inv per block_n x block_k block.
+    return weight + CeilDiv(out, q.block_n) * CeilDiv(in, q.block_k) * q.scale_bytes;
+  }
+  if (q.group_size < 0) return weight + q.scale_bytes;  // per-tensor scale
+  if (q.method == "fp8" && q.group_size == 0) return weight + q.scale_bytes;
+  int64_t groups_per_row = q.group_size > 0 ? CeilDiv(in, q.group_size) : 1;
+  int64_t bytes = weight + out * groups_per_row * q.scale_bytes;
+  if (q.has_zero_points) bytes += out * groups_per_row * q.weight_bits / 8;
+  if (q.has_g_idx) bytes += in * 4;
+  return bytes;
+}
+
+}  // namespace kvplan

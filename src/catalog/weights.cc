@@ -1,0 +1,421 @@
+// EstimateWeights: parameters and bytes of each part of a model, in total and
+// on the largest rank, following how SGLang and vLLM shard each layer.
+#include "catalog/weights.h"
+
+#include <algorithm>
+#include <array>
+
+#include "base/units.h"
+#include "catalog/quantization.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+enum Part {
+  kEmbedding,
+  kVision,
+  kDraftFc,
+  kAttention,
+  kLinearAttention,
+  kDenseMlp,
+  kExperts,
+  kSharedExperts,
+  kRouter,
+  kNorms,
+  kLmHead,
+  kNumParts
+};
+
+// Names and sharding labels stay within 15 characters so that std::string
+// keeps them inline (EstimateWeights runs inside every plan).
+constexpr std::array<const char*, kNumParts> kPartNames = {
+    "embedding", "vision tower",   "draft fc", "attention", "linear attn", "dense mlp",
+    "experts",   "shared experts", "router",   "norms",     "lm_head"};
+
+struct Cost {
+  int64_t params = 0;
+  int64_t bytes = 0;       // as stored, whole model
+  int64_t rank_bytes = 0;  // on one rank
+  Cost& operator+=(const Cost& o) {
+    params += o.params;
+    bytes += o.bytes;
+    rank_bytes += o.rank_bytes;
+    return *this;
+  }
+};
+using Costs = std::array<Cost, kNumParts>;
+
+// What one rank holds of the tensors of a layer.
+struct Shards {
+  int attn_tp;      // attention heads split this many ways
+  int kv_per_rank;  // K/V heads a rank holds: max(1, kv / attn_tp)
+  int mlp_tp;       // dense MLP split
+  int shared_tp;    // MoE dense parts (shared experts, DeepSeek first dense layers)
+  int expert_ep;    // experts spread over this many ranks
+  int expert_tp;    // each expert's matrices split this many ways
+};
+
+class Estimator {
+ public:
+  Estimator(const ModelSpec& m, const Parallelism& p) : m_(m), p_(p) {
+    const int atp = p.AttentionTp();
+    s_.attn_tp = atp;
+    s_.kv_per_rank = m.num_kv_heads >= atp ? m.num_kv_heads / atp : 1;
+    // Dense models under DP attention are replicated per DP group; MoE models
+    // keep their dense MLPs on the full TP group (SGLang moe_dense_tp_size
+    // default None = tp: python/sglang/srt/models/deepseek_v2.py @v0.5.3).
+    s_.mlp_tp = m.IsMoe() ? p.tp : atp;
+    s_.shared_tp = p.tp;
+    // SGLang: moe_ep_size * moe_tp_size == tp (ep <= tp); vLLM
+    // --enable-expert-parallel: ep == tp * dp and no TP inside an expert.
+    s_.expert_ep = std::max(1, p.ep);
+    s_.expert_tp = std::max(1, p.tp / s_.expert_ep);
+  }
+
+  // A linear layer [out x in] whose output (or input) dimension is split `split` ways.
+  Cost Linear(int64_t out, int64_t in, bool quantized, int64_t split) const {
+    int64_t bytes = LinearBytes(m_.quant, quantized, out, in, m_.dtype_bytes);
+    return Cost{out * in, bytes, CeilDiv(bytes, split)};
+  }
+  // A 1-D tensor (bias, norm) in the model dtype.
+  Cost Vector(int64_t n, int64_t split, int elem_bytes = 0) const {
+    int64_t bytes = n * (elem_bytes > 0 ? elem_bytes : m_.dtype_bytes);
+    return Cost{n, bytes, CeilDiv(bytes, split)};
+  }
+
+  void GqaAttention(Costs& c) const {
+    const int64_t h = m_.hidden_size, hd = m_.head_dim, heads = m_.num_attention_heads;
+    const int64_t kv = m_.num_kv_heads;
+    const int64_t in = m_.draft_kind == "eagle3" ? 2 * h : h;  // EAGLE-3 attends over [emb, hidden]
+    const int64_t q_out = heads * hd * (m_.attention_output_gate ? 2 : 1);
+    const bool qz = m_.quant.attention_quantized;
+    Cost& a = c[kAttention];
+    a += Linear(q_out, in, qz, s_.attn_tp);
+    // K/V heads are replicated when kv < attention TP (QKVParallelLinear):
+    // each rank keeps kv_per_rank heads' weights.
+    if (kv <= 0) return;  // hand-built specs may leave the geometry empty
+    Cost k = Linear(kv * hd, in, qz, 1);
+    k.rank_bytes = k.bytes / kv * s_.kv_per_rank;
+    a += k;
+    a += k;
+    a += Linear(h, heads * hd, qz, s_.attn_tp);
+    if (m_.attention_bias) {
+      a += Vector(q_out, s_.attn_tp);
+      Cost kb = Vector(2 * kv * hd, 1);
+      kb.rank_bytes = kb.bytes / kv * s_.kv_per_rank;
+      a += kb;
+    }
+    if (m_.o_proj_bias) a += Vector(h, 1);
+    if (m_.qk_norm) a += Vector(2 * hd, 1);
+    if (m_.attention_sinks) a += Vector(heads, s_.attn_tp);
+  }
+
+  // DeepSeek MLA: the down-projections (q_a, kv_a) are ReplicatedLinear; the
+  // up-projections and o_proj split by attention TP
+  // (python/sglang/srt/models/deepseek_v2.py @v0.5.3 DeepseekV2AttentionMLA).
+  void MlaAttention(Costs& c) const {
+    const int64_t h = m_.hidden_size, heads = m_.num_attention_heads;
+    const int64_t qk = m_.qk_nope_head_dim + m_.qk_rope_head_dim;
+    const bool qz = m_.quant.attention_quantized;
+    Cost& a = c[kAttention];
+    if (m_.q_lora_rank > 0) {
+      a += Linear(m_.q_lora_rank, h, qz, 1);
+      a += Vector(m_.q_lora_rank, 1);
+      a += Linear(heads * qk, m_.q_lora_rank, qz, s_.attn_tp);
+    } else {
+      a += Linear(heads * qk, h, qz, s_.attn_tp);
+    }
+    a += Linear(m_.kv_lora_rank + m_.qk_rope_head_dim, h, qz, 1);
+    a += Vector(m_.kv_lora_rank, 1);
+    a += Linear(heads * (m_.qk_nope_head_dim + m_.v_head_dim), m_.kv_lora_rank, qz, s_.attn_tp);
+    a += Linear(h, heads * m_.v_head_dim, qz, s_.attn_tp);
+    if (m_.index_head_dim > 0) {
+      // DeepSeek-V3.2 indexer (replicated): wq_b, wk, k_norm (weight + bias), weights_proj.
+      const int64_t q_in = m_.q_lora_rank > 0 ? m_.q_lora_rank : h;
+      a += Linear(int64_t{m_.index_n_heads} * m_.index_head_dim, q_in, qz, 1);
+      a += Linear(m_.index_head_dim, h, qz, 1);
+      a += Vector(2 * int64_t{m_.index_head_dim}, 1);
+      a += Linear(m_.index_n_heads, h, false, 1);
+    }
+  }
+
+  // Qwen3-Next gated delta-net; all head-parallel except the norm.
+  void LinearAttention(Costs& c) const {
+    const int64_t h = m_.hidden_size;
+    const int64_t key_dim = int64_t{m_.linear_num_key_heads} * m_.linear_key_head_dim;
+    const int64_t value_dim = int64_t{m_.linear_num_value_heads} * m_.linear_value_head_dim;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(2 * key_dim + 2 * value_dim, h, qz, tp);                     // in_proj_qkvz
+    a += Linear(2 * int64_t{m_.linear_num_value_heads}, h, false, tp);       // in_proj_ba
+    a += Vector((2 * key_dim + value_dim) * m_.linear_conv_kernel_dim, tp);  // conv1d
+    a += Vector(2 * int64_t{m_.linear_num_value_heads}, tp);                 // dt_bias, A_log
+    a += Vector(m_.linear_value_head_dim, 1);                                // gated RMSNorm
+    a += Linear(h, value_dim, qz, tp);                                       // out_proj
+  }
+
+  void DenseMlp(Costs& c, int64_t inter, int tp, bool qz, Part part) const {
+    const int64_t h = m_.hidden_size;
+    Cost& d = c[part];
+    d += Linear(2 * inter, h, qz, tp);  // gate_proj + up_proj
+    d += Linear(h, inter, qz, tp);      // down_proj
+  }
+
+  void Moe(Costs& c) const {
+    const int64_t h = m_.hidden_size, e = m_.num_experts, inter = m_.moe_intermediate_size;
+    const bool qz = m_.quant.experts_quantized;
+    Cost one;  // one expert
+    one += Linear(2 * inter, h, qz, 1);
+    one += Linear(h, inter, qz, 1);
+    if (m_.expert_bias) one += Vector(2 * inter + h, 1);
+    const int64_t experts_on_rank = CeilDiv(e, s_.expert_ep);
+    c[kExperts] +=
+        Cost{one.params * e, one.bytes * e, CeilDiv(one.bytes * experts_on_rank, s_.expert_tp)};
+    // Routers stay in 16 bits (listed in modules_to_not_convert, or created
+    // with quant_config=None: deepseek_v2.py MoEGate).
+    c[kRouter] += Linear(e, h, false, 1);
+    if (m_.router_bias) c[kRouter] += Vector(e, 1);
+    if (m_.routing_bias) c[kRouter] += Vector(e, 1, 4);  // float32 e_score_correction_bias
+    if (m_.num_shared_experts > 0) {
+      DenseMlp(c, int64_t{m_.num_shared_experts} * inter, s_.shared_tp,
+               m_.quant.shared_experts_quantized, kSharedExperts);
+    }
+    if (m_.shared_expert_intermediate_size > 0) {
+      DenseMlp(c, m_.shared_expert_intermediate_size, s_.shared_tp,
+               m_.quant.shared_experts_quantized, kSharedExperts);
+      if (m_.shared_expert_gate) c[kSharedExperts] += Linear(1, h, false, 1);
+    }
+  }
+
+  Costs Layer(bool linear, bool moe) const {
+    Costs c{};
+    if (linear) {
+      LinearAttention(c);
+    } else if (m_.attention == AttentionKind::kMla) {
+      MlaAttention(c);
+    } else {
+      GqaAttention(c);
+    }
+    if (moe) {
+      Moe(c);
+    } else {
+      DenseMlp(c, m_.intermediate_size, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
+    }
+    c[kNorms] += Vector(int64_t{m_.norms_per_layer} * m_.hidden_size, 1);
+    return c;
+  }
+
+  // Embedding rows are padded to a multiple of 64 and split vocab-parallel
+  // (python/sglang/srt/layers/vocab_parallel_embedding.py @v0.5.3,
+  // DEFAULT_VOCAB_PADDING_SIZE = 64). Under DP attention SGLang builds the
+  // input embedding with enable_tp=not is_dp_attention_enabled() (replicated),
+  // and the lm_head on the attention-TP group only with --enable-dp-lm-head.
+  Cost VocabTable(int64_t rows, bool quantized, int split) const {
+    if (rows <= 0) return Cost{};
+    const int64_t h = m_.hidden_size;
+    int64_t bytes = LinearBytes(m_.quant, quantized, rows, h, m_.dtype_bytes);
+    int64_t padded = CeilDiv(rows, 64) * 64;
+    int64_t rank_rows = CeilDiv(padded, split);
+    return Cost{rows * h, bytes, bytes / rows * rank_rows};
+  }
+
+  Costs FirstStage() const {
+    Costs c{};
+    const int64_t h = m_.hidden_size;
+    Cost emb = VocabTable(m_.vocab_size, false, p_.dp_attention ? 1 : p_.tp);
+    // SGLang's EAGLE workers reuse the target's embedding (set_embed).
+    if (m_.IsDraft()) emb.rank_bytes = 0;
+    c[kEmbedding] += emb;
+    if (m_.multimodal && m_.vision_patch_size > 0) VisionTower(c);
+    if (m_.draft_kind == "eagle3") {
+      c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
+    } else if (m_.draft_kind == "eagle") {
+      c[kDraftFc] += Linear(h, 2 * h, false, 1);
+      c[kDraftFc] += Vector(h, 1);
+    } else if (m_.draft_kind == "mtp") {
+      // eh_proj is a plain nn.Linear (16-bit) in deepseek_nextn.py; enorm, hnorm.
+      c[kDraftFc] += Linear(h, 2 * h, false, 1);
+      c[kDraftFc] += Vector(2 * h, 1);
+    }
+    return c;
+  }
+
+  Costs LastStage(bool also_first) const {
+    Costs c{};
+    c[kNorms] += Vector(m_.hidden_size, 1);  // final norm
+    const int lm_split = (p_.dp_attention && p_.dp_lm_head) ? s_.attn_tp : p_.tp;
+    const int64_t rows = m_.draft_vocab_size > 0 ? m_.draft_vocab_size : m_.vocab_size;
+    Cost head = VocabTable(rows, m_.quant.lm_head_quantized, lm_split);
+    // EAGLE-1/2 and MTP drafts use the target's lm_head (set_embed_and_head).
+    if (m_.draft_kind == "eagle" || m_.draft_kind == "mtp") head.rank_bytes = 0;
+    if (m_.tie_word_embeddings) {
+      // Tied: no separate tensor, except that a last PP stage needs its own copy.
+      head.params = head.bytes = 0;
+      if (also_first) head.rank_bytes = 0;
+    }
+    c[kLmHead] += head;
+    return c;
+  }
+
+  // SigLIP (Gemma-3): patch conv + position table + N encoder layers + post
+  // norm, then the multimodal projector; replicated on every rank.
+  // Llama-4: unfold patch linear (no bias), class embedding, positions (+1 for
+  // the class token), pre/post LayerNorms, the same encoder layers, the
+  // pixel-shuffle MLP (fc1 intermediate -> projector_input, fc2
+  // projector_output^2) and the projector to the text hidden size.
+  void VisionTower(Costs& c) const {
+    const int64_t vh = m_.vision_hidden_size, vi = m_.vision_intermediate_size;
+    const int64_t patches = int64_t{m_.vision_image_size / m_.vision_patch_size} *
+                            (m_.vision_image_size / m_.vision_patch_size);
+    const int64_t patch_in =
+        int64_t{m_.vision_num_channels} * m_.vision_patch_size * m_.vision_patch_size;
+    const int64_t per_layer = 4 * (vh * vh + vh) + (vh * vi + vi) + (vi * vh + vh) + 4 * vh;
+    Cost& v = c[kVision];
+    v += Vector(per_layer * m_.vision_layers, 1);
+    if (m_.vision_kind == "llama4") {
+      v += Vector(patch_in * vh + vh + (patches + 1) * vh + 4 * vh, 1);
+      v += Vector(vi * int64_t{m_.vision_projector_input_dim} +
+                      int64_t{m_.vision_projector_output_dim} * m_.vision_projector_output_dim,
+                  1);
+      v += Vector(int64_t{m_.vision_output_dim} * m_.hidden_size, 1);
+      return;
+    }
+    v += Vector(patch_in * vh + vh, 1);
+    v += Vector(patches * vh, 1);
+    v += Vector(2 * vh, 1);
+    v += Vector(vh * m_.hidden_size + vh, 1);  // mm_input_projection + mm_soft_emb_norm
+  }
+
+ private:
+  const ModelSpec& m_;
+  const Parallelism& p_;
+  Shards s_{};
+};
+
+// vllm/distributed/utils.py @v0.10.0 get_pp_indices (SGLang uses the same):
+// num_layers // pp per stage; the remainder goes one each to the stages
+// before the last.
+std::vector<int> StageLayers(int num_layers, int pp) {
+  std::vector<int> layers(pp, num_layers / pp);
+  int remaining = num_layers % pp;
+  for (int i = 2; i < remaining + 2; ++i) layers[pp - i] += 1;
+  return layers;
+}
+
+void CheckParallelism(const ModelSpec& m, const Parallelism& p) {
+  if (p.tp < 1 || p.pp < 1 || p.dp < 1 || p.ep < 1) {
+    throw InputError("parallel sizes must be >= 1 (tp, pp, dp, ep)");
+  }
+  if (p.dp_attention && (p.dp > p.tp || p.tp % p.dp != 0)) {
+    throw InputError("--enable-dp-attention needs dp to divide tp (tp " + std::to_string(p.tp) +
+                     ", dp " + std::to_string(p.dp) + ")");
+  }
+  if (p.pp > m.num_layers) {
+    throw InputError("pp " + std::to_string(p.pp) + " exceeds the model's " +
+                     std::to_string(m.num_layers) + " layers");
+  }
+  if (m.num_experts > 0 && p.ep > m.num_experts) {
+    throw InputError("ep " + std::to_string(p.ep) + " exceeds the model's " +
+                     std::to_string(m.num_experts) + " experts");
+  }
+}
+
+int64_t RankBytes(const Costs& c) {
+  int64_t total = 0;
+  for (const Cost& x : c) total += x.rank_bytes;
+  return total;
+}
+
+const char* Sharding(Part part, const Parallelism& p) {
+  switch (part) {
+    case kEmbedding:
+      return p.dp_attention ? "replicated" : "vocab tp";
+    case kLmHead:
+      return p.dp_attention && p.dp_lm_head ? "vocab attn-tp" : "vocab tp";
+    case kAttention:
+    case kLinearAttention:
+      return p.dp_attention ? "attn-tp" : "tp";
+    case kDenseMlp:
+    case kSharedExperts:
+      return "tp";
+    case kExperts:
+      return p.ep > 1 ? "ep" : "tp";
+    default:
+      return "replicated";
+  }
+}
+
+}  // namespace
+
+WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
+  CheckParallelism(model, par);
+  Estimator est(model, par);
+  // The (attention kind x MLP kind) layer classes, each priced once.
+  std::array<Costs, 4> cls{};
+  std::array<bool, 4> have{};
+  // Specs built by hand (not parsed) may leave the per-layer tables empty:
+  // then layers are full attention, and MoE after the first dense ones.
+  const size_t n = static_cast<size_t>(model.num_layers);
+  const bool have_kinds = model.layer_kinds.size() == n;
+  const bool have_moe = model.layer_is_moe.size() == n;
+  auto class_of = [&](int i) {
+    bool linear = have_kinds && model.layer_kinds[i] == LayerKind::kLinear;
+    bool moe =
+        have_moe ? model.layer_is_moe[i] : model.num_experts > 0 && i >= model.first_k_dense_layers;
+    return (linear ? 2 : 0) + (moe ? 1 : 0);
+  };
+  for (int i = 0; i < model.num_layers; ++i) {
+    int k = class_of(i);
+    if (!have[k]) cls[k] = est.Layer(k >= 2, k % 2 == 1), have[k] = true;
+  }
+  const Costs first = est.FirstStage();
+  const Costs last = est.LastStage(par.pp == 1);
+
+  WeightEstimate out;
+  out.stage_layers = StageLayers(model.num_layers, par.pp);
+  Costs totals{};
+  Costs best{};
+  int64_t best_bytes = -1;
+  int layer = 0;
+  for (int s = 0; s < par.pp; ++s) {
+    Costs stage{};
+    if (s == 0) stage = first;
+    if (s == par.pp - 1) {
+      for (int k = 0; k < kNumParts; ++k) stage[k] += last[k];
+    }
+    std::array<int64_t, 4> count{};
+    for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) ++count[class_of(layer)];
+    for (int c = 0; c < 4; ++c) {
+      if (count[c] == 0) continue;
+      for (int k = 0; k < kNumParts; ++k) {
+        stage[k].params += cls[c][k].params * count[c];
+        stage[k].bytes += cls[c][k].bytes * count[c];
+        stage[k].rank_bytes += cls[c][k].rank_bytes * count[c];
+      }
+    }
+    for (int k = 0; k < kNumParts; ++k) {
+      totals[k].params += stage[k].params;
+      totals[k].bytes += stage[k].bytes;
+    }
+    int64_t b = RankBytes(stage);
+    if (b > best_bytes) best_bytes = b, best = stage, out.stage = s;
+  }
+  out.parts.reserve(kNumParts);
+  for (int k = 0; k < kNumParts; ++k) {
+    if (totals[k].params == 0 && best[k].rank_bytes == 0) continue;
+    out.parts.push_back(WeightPart{kPartNames[k], totals[k].params, totals[k].bytes,
+                                   best[k].rank_bytes, Sharding(static_cast<Part>(k), par)});
+    out.total_params += totals[k].params;
+    out.total_bytes += totals[k].bytes;
+  }
+  out.bytes_per_rank = best_bytes;
+  if (model.checkpoint_bytes) {
+    out.total_bytes = *model.checkpoint_bytes;
+    out.from_checkpoint = true;
+  }
+  return out;
+}
+
+}  // namespace kvplan

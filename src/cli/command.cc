@@ -1,0 +1,118 @@
+#include "cli/command.h"
+
+#include <cstdint>
+#include <exception>
+#include <optional>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "kvplan/error.h"
+
+namespace kvplan::cli {
+
+Option* Option::required() {
+  impl_->required();
+  return this;
+}
+
+Option* Option::check_range(double lo, double hi) {
+  impl_->check(CLI::Range(lo, hi));
+  return this;
+}
+
+Option* Option::delimiter(char sep) {
+  impl_->delimiter(sep);
+  return this;
+}
+
+Command::~Command() = default;
+
+Command* Command::add_subcommand(const std::string& name, const std::string& description) {
+  subcommands_.push_back(std::make_unique<Command>(impl_->add_subcommand(name, description)));
+  return subcommands_.back().get();
+}
+
+template <typename T>
+Option* Command::add_option(const std::string& name, T& value, const std::string& help) {
+  options_.push_back(std::make_unique<Option>(impl_->add_option(name, value, help)));
+  return options_.back().get();
+}
+
+template Option* Command::add_option(const std::string&, std::string&, const std::string&);
+template Option* Command::add_option(const std::string&, int&, const std::string&);
+template Option* Command::add_option(const std::string&, int64_t&, const std::string&);
+template Option* Command::add_option(const std::string&, double&, const std::string&);
+template Option* Command::add_option(const std::string&, std::vector<std::string>&,
+                                     const std::string&);
+template Option* Command::add_option(const std::string&, std::vector<int>&, const std::string&);
+template Option* Command::add_option(const std::string&, std::vector<int64_t>&, const std::string&);
+template Option* Command::add_option(const std::string&, std::vector<double>&, const std::string&);
+template Option* Command::add_option(const std::string&, std::optional<int>&, const std::string&);
+template Option* Command::add_option(const std::string&, std::optional<int64_t>&,
+                                     const std::string&);
+template Option* Command::add_option(const std::string&, std::optional<double>&,
+                                     const std::string&);
+
+Option* Command::add_flag(const std::string& name, bool& value, const std::string& help) {
+  options_.push_back(std::make_unique<Option>(impl_->add_flag(name, value, help)));
+  return options_.back().get();
+}
+
+void Command::allow_extras() { impl_->allow_extras(); }
+
+void Command::callback(std::function<void()> action) { impl_->callback(std::move(action)); }
+
+size_t Command::count(const std::string& name) const { return impl_->count(name); }
+
+bool Command::parsed() const { return impl_->parsed(); }
+
+std::vector<std::string> Command::remaining() const { return impl_->remaining(); }
+
+namespace {
+
+// "unknown verb 'x' (expected one of: ...)" for a first word that names no verb.
+std::string UnknownVerbMessage(CLI::App& app, const char* word) {
+  std::string verbs;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    verbs += (verbs.empty() ? "" : ", ") + sub->get_name();
+  }
+  return fmt::format("unknown verb '{}' (expected one of: {})", word, verbs);
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, char** argv, const std::string& description,
+                   const std::string& version,
+                   const std::function<void(Command& app)>& register_verbs) {
+  CLI::App app{description};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", version);
+  Command root(&app);
+  register_verbs(root);
+  try {
+    app.parse(argc, argv);
+    return 0;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (argc > 1 && app.get_subcommands().empty() && argv[1][0] != '-') {
+      fmt::print(stderr, "kvplan: error: {}\n", UnknownVerbMessage(app, argv[1]));
+    } else {
+      fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    }
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kvplan: internal error: {}\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace kvplan::cli

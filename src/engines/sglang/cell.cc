@@ -1,0 +1,142 @@
+#include "engines/sglang/cell.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "engines/sglang/speculative.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+
+int SglangKvElementBytes(const std::string& dtype, const ModelSpec& model) {
+  // model_runner.py @v0.5.3: kv_cache_dtype "auto" takes the model dtype, not
+  // the checkpoint's quantization.
+  if (dtype == "auto") return model.dtype_bytes;
+  if (dtype == "bf16" || dtype == "bfloat16" || dtype == "fp16" || dtype == "float16") return 2;
+  if (dtype == "fp8_e4m3" || dtype == "fp8_e5m2" || dtype == "fp8") return 1;
+  if (dtype == "fp32" || dtype == "float32") return 4;
+  throw InputError(fmt::format(
+      "unknown --kv-cache-dtype '{}' (expected auto, bf16, fp8_e4m3, fp8_e5m2)", dtype));
+}
+
+int SglangStageLayers(int num_layers, int pp) {
+  // distributed/utils.py get_pp_indices: even split, the remainder to the
+  // last stages; the largest stage has ceil(L / pp).
+  return (num_layers + pp - 1) / pp;
+}
+
+bool SglangUsesHybridSwa(const ModelSpec& m, int swa_mode) {
+  if (swa_mode == 0) return false;
+  if (m.NumLayersOfKind(LayerKind::kSliding) == 0) return false;
+  const std::string& arch = m.architecture;
+  // configs/model_config.py: hybrid_swa_archs; v0.5.5/6 still disable it for
+  // GPT-OSS, the 2026 pool configurator sizes GPT-OSS as hybrid.
+  if (arch == "Llama4ForConditionalGeneration" || arch == "MiMoV2FlashForCausalLM" ||
+      arch == "Step3p5ForCausalLM") {
+    return true;
+  }
+  return arch == "GptOssForCausalLM" && swa_mode == 2;
+}
+
+namespace {
+
+int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::string& algo) {
+  // pool_configurator.py @main 2026-08: num_nextn_predict_layers if present,
+  // else the draft config's own layer count.
+  if (algo == "NEXTN" || (algo == "EAGLE" && draft == nullptr)) {
+    return std::max(1, model.num_nextn_predict_layers);
+  }
+  if (draft == nullptr) return 0;
+  return draft->num_nextn_predict_layers > 0 ? draft->num_nextn_predict_layers : draft->num_layers;
+}
+
+}  // namespace
+
+SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
+                          const SglangArgs& a, const ModelSpec* draft, bool explain) {
+  SglangCell c;
+  c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
+  const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
+  // v0.4.6 counts num_hidden_layers; v0.4.7+ the PP-local num_effective_layers.
+  int layers = era.pp_local_layers ? SglangStageLayers(model.num_layers, a.pp) : model.num_layers;
+  // Linear-attention (mamba) layers hold no per-token KV (v0.5.2+ hybrid GDN).
+  const int linear = model.NumLayersOfKind(LayerKind::kLinear);
+  if (linear > 0) {
+    const int full = model.num_layers - linear;
+    layers = era.pp_local_layers ? (full + a.pp - 1) / a.pp : full;
+  }
+  c.layers = layers;
+  const bool has_draft = SglangHasDraft(a.speculative_algorithm);
+  const int draft_layers =
+      era.draft_kv_in_cell && has_draft ? DraftLayers(model, draft, a.speculative_algorithm) : 0;
+
+  if (model.attention == AttentionKind::kMla) {
+    c.mla = true;
+    // model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
+    int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
+    std::string dim_text;
+    if (explain) dim_text = fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
+    if (model.index_head_dim > 0 && c.elem_bytes == 1) {
+      // DSA/NSA fp8 layout (#11309): latent + scales + bf16 rope
+      dim = model.kv_lora_rank + model.kv_lora_rank / 128 * 4 + model.qk_rope_head_dim * 2;
+      if (explain)
+        dim_text = fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank, model.kv_lora_rank,
+                               model.qk_rope_head_dim);
+    }
+    c.bytes = dim * layers * c.elem_bytes;
+    if (explain)
+      c.formula =
+          fmt::format("{} * {} layers * {} B = {}", dim_text, layers, c.elem_bytes, c.bytes);
+    if (model.index_head_dim > 0 &&
+        (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
+      // #11309 (2025-10-08): the indexer cache is in the budget.
+      const int64_t idx = (model.index_head_dim + model.index_head_dim / 128 * 4) * layers;
+      c.bytes += idx;
+      if (explain)
+        c.formula += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
+                                 model.index_head_dim, layers, c.bytes);
+    }
+  } else {
+    // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
+    c.kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
+    const int64_t per_layer =
+        int64_t{c.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c.elem_bytes;
+    if (SglangUsesHybridSwa(model, era.swa_mode)) {
+      c.hybrid_mode = era.swa_mode;
+      c.swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
+      c.n_full = model.NumLayersOfKind(LayerKind::kFull);
+      c.n_swa = model.NumLayersOfKind(LayerKind::kSliding);
+    }
+    if (c.hybrid_mode == 2) {
+      // pool_configurator.py HybridSWAPoolConfigurator (#18039, 2026-02):
+      // budget // (F*(n_full + draft_full) + r*S*n_swa)
+      c.hybrid_divisor = static_cast<double>(per_layer) * (c.n_full + draft_layers) +
+                         c.swa_ratio * static_cast<double>(per_layer) * c.n_swa;
+      c.bytes = static_cast<int64_t>(c.hybrid_divisor);
+      if (explain)
+        c.formula = fmt::format(
+            "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = "
+            "{:.1f}",
+            per_layer, c.n_full, draft_layers, c.swa_ratio, per_layer, c.n_swa, c.hybrid_divisor);
+      return c;
+    }
+    c.bytes = per_layer * layers;
+    c.formula =
+        fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
+                    model.head_dim, model.v_head_dim, layers, c.elem_bytes, c.bytes);
+  }
+  if (draft_layers > 0) {
+    // pool_configurator.py @main (#23862): cell = int(cell * (1 + draft_layers / num_layers)),
+    // num_layers being the PP-local effective (full-attention) layers.
+    const int64_t before = c.bytes;
+    c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
+                                   (1.0 + static_cast<double>(draft_layers) / layers));
+    if (explain)
+      c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, draft_layers,
+                               layers, c.bytes);
+  }
+  return c;
+}
+
+}  // namespace kvplan

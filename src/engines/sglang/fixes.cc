@@ -1,0 +1,197 @@
+#include "engines/sglang/fixes.h"
+
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "base/text.h"
+#include "base/units.h"
+#include "catalog/weights.h"
+#include "engines/sglang/speculative.h"
+
+namespace kvplan {
+namespace {
+
+PlanResult Replan(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                  const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft) {
+  return PlanSglang(version, model, gpu, args, measured, draft, SglangPlanOptions{false, false});
+}
+
+std::string Effect(const PlanResult& p) {
+  if (!p.ok) return "still fails: " + p.error_message;
+  return fmt::format("starts: rest_memory {:.3f} GiB, {} KV tokens, max_running_requests {}",
+                     ToGiB(p.rest_memory_bytes), WithThousands(p.max_total_num_tokens),
+                     WithThousands(p.max_running_requests));
+}
+
+// The user's measured figures are for this TP; at another TP the weights per
+// rank scale with the estimate's ratio.
+SglangMeasured MeasuredAtTp(const ModelSpec& model, const SglangArgs& from, int to_tp,
+                            const SglangMeasured& m) {
+  SglangMeasured out = m;
+  if (!m.pre_load_free_bytes || !m.post_load_free_bytes) {
+    out.post_load_free_bytes.reset();
+    return out;
+  }
+  Parallelism a, b;
+  a.tp = from.tp;
+  a.pp = b.pp = from.pp;
+  a.dp = b.dp = from.dp;
+  a.dp_attention = b.dp_attention = from.enable_dp_attention;
+  b.tp = to_tp;
+  const double wa = static_cast<double>(EstimateWeights(model, a).bytes_per_rank);
+  const double wb = static_cast<double>(EstimateWeights(model, b).bytes_per_rank);
+  const double measured_weights =
+      static_cast<double>(*m.pre_load_free_bytes - *m.post_load_free_bytes);
+  const double scaled = wa > 0 ? measured_weights * wb / wa : measured_weights * from.tp / to_tp;
+  out.post_load_free_bytes = *m.pre_load_free_bytes - static_cast<int64_t>(scaled);
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> SglangMinimumFraction(const std::string& version, const ModelSpec& model,
+                                            const GpuSpec& gpu, const SglangArgs& args,
+                                            const SglangMeasured& measured, const ModelSpec* draft,
+                                            int64_t min_tokens) {
+  // Tokens grow with the fraction, so bisect over thousandths.
+  SglangArgs a = args;
+  auto good = [&](int milli) {
+    a.mem_fraction_static = milli / 1000.0;
+    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    return p.ok && p.max_total_num_tokens >= min_tokens;
+  };
+  int lo = 1, hi = 999;
+  if (!good(hi)) return std::nullopt;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (good(mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return hi / 1000.0;
+}
+
+void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                            const SglangArgs& args, const SglangMeasured& measured,
+                            const ModelSpec* draft, PlanResult* r) {
+  // Measured free memory belongs to the failed layout; re-plan from estimates.
+  SglangMeasured m = measured;
+  m.post_load_free_bytes.reset();
+  if (model.IsMoe() && args.ep == 1 && args.tp > 1) {
+    SglangArgs a = args;
+    a.ep = args.tp;  // experts whole on each rank: no block split of their weights
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) r->fixes.push_back({"--ep-size", std::to_string(a.ep), Effect(p)});
+  }
+  for (int tp : {args.tp / 2, args.tp * 2, args.tp / 4}) {
+    if (tp < 1 || tp == args.tp || tp > 16) continue;
+    SglangArgs a = args;
+    a.tp = tp;
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) {
+      r->fixes.push_back({"--tp-size", std::to_string(tp),
+                          fmt::format("{} GPUs per replica; {}", tp * args.pp, Effect(p))});
+    }
+  }
+}
+
+void SglangAddFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                    const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
+                    PlanResult* r) {
+  if (SglangEagleWithEagle3Draft(args.speculative_algorithm, draft)) {
+    r->fixes.push_back({"--speculative-algorithm", "EAGLE3",
+                        "the draft is an EAGLE-3 head; under EAGLE SGLang accepts no draft token "
+                        "(sglang PR #21272)"});
+  }
+  const int64_t one_request = r->context_length;
+  const bool short_of_one_request = r->ok && r->max_total_num_tokens < one_request;
+  if (!r->ok || short_of_one_request) {
+    if (auto m = SglangMinimumFraction(version, model, gpu, args, measured, draft, 1)) {
+      SglangArgs a = args;
+      a.mem_fraction_static = *m;
+      PlanResult p = Replan(version, model, gpu, a, measured, draft);
+      const double exact = 1 - ToGiB(r->post_load_free_bytes) / ToGiB(r->pre_load_free_bytes);
+      if (!r->ok) {
+        r->fixes.push_back(
+            {"--mem-fraction-static", fmt::format("{:.3f}", *m),
+             fmt::format("minimum viable (1 - post/pre = {:.4f}); {}", exact, Effect(p))});
+      }
+    }
+    if (auto m = SglangMinimumFraction(version, model, gpu, args, measured, draft, one_request)) {
+      SglangArgs a = args;
+      a.mem_fraction_static = *m;
+      PlanResult p = Replan(version, model, gpu, a, measured, draft);
+      r->fixes.push_back(
+          {"--mem-fraction-static", fmt::format("{:.3f}", *m),
+           fmt::format("smallest that holds one {}-token request; {}", one_request, Effect(p))});
+    }
+  }
+  if (args.mem_fraction_static) {
+    SglangArgs a = args;
+    a.mem_fraction_static.reset();
+    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
+      r->fixes.push_back(
+          {"--mem-fraction-static", fmt::format("{:.3f}", p.fraction),
+           fmt::format("the value SGLang chooses itself (drop the flag); {}", Effect(p))});
+    }
+  }
+  // 0.88 is what SGLang takes when it cannot read the GPU capacity
+  // (nvidia-smi missing in a container), and the old tp-1 default: the value
+  // a "known good" run without the flag often had.
+  if (args.mem_fraction_static && *args.mem_fraction_static < 0.88) {
+    SglangArgs a = args;
+    a.mem_fraction_static = 0.88;
+    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    if (p.ok) {
+      r->fixes.push_back(
+          {"--mem-fraction-static", "0.880",
+           fmt::format("SGLang's own choice when it cannot read the GPU capacity; {}", Effect(p))});
+    }
+  }
+  // A smaller decode-graph batch lowers the automatic reserve and so raises
+  // the fraction (the story's 512 -> 128).
+  if (!args.mem_fraction_static && !args.disable_cuda_graph) {
+    int64_t current = 0;
+    if (const Figure* f = r->FindFigure("cuda_graph_max_bs"))
+      current = static_cast<int64_t>(f->value);
+    if (current > 128) {
+      SglangArgs a = args;
+      a.cuda_graph_max_bs = 128;
+      PlanResult p = Replan(version, model, gpu, a, measured, draft);
+      if (p.ok && p.max_total_num_tokens > r->max_total_num_tokens) {
+        r->fixes.push_back(
+            {"--cuda-graph-max-bs", "128",
+             fmt::format("lowers the automatic reserve (mem_fraction_static {:.3f}); {}",
+                         p.fraction, Effect(p))});
+      }
+    }
+  }
+  const bool fp8_kv = args.kv_cache_dtype.rfind("fp8", 0) == 0;
+  if (!fp8_kv) {
+    SglangArgs a = args;
+    a.kv_cache_dtype = "fp8_e4m3";
+    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
+      r->fixes.push_back({"--kv-cache-dtype", "fp8_e4m3",
+                          fmt::format("halves the KV bytes per token; {}", Effect(p))});
+    }
+  }
+  if ((!r->ok || short_of_one_request) && args.tp < 8 && !args.enable_dp_attention) {
+    SglangArgs a = args;
+    a.tp = args.tp * 2;
+    if (model.num_attention_heads % a.tp == 0) {
+      PlanResult p =
+          Replan(version, model, gpu, a, MeasuredAtTp(model, args, a.tp, measured), draft);
+      if (p.ok) {
+        r->fixes.push_back({"--tp-size", std::to_string(a.tp),
+                            fmt::format("{} GPUs per replica; {}", a.tp * a.pp, Effect(p))});
+      }
+    }
+  }
+}
+
+}  // namespace kvplan

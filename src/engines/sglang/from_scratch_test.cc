@@ -1,0 +1,72 @@
+// The SGLang planner end to end from the bundled catalogs, with nothing
+// measured: kvplan estimates the free memory and the weights itself. Targets
+// (issue: within 2 % on weights, 5 % on tokens) against the logged values of
+// the public cases where the model and GPU are known.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "base/units.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/sglang/sglang.h"
+
+namespace kvplan {
+namespace {
+
+// Case sglang-b200-qwen3-32b-tp4-pr22537: B200, Qwen3-32B, TP4, page 64,
+// automatic fraction. Logged: weights 15.50 GiB per rank, 2,206,208 tokens.
+TEST(SglangFromScratch, B200Qwen3_32B_pr22537) {
+  SglangArgs a;
+  a.tp = 4;
+  a.page_size = 64;
+  PlanResult r = PlanSglang("0.5.10", LoadModel("Qwen/Qwen3-32B"), FindGpu("b200"), a, {});
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_NEAR(ToGiB(r.weights_bytes_per_gpu), 15.50, 0.02 * 15.50);
+  EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 2206208, 0.05 * 2206208);
+  EXPECT_NEAR(r.fraction, 0.852, 0.0005);
+  // Logged TP0 pre-load free 176.28 GiB (post + usage); the estimate is close.
+  EXPECT_NEAR(ToGiB(r.pre_load_free_bytes), 176.28, 0.5);
+}
+
+// The story's GPU: RTX PRO 6000 at TP8 measured 93.999 GiB free before
+// loading; the estimate of the CUDA context and communicators lands near it.
+TEST(SglangFromScratch, StoryPreLoadFreeEstimate) {
+  SglangArgs a;
+  a.tp = 8;
+  PlanResult r =
+      PlanSglang("0.5.6", LoadModel("deepseek-ai/DeepSeek-V3"), FindGpu("rtx-pro-6000"), a, {});
+  EXPECT_NEAR(ToGiB(r.pre_load_free_bytes), 93.999, 0.1);
+}
+
+// A model that does not fit says so with the engine's message, not a crash:
+// Llama-3.1-405B in bf16 on one H100.
+TEST(SglangFromScratch, ModelTooLargeFailsWithEngineMessage) {
+  SglangArgs a;
+  PlanResult r =
+      PlanSglang("0.5.6", LoadModel("meta-llama/Meta-Llama-3.1-405B"), FindGpu("h100"), a, {});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(
+      r.error_message.rfind("Not enough memory. Please try to increase --mem-fraction-static.", 0),
+      0u);
+}
+
+// Qwen3-235B-A22B-FP8 at TP8: each rank would hold 1536 / 8 = 192 columns of
+// every expert, not a whole number of 128-wide fp8 blocks, so SGLang stops at
+// load time (layers/quantization/fp8.py); expert parallelism keeps experts whole.
+TEST(SglangFromScratch, Fp8BlocksMustDivide) {
+  SglangArgs a;
+  a.tp = 8;
+  PlanResult r =
+      PlanSglang("main", LoadModel("Qwen/Qwen3-235B-A22B-FP8"), FindGpu("rtx-pro-6000"), a, {});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error_message,
+            "The output_size of gate's and up's weight = 192 is not divisible by weight "
+            "quantization block_n = 128.");
+  bool ep_fix = false;
+  for (const Fix& f : r.fixes) ep_fix |= f.flag == "--ep-size" && f.value == "8";
+  EXPECT_TRUE(ep_fix);
+}
+
+}  // namespace
+}  // namespace kvplan

@@ -1,0 +1,78 @@
+// SGLang's startup memory accounting, release by release (see
+// docs and ../shared/reference/sglang-memory.md). Eras live in
+// engines/sglang/eras/v0_4_6.cc, engines/sglang/eras/v0_4_7.cc, engines/sglang/eras/v0_5_3.cc and
+// engines/sglang/eras/v0_5_7.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/common/plan.h"
+
+namespace kvplan {
+
+// The SGLang server arguments that affect memory. Unset optionals are left to
+// the engine's own defaults, which the planner resolves per era.
+struct SglangArgs {
+  std::string model_path;
+  int tp = 1, pp = 1, dp = 1, ep = 1;  // validated ranges, small
+  bool enable_dp_attention = false;
+  std::optional<double> mem_fraction_static;
+  std::string kv_cache_dtype = "auto";
+  std::optional<int64_t> page_size;
+  std::optional<int64_t> context_length;
+  std::optional<int64_t> max_running_requests;
+  std::optional<int64_t> max_total_tokens;
+  std::optional<int64_t> chunked_prefill_size;
+  std::optional<int64_t> max_prefill_tokens;
+  std::optional<int64_t> cuda_graph_max_bs;
+  bool disable_cuda_graph = false;
+  std::optional<bool> piecewise_cuda_graph;  // unset: the era's default
+  std::string quantization;
+  std::string speculative_algorithm;  // "", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"
+  std::string speculative_draft_model_path;
+  std::optional<int64_t> speculative_num_steps;
+  std::optional<int64_t> speculative_eagle_topk;
+  std::optional<int64_t> speculative_num_draft_tokens;
+  std::optional<double> swa_full_tokens_ratio;
+  std::string attention_backend;
+};
+
+// Parses SGLang's own flags (as sglang.launch_server takes them).
+// Throws InputError on unknown flags, bad values and conflicts.
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv);
+
+// What the engine measures at start-up, when the user has it from a log.
+struct SglangMeasured {
+  std::optional<int64_t> pre_load_free_bytes;   // min over ranks, after distributed init
+  std::optional<int64_t> post_load_free_bytes;  // min over ranks, after weights load
+  std::optional<int64_t> gpu_capacity_mib;      // nvidia-smi memory.total (min over GPUs)
+};
+
+// What to compute beyond the numbers. A search over many launches (kvplan
+// tune) turns both off: the formula texts and the re-planned fixes cost far
+// more than the arithmetic.
+struct SglangPlanOptions {
+  bool explain = true;  // fill settings, stages, memory slices and warnings
+  bool fixes = true;    // re-plan to find fixes
+};
+
+// Plans one SGLang launch. `version` "" means the newest modelled release.
+// `draft` is the speculative draft model when one is given.
+PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                      const SglangArgs& args, const SglangMeasured& measured,
+                      const ModelSpec* draft = nullptr, const SglangPlanOptions& opts = {});
+
+// The modelled SGLang releases, oldest first, e.g. "0.4.6", ..., "2026.8".
+std::vector<std::string> SglangVersions();
+
+// The engine-neutral entry point: parses req.args with the engine's own flag
+// names, loads the model and GPU, and plans (engines/sglang/request.cc).
+PlanResult PlanSglangRequest(const PlanRequest& req);
+
+}  // namespace kvplan

@@ -1,0 +1,78 @@
+// Fixes for a TensorRT-LLM launch whose KV cache cannot hold one request of
+// max_seq_len, found by re-planning with one change.
+#include <cmath>
+#include <optional>
+
+#include <fmt/core.h>
+
+#include "base/text.h"
+#include "base/units.h"
+#include "engines/trtllm/fixes.h"
+#include "engines/trtllm/trtllm.h"
+#include "engines/vllm/budget.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+bool Serves(const PlanResult& r) { return r.ok && r.max_total_num_tokens >= r.context_length; }
+
+std::optional<PlanResult> Try(const std::string& v, const ModelSpec& m, const GpuSpec& g,
+                              const TrtllmArgs& a, const TrtllmMeasured& ms) {
+  try {
+    PlanResult r = PlanTrtllm(v, m, g, a, ms);
+    if (Serves(r)) return r;
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
+}
+
+std::string Effect(const PlanResult& r) {
+  return fmt::format("serves; {:.2f} GiB for KV, {} KV tokens, {:.2f}x at {} tokens",
+                     ToGiB(r.rest_memory_bytes), WithThousands(r.max_total_num_tokens),
+                     static_cast<double>(r.max_total_num_tokens) / r.context_length,
+                     r.context_length);
+}
+
+}  // namespace
+
+std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const GpuSpec& g,
+                             const TrtllmArgs& a, const TrtllmMeasured& ms,
+                             const PlanResult& failed) {
+  std::vector<Fix> out;
+  if (Serves(failed)) return out;
+  for (int pct = static_cast<int>(std::floor(failed.fraction * 100 + 1e-9)) + 1; pct <= 99; ++pct) {
+    TrtllmArgs b = a;
+    b.free_gpu_memory_fraction = pct / 100.0;
+    if (auto r = Try(v, m, g, b, ms)) {
+      out.push_back(
+          {"--kv_cache_free_gpu_memory_fraction", fmt::format("{}", pct / 100.0), Effect(*r)});
+      break;
+    }
+  }
+  if (failed.max_total_num_tokens > 0) {
+    TrtllmArgs b = a;
+    b.max_seq_len = failed.max_total_num_tokens;
+    if (auto r = Try(v, m, g, b, ms))
+      out.push_back({"--max_seq_len", std::to_string(*b.max_seq_len), Effect(*r)});
+  }
+  if (a.kv_dtype == "auto" && m.dtype_bytes > 1) {
+    TrtllmArgs b = a;
+    b.kv_dtype = "fp8";
+    if (auto r = Try(v, m, g, b, ms)) out.push_back({"kv_cache_config.dtype", "fp8", Effect(*r)});
+  }
+  for (int tp = a.tp * 2; tp <= 8; tp *= 2) {
+    if (m.num_attention_heads % tp != 0) break;
+    TrtllmArgs b = a;
+    b.tp = tp;
+    TrtllmMeasured mm;
+    mm.total = ms.total;
+    if (auto r = Try(v, m, g, b, mm)) {
+      out.push_back({"--tp_size", std::to_string(tp), Effect(*r) + " (estimated terms)"});
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace kvplan

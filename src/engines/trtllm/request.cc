@@ -1,0 +1,23 @@
+// PlanTrtllmRequest: the engine-neutral request to a TensorRT-LLM plan.
+#include "engines/trtllm/fixes.h"
+#include "engines/trtllm/trtllm.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+
+PlanResult PlanTrtllmRequest(const PlanRequest& req) {
+  TrtllmArgs args = ParseTrtllmArgs(req.args);
+  if (req.model) args.model = *req.model;
+  if (args.model.empty()) {
+    throw InputError("no model given for TensorRT-LLM (pass --model or `trtllm-serve MODEL`)");
+  }
+  if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
+  ModelSpec model = LoadModel(args.model);
+  const GpuSpec& gpu = FindGpu(req.gpu);
+  TrtllmMeasured measured = TrtllmMeasuredFromGiB(req.measured_gib);
+  PlanResult r = PlanTrtllm(req.version, model, gpu, args, measured);
+  r.fixes = TrtllmFixes(req.version, model, gpu, args, measured, r);
+  return r;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,271 @@
+// vLLM's own flag names (vllm/engine/arg_utils.py EngineArgs.add_cli_args).
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "engines/common/flag_parser.h"
+#include "engines/vllm/vllm.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+// Bounds that keep the byte arithmetic far from int64 overflow.
+constexpr int64_t kMaxTokens = 100'000'000;
+
+void CheckBounds(const VllmArgs& a) {
+  auto check = [](const char* flag, const std::optional<int64_t>& v) {
+    if (v && *v > kMaxTokens) {
+      throw InputError(fmt::format("{} {} is too large (at most {})", flag, *v, kMaxTokens));
+    }
+  };
+  check("--max-model-len", a.max_model_len);
+  check("--max-num-batched-tokens", a.max_num_batched_tokens);
+  check("--max-num-seqs", a.max_num_seqs);
+  if (a.kv_cache_memory_bytes && *a.kv_cache_memory_bytes > (int64_t{1} << 50)) {
+    throw InputError(
+        fmt::format("--kv-cache-memory {} is more than 1 PiB", *a.kv_cache_memory_bytes));
+  }
+  if (a.swap_space_gib > 1e6) {
+    throw InputError(fmt::format("--swap-space {} GiB is too large", a.swap_space_gib));
+  }
+}
+
+// vLLM accepts "32k"/"1M" style sizes for --max-model-len (arg_utils.py
+// human_readable_int @v0.10); plain integers everywhere else.
+int64_t ParseHumanInt(const std::string& flag, const std::string& text) {
+  std::string s = text;
+  int64_t mult = 1;
+  if (!s.empty()) {
+    char c = s.back();
+    if (c == 'k') mult = 1000;
+    if (c == 'K') mult = 1024;
+    if (c == 'm') mult = 1000 * 1000;
+    if (c == 'M') mult = 1024 * 1024;
+    if (mult != 1) s.pop_back();
+  }
+  bool digits = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isdigit(static_cast<unsigned char>(ch));
+  });
+  if (s == "-1") return -1;
+  if (!digits || s.size() > 12) {
+    throw InputError(
+        fmt::format("{} expects an integer such as 32768 or 32k, got '{}'", flag, text));
+  }
+  return std::stoll(s) * mult;
+}
+
+int CheckedSize(const char* flag, const std::optional<int64_t>& v) {
+  if (!v) return 1;
+  if (*v < 1 || *v > 1024) {
+    throw InputError(fmt::format("{} must be between 1 and 1024, got {}", flag, *v));
+  }
+  return static_cast<int>(*v);
+}
+
+void CheckPositive(const char* flag, const std::optional<int64_t>& v) {
+  if (v && *v < 1) throw InputError(fmt::format("{} must be a positive integer, got {}", flag, *v));
+}
+
+VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    throw InputError(fmt::format(
+        "--speculative-config expects a JSON object such as "
+        "'{{\"method\":\"eagle3\",\"model\":\"...\",\"num_speculative_tokens\":3}}', got '{}'",
+        text));
+  }
+  VllmSpeculative s;
+  if (j.contains("method")) {
+    if (!j["method"].is_string())
+      throw InputError("--speculative-config: \"method\" must be a string");
+    s.method = j["method"].get<std::string>();
+  }
+  if (j.contains("model")) {
+    if (!j["model"].is_string())
+      throw InputError("--speculative-config: \"model\" must be a string");
+    s.model = j["model"].get<std::string>();
+  }
+  if (j.contains("num_speculative_tokens")) {
+    const auto& n = j["num_speculative_tokens"];
+    if (!n.is_number_integer() || n.get<int64_t>() < 1 || n.get<int64_t>() > 64) {
+      throw InputError(
+          "--speculative-config: \"num_speculative_tokens\" must be an integer from 1 to 64");
+    }
+    s.num_speculative_tokens = n.get<int64_t>();
+  }
+  // vllm/config/speculative.py @v0.10: without a method, "ngram" names it by
+  // model, anything else is a separate draft model.
+  if (s.method.empty()) s.method = s.model == "ngram" ? "ngram" : "draft_model";
+  static const std::set<std::string> kMethods = {
+      "ngram", "eagle",        "eagle3",         "medusa",    "mlp_speculator", "draft_model",
+      "mtp",   "deepseek_mtp", "qwen3_next_mtp", "ernie_mtp", "glm4_moe_mtp",   "suffix"};
+  if (!kMethods.count(s.method)) {
+    throw InputError(fmt::format(
+        "--speculative-config: unknown method '{}' (expected ngram, eagle, eagle3, mtp, "
+        "deepseek_mtp, draft_model, medusa or suffix)",
+        s.method));
+  }
+  bool needs_model = s.method == "eagle" || s.method == "eagle3" || s.method == "draft_model" ||
+                     s.method == "medusa" || s.method == "mlp_speculator";
+  if (needs_model && s.model.empty()) {
+    throw InputError(fmt::format("--speculative-config: method '{}' needs a \"model\"", s.method));
+  }
+  return s;
+}
+
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv,
+                                       std::optional<bool>* use_v1) {
+  std::vector<std::string> out;
+  bool leading = true;
+  for (const std::string& a : argv) {
+    if (a == "VLLM_USE_V1=0" || a == "VLLM_USE_V1=1") {
+      *use_v1 = a.back() == '1';
+      continue;
+    }
+    if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" || a == "serve" ||
+                    a == "vllm.entrypoints.openai.api_server")) {
+      continue;
+    }
+    leading = false;
+    out.push_back(a);
+  }
+  return out;
+}
+
+const std::set<std::string>& KvCacheDtypes() {
+  // vllm/config/cache.py @v0.10 CacheDType (plus bfloat16/float16 from 2026).
+  static const std::set<std::string> k = {"auto",    "fp8",        "fp8_e4m3", "fp8_e5m2",
+                                          "fp8_inc", "fp8_ds_mla", "bfloat16", "float16"};
+  return k;
+}
+
+}  // namespace
+
+VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
+  VllmArgs a;
+  std::vector<std::string> args = StripLauncher(argv, &a.use_v1);
+  FlagParser p("vLLM");
+  std::optional<std::string> model_flag, model_pos, max_model_len, kv_dtype, quant, spec, dtype,
+      kv_mem;
+  std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size;
+  std::optional<double> util, swap;
+  std::optional<bool> ep, eager, chunked, no_hybrid;
+  p.String({"--model"}, &model_flag);
+  p.Positional("model", &model_pos);
+  p.Int({"--tensor-parallel-size", "-tp"}, &tp);
+  p.Int({"--pipeline-parallel-size", "-pp"}, &pp);
+  p.Int({"--data-parallel-size", "-dp"}, &dp);
+  p.Bool({"--enable-expert-parallel", "-ep"}, &ep);
+  p.Double({"--gpu-memory-utilization"}, &util);
+  p.String({"--max-model-len"}, &max_model_len);
+  p.Int({"--max-num-seqs"}, &max_num_seqs);
+  p.Int({"--max-num-batched-tokens"}, &mnbt);
+  p.Int({"--block-size"}, &block_size);
+  p.String({"--kv-cache-dtype"}, &kv_dtype);
+  p.Bool({"--enforce-eager"}, &eager);
+  p.String({"--kv-cache-memory", "--kv-cache-memory-bytes"}, &kv_mem);
+  p.String({"--quantization", "-q"}, &quant);
+  p.String({"--speculative-config"}, &spec);
+  p.String({"--dtype"}, &dtype);
+  p.Double({"--swap-space"}, &swap);
+  p.Bool({"--enable-chunked-prefill"}, &chunked);
+  p.BoolFalse({"--no-enable-chunked-prefill"}, &chunked);
+  p.Bool({"--disable-hybrid-kv-cache-manager"}, &no_hybrid);
+  for (const char* f : {"--host",
+                        "--port",
+                        "--served-model-name",
+                        "--tokenizer",
+                        "--revision",
+                        "--seed",
+                        "--kv-transfer-config",
+                        "--tool-call-parser",
+                        "--api-key",
+                        "--load-format",
+                        "--distributed-executor-backend",
+                        "--reasoning-parser",
+                        "--compilation-config",
+                        "-O",
+                        "--chat-template",
+                        "--limit-mm-per-prompt",
+                        "--mm-encoder-tp-mode",
+                        "--generation-config",
+                        "--uvicorn-log-level",
+                        "--download-dir",
+                        "--hf-overrides",
+                        "--override-generation-config",
+                        "--cpu-offload-gb",
+                        "--tokenizer-mode",
+                        "--config"}) {
+    p.Ignored({f}, true);
+  }
+  for (const char* f : {"--trust-remote-code", "--enable-auto-tool-choice",
+                        "--disable-log-requests", "--disable-log-stats", "--enable-prefix-caching",
+                        "--no-enable-prefix-caching", "--enable-log-requests"}) {
+    p.Ignored({f}, false);
+  }
+  p.Parse(args);
+  a.user_flags = p.given();
+  a.unknown_flags = p.unknown_flags();
+
+  if (model_flag && model_pos && *model_flag != *model_pos) {
+    throw InputError(
+        fmt::format("vLLM model given twice: '{}' and --model '{}'", *model_pos, *model_flag));
+  }
+  a.model = model_flag ? *model_flag : model_pos.value_or("");
+  a.tp = CheckedSize("--tensor-parallel-size", tp);
+  a.pp = CheckedSize("--pipeline-parallel-size", pp);
+  a.dp = CheckedSize("--data-parallel-size", dp);
+  a.enable_expert_parallel = ep.value_or(false);
+  if (util && (*util <= 0 || *util > 1)) {
+    throw InputError(fmt::format(
+        "--gpu-memory-utilization must be in (0, 1], got {} (it is a fraction of the GPU)", *util));
+  }
+  a.gpu_memory_utilization = util;
+  if (max_model_len) {
+    int64_t v = ParseHumanInt("--max-model-len", *max_model_len);
+    if (v == 0 || v < -1)
+      throw InputError(fmt::format("--max-model-len must be positive, got {}", v));
+    if (v > 0) a.max_model_len = v;
+  }
+  CheckPositive("--max-num-seqs", max_num_seqs);
+  CheckPositive("--max-num-batched-tokens", mnbt);
+  a.max_num_seqs = max_num_seqs;
+  a.max_num_batched_tokens = mnbt;
+  if (block_size && (*block_size < 1 || *block_size > 4096)) {
+    throw InputError(fmt::format("--block-size must be between 1 and 4096, got {}", *block_size));
+  }
+  a.block_size = block_size;
+  if (kv_dtype) {
+    if (!KvCacheDtypes().count(*kv_dtype)) {
+      throw InputError(fmt::format(
+          "--kv-cache-dtype '{}' is not a vLLM cache dtype (expected auto, fp8, fp8_e4m3, "
+          "fp8_e5m2, fp8_ds_mla, bfloat16 or float16)",
+          *kv_dtype));
+    }
+    a.kv_cache_dtype = *kv_dtype;
+  }
+  if (dtype && *dtype == "float32" && a.kv_cache_dtype == "auto") a.kv_cache_dtype = "float32";
+  a.enforce_eager = eager.value_or(false);
+  if (kv_mem) {
+    int64_t v = ParseHumanInt("--kv-cache-memory", *kv_mem);
+    if (v <= 0)
+      throw InputError(fmt::format("--kv-cache-memory must be positive bytes, got {}", *kv_mem));
+    a.kv_cache_memory_bytes = v;
+  }
+  a.quantization = quant.value_or("");
+  if (spec) a.speculative = ParseSpeculativeConfig(*spec);
+  if (swap) {
+    if (*swap < 0) throw InputError(fmt::format("--swap-space must be >= 0 GiB, got {}", *swap));
+    a.swap_space_gib = *swap;
+  }
+  a.enable_chunked_prefill = chunked;
+  a.disable_hybrid_kv_cache_manager = no_hybrid.value_or(false);
+  CheckBounds(a);
+  return a;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,82 @@
+// The pieces of a vLLM plan shared by the era files: the resolved memory terms,
+// the KV budget an era derives from them, and the KV report (blocks, tokens,
+// concurrency, the start-up check) an era prints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/common/plan.h"
+#include "engines/vllm/kv_spec.h"
+#include "engines/vllm/release.h"
+
+namespace kvplan {
+
+// One rank's memory terms, each either measured (from a log) or estimated.
+struct VllmTerms {
+  int64_t total = 0;
+  double util = 0.9;
+  int64_t weights = 0;
+  int64_t activation = 0;
+  int64_t non_torch = 0;
+  int64_t cuda_graph = 0;  // estimate (0.21+) or kvplan's estimate of the capture
+  int64_t pre_load_free = 0;
+  bool pre_load_free_measured = false;
+  std::optional<int64_t> peak_torch;       // V0 legacy log: weights + activation
+  std::optional<int64_t> available_kv;     // measured "Available KV cache memory"
+  std::optional<int64_t> kv_cache_memory;  // --kv-cache-memory
+  bool enforce_eager = false;
+  // Provenance for the stage text: "measured" or "estimated".
+  std::string weights_src, activation_src, non_torch_src, graph_src, total_src;
+};
+
+struct VllmBudget {
+  double requested = 0;   // total * util, as vLLM computes it (float)
+  int64_t available = 0;  // bytes for the KV cache on this rank
+  std::vector<Stage> stages;
+  std::vector<std::string> warnings;
+  std::string error;           // a start-up error before any KV sizing
+  int64_t graph_after_kv = 0;  // CUDA graphs captured after the KV cache (from the headroom)
+  std::vector<std::string> log_lines;  // the budget lines the engine prints
+};
+
+VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);           // engines/vllm/eras/v0_6_0.cc
+VllmBudget VllmV1EarlyBudget(const VllmTerms& t);                   // engines/vllm/eras/v0_8_0.cc
+VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r);  // engines/vllm/eras/v0_9_2.cc
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t,
+                                     const VllmRelease& r);  // engines/vllm/eras/v0_21_0.cc
+// The per-instance V1 budget of engines/vllm/eras/v0_9_2.cc, with or without the CUDA-graph term.
+VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool subtract_graph);
+
+struct VllmKvReport {
+  bool ok = false;
+  std::string error;
+  int64_t num_blocks = 0;
+  int64_t num_cpu_blocks = 0;  // V0
+  int64_t tokens = 0;          // as the era prints it
+  double concurrency = 0;      // as the era computes it
+  int64_t needed = 0;          // KV one request at max_model_len needs
+  int64_t estimated_max_len = 0;
+  std::vector<std::string> log_lines;  // the lines the engine prints
+  std::string token_rule;              // how tokens were computed
+};
+
+// V0: blocks of all layers, CPU blocks from --swap-space, V0 error texts.
+VllmKvReport VllmV0Report(const VllmKvSpec& spec, int64_t available, int64_t max_model_len,
+                          int64_t swap_bytes, VllmEra era);
+// V1 (every V1 era; the release picks the log format and token rule).
+// `check_spec` is the merged spec the start-up check sums over.
+VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, int64_t available,
+                          int64_t max_model_len, int64_t max_num_batched_tokens,
+                          const VllmRelease& r);
+
+// Python's str(round(x, 2)) (vLLM's format_gib / GiB helpers): "24.0", "3.18".
+std::string PyRound2(double x);
+// Python's str(float) for a user fraction: "0.9", "0.95".
+std::string PyFloat(double x);
+// "{:.2f}" of bytes in GiB.
+std::string Gib2(int64_t bytes);
+
+}  // namespace kvplan

@@ -1,0 +1,29 @@
+// vLLM V1 from 0.21 (gpu_worker.py determine_available_memory after PR #30515):
+// the CUDA-graph memory estimate is profiled and subtracted by default
+// (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1; skipped with --enforce-eager).
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "engines/vllm/budget.h"
+
+namespace kvplan {
+
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t, const VllmRelease& r) {
+  VllmTerms terms = t;
+  if (t.enforce_eager) terms.cuda_graph = 0;  // cudagraph_mode NONE: no estimate
+  VllmBudget b = VllmV1ProfiledBudget(terms, r, /*subtract_graph=*/true);
+  if (terms.cuda_graph > 0 && !t.kv_cache_memory) {
+    // gpu_worker.py @v0.21: the info line with the equivalent utilizations.
+    double frac = static_cast<double>(terms.cuda_graph) / static_cast<double>(t.total);
+    b.warnings.push_back(fmt::format(
+        "CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+        "--gpu-memory-utilization={:.4f} is equivalent to --gpu-memory-utilization={:.4f} without "
+        "CUDA graph memory profiling. To maintain the same effective KV cache size as before, "
+        "increase --gpu-memory-utilization to {:.4f}. To disable, set "
+        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.",
+        t.util, t.util - frac, t.util + frac));
+  }
+  return b;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,90 @@
+// vLLM V1 from 0.9.2 (vllm/v1/worker/gpu_worker.py @35d5cda1, PR #19312):
+// requested = total * util, checked against free memory at start-up;
+// available = requested - (weights + torch peak increase + non-torch increase).
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "engines/vllm/budget.h"
+
+namespace kvplan {
+namespace {
+
+constexpr const char* kWorker = "vllm/v1/worker/gpu_worker.py @v0.10.0 (35d5cda1)";
+
+// gpu_worker.py init_device: the start-up check against free memory.
+std::string StartupCheck(const VllmTerms& t, double requested) {
+  if (static_cast<double>(t.pre_load_free) >= requested) return "";
+  return fmt::format(
+      "Free memory on device ({}/{} GiB) on startup is less than desired GPU memory utilization "
+      "({}, {} GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+      "processes.",
+      PyRound2(ToGiB(t.pre_load_free)), PyRound2(ToGiB(t.total)), PyFloat(t.util),
+      PyRound2(requested / kGiB));
+}
+
+}  // namespace
+
+VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool subtract_graph) {
+  VllmBudget b;
+  b.requested = static_cast<double>(t.total) * t.util;
+  b.stages.push_back({"requested_memory",
+                      fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB",
+                                  Gib2(t.total), t.total_src, PyFloat(t.util), b.requested / kGiB),
+                      static_cast<int64_t>(b.requested), kWorker, ""});
+  b.stages.push_back(
+      {"startup_free_check",
+       fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB", Gib2(t.pre_load_free),
+                   t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
+                   b.requested / kGiB),
+       t.pre_load_free, kWorker, ""});
+  b.error = StartupCheck(t, b.requested);
+  int64_t non_kv = t.weights + t.activation + t.non_torch;
+  b.stages.push_back(
+      {"non_kv_cache_memory",
+       fmt::format("weights {} ({}) + torch peak increase {} ({}) + non-torch increase {} ({}) = "
+                   "{} GiB",
+                   Gib2(t.weights), t.weights_src, Gib2(t.activation), t.activation_src,
+                   Gib2(t.non_torch), t.non_torch_src, Gib2(non_kv)),
+       non_kv, "vllm/utils/mem_utils.py @a6d5c390 memory_profiling", ""});
+  double kv = b.requested - static_cast<double>(non_kv);
+  std::string formula = fmt::format("{:.2f} - {}", b.requested / kGiB, Gib2(non_kv));
+  if (subtract_graph) {
+    kv -= static_cast<double>(t.cuda_graph);
+    formula += fmt::format(" - CUDA-graph estimate {} ({})", Gib2(t.cuda_graph), t.graph_src);
+  } else {
+    // Captured after the KV cache is allocated: comes out of the 1 - util headroom.
+    b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
+  }
+  b.stages.push_back({"available_kv_cache_memory",
+                      fmt::format("{} = {:.2f} GiB", formula, kv / kGiB), static_cast<int64_t>(kv),
+                      kWorker, ""});
+  if (t.kv_cache_memory) {
+    // gpu_worker.py determine_available_memory @v0.10.2 (PR #21489): the flag
+    // replaces the profiled budget; gpu_memory_utilization no longer sizes the cache.
+    kv = static_cast<double>(*t.kv_cache_memory);
+    b.stages.push_back({"kv_cache_memory",
+                        fmt::format("--kv-cache-memory {} bytes ({} GiB) replaces the budget",
+                                    *t.kv_cache_memory, Gib2(*t.kv_cache_memory)),
+                        *t.kv_cache_memory, "vllm/v1/worker/gpu_worker.py @v0.10.2 (PR #21489)",
+                        ""});
+  } else if (t.available_kv) {
+    kv = static_cast<double>(*t.available_kv);
+    b.warnings.push_back(fmt::format(
+        "Available KV cache memory {} GiB taken from the log instead of the terms above",
+        Gib2(*t.available_kv)));
+  }
+  b.available = static_cast<int64_t>(std::floor(kv));
+  // gpu_worker.py determine_available_memory: "%.2f", format_gib from ~0.12 [inferred].
+  b.log_lines.push_back(
+      fmt::format("Available KV cache memory: {} GiB",
+                  r.AtLeast(0, 12, 0) ? PyRound2(ToGiB(b.available)) : Gib2(b.available)));
+  return b;
+}
+
+VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r) {
+  return VllmV1ProfiledBudget(t, r, /*subtract_graph=*/false);
+}
+
+}  // namespace kvplan

@@ -1,0 +1,57 @@
+// kvplan's estimates of what vLLM measures at start-up (it profiles them; we
+// cannot): the activation peak of the profiling run, non-torch memory, and the
+// CUDA-graph memory estimate. A measured term from a log always replaces these.
+#pragma once
+
+#include <cstdint>
+
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/vllm/release.h"
+
+namespace kvplan {
+
+// Activation bytes per batched token in one decoder layer on one rank: hidden
+// and residual streams, q/k/v and attention output, and the MLP intermediates
+// (fused-MoE caches for MoE layers); the largest layer type counts.
+int64_t VllmLayerActivationPerToken(const ModelSpec& model, int tp);
+
+// Torch peak increase of the profiling run: max(one forward over
+// `batched_tokens`, the dummy sampler run over `sampler_rows` x vocab).
+// The V1 sampler term (PyTorch-native top-k/top-p, 24 B per vocab entry and
+// row) is not calibrated on a logged case.
+// Calibrated on the public V0 cases (Llama-3.1-8B at 20000/29000 tokens:
+// 2.07/2.99 GiB logged; Qwen3-30B-A3B at 2048 tokens: 0.12 GiB logged).
+int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batched_tokens,
+                                   int64_t sampler_rows, VllmEra era);
+
+// Non-torch memory as each era counts it (CUDA context only in the eras that
+// count it; NCCL buffers when more than one GPU serves a replica, and NCCL's
+// NVLink-SHARP buffers on NVSwitch systems, which the profiling run's first
+// large all-reduce allocates).
+int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu);
+
+// NCCL NVLS buffers per rank: nvlsTotalSize 2415919104 on 8x H200
+// (perf-model.md; vllm#9699 lost ~23% of the blocks to them on 405B TP8).
+// 0 when the GPUs have no NVLink 4+ (no NVSwitch multicast).
+int64_t EstimateNvlsBuffers(int gpus_per_replica, const GpuSpec& gpu);
+
+// The CUDA context and driver reservations present before vLLM's first
+// snapshot (what "free" lacks on an otherwise empty GPU).
+int64_t EstimateCudaContext();
+
+// vLLM's default CUDA-graph capture sizes for `max_num_seqs`
+// (vllm/config/__init__.py @v0.10: [1,2,4] + range(8,256,8) + range(256,max+1,16),
+// max = min(2 * max_num_seqs, 512)).
+int VllmCudaGraphCount(int64_t max_num_seqs, int64_t* largest);
+
+// Estimated CUDA-graph pool: the largest captured batch's activations plus a
+// fixed cost per graph and layer (piecewise and full graphs).
+int64_t EstimateVllmCudaGraph(const ModelSpec& model, int tp, int64_t max_num_seqs);
+
+// vllm/engine/arg_utils.py get_batch_defaults @v0.10 (OPENAI_API_SERVER):
+// GPUs with >= 70 GiB other than A100 get 8192 tokens / 1024 seqs, others 2048 / 256.
+int64_t VllmDefaultMaxNumBatchedTokens(const GpuSpec& gpu);
+int64_t VllmDefaultMaxNumSeqs(const GpuSpec& gpu, VllmEra era);
+
+}  // namespace kvplan

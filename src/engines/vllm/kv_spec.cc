@@ -1,0 +1,202 @@
+#include "engines/vllm/kv_spec.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+// vllm/config/model.py get_num_kv_heads @v0.10: MLA keeps one latent "head";
+// otherwise max(1, total // tp) (heads are replicated when tp > kv heads).
+int64_t KvHeadsPerRank(const ModelSpec& m, int tp) {
+  if (m.attention == AttentionKind::kMla) return 1;
+  return std::max<int64_t>(1, m.num_kv_heads / tp);
+}
+
+int64_t LayerBytesPerToken(const ModelSpec& m, int tp, const std::string& dtype, int dtype_bytes) {
+  if (m.attention == AttentionKind::kMla) {
+    // vllm/v1/attention/backends/mla/flashmla_sparse.py: fp8_ds_mla stores 656 B per token.
+    if (dtype == "fp8_ds_mla") return 656;
+    // kv_cache_interface.py MLAAttentionSpec @bc8282e6: head_size = kv_lora_rank + rope dim.
+    return static_cast<int64_t>(m.kv_lora_rank + m.qk_rope_head_dim) * dtype_bytes;
+  }
+  int v_dim = m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
+  // kv_cache_interface.py FullAttentionSpec: num_kv_heads * (head_size + head_size_v) * dtype.
+  return KvHeadsPerRank(m, tp) * (m.head_dim + v_dim) * dtype_bytes;
+}
+
+LayerKind KindOf(const ModelSpec& m, int i) {
+  if (static_cast<size_t>(i) < m.layer_kinds.size()) return m.layer_kinds[i];
+  return LayerKind::kFull;
+}
+
+// kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: layers of
+// each type are cut into groups of `group_size`; group_size is the smallest
+// per-type count, or the largest when max < 1.5 * min (fewer padding layers).
+void BuildGroups(VllmKvSpec* s) {
+  std::map<LayerKind, int> count;
+  for (const VllmKvLayer& l : s->layers) ++count[l.kind];
+  if (count.size() <= 1 || !s->hybrid) {
+    s->group_size = static_cast<int>(s->layers.size());
+    s->num_groups = 1;
+    s->group_kinds = {s->layers.empty() ? LayerKind::kFull : s->layers.front().kind};
+    return;
+  }
+  int mn = 1 << 30, mx = 0;
+  for (auto& [k, c] : count) {
+    mn = std::min(mn, c);
+    mx = std::max(mx, c);
+  }
+  s->group_size = (mx < 1.5 * mn) ? mx : mn;
+  s->num_groups = 0;
+  s->padding_layers = 0;
+  for (auto& [k, c] : count) {
+    int g = static_cast<int>(CeilDiv(c, s->group_size));
+    s->num_groups += g;
+    s->padding_layers += g * s->group_size - c;
+    if (g * s->group_size > c) s->padding_by_kind.push_back({g * s->group_size - c, c});
+    for (int i = 0; i < g; ++i) s->group_kinds.push_back(k);
+  }
+}
+
+}  // namespace
+
+int64_t VllmKvSpec::BytesPerTokenAllLayers() const {
+  int64_t sum = 0;
+  for (const VllmKvLayer& l : layers) sum += l.bytes_per_token;
+  return sum;
+}
+
+bool VllmKvSpec::UniformPages() const {
+  for (const VllmKvLayer& l : layers) {
+    if (l.bytes_per_token != layers.front().bytes_per_token) return false;
+  }
+  return true;
+}
+
+int VllmKvDtypeBytes(const std::string& d, const ModelSpec& model) {
+  if (d == "auto") return model.dtype_bytes > 0 ? model.dtype_bytes : 2;
+  if (d.rfind("fp8", 0) == 0) return 1;
+  if (d == "float32") return 4;
+  return 2;
+}
+
+VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
+  VllmKvSpec s;
+  s.block_size = opt.block_size;
+  s.mla = model.attention == AttentionKind::kMla;
+  if (opt.kv_cache_dtype == "fp8_ds_mla" && !s.mla) {
+    throw InputError("--kv-cache-dtype fp8_ds_mla needs an MLA model (DeepSeek-V3.2 style)");
+  }
+  int dtb = VllmKvDtypeBytes(opt.kv_cache_dtype, model);
+  s.dtype = opt.kv_cache_dtype == "auto"
+                ? (model.torch_dtype.empty() ? "bfloat16" : model.torch_dtype)
+                : opt.kv_cache_dtype;
+  int64_t per_layer = LayerBytesPerToken(model, opt.tp, opt.kv_cache_dtype, dtb);
+  // Pipeline stages: the stage with the most layers (vllm/distributed/utils.py get_pp_indices).
+  int layers_here = static_cast<int>(CeilDiv(model.num_layers, opt.pp));
+  for (int i = 0; i < layers_here; ++i) {
+    LayerKind k = KindOf(model, i);
+    if (k == LayerKind::kLinear) continue;  // mamba/linear state is not per token
+    if (!opt.hybrid_allocator && k != LayerKind::kFull) k = LayerKind::kFull;
+    s.layers.push_back({k, per_layer, k == LayerKind::kFull ? 0 : model.sliding_window});
+  }
+  for (int i = 0; i < opt.extra_full_layers; ++i)
+    s.layers.push_back({LayerKind::kFull, per_layer, 0});
+  if (opt.draft != nullptr) {
+    int64_t draft_layer = LayerBytesPerToken(*opt.draft, opt.tp, opt.kv_cache_dtype,
+                                             VllmKvDtypeBytes(opt.kv_cache_dtype, *opt.draft));
+    for (int i = 0; i < opt.draft->num_layers; ++i) {
+      s.layers.push_back({LayerKind::kFull, draft_layer, 0});
+    }
+  }
+  if (s.layers.empty()) throw InputError("the model has no attention layers that hold a KV cache");
+  std::map<LayerKind, int> kinds;
+  for (const VllmKvLayer& l : s.layers) ++kinds[l.kind];
+  s.hybrid = opt.hybrid_allocator && kinds.size() > 1;
+  int64_t max_bytes = 0;
+  for (const VllmKvLayer& l : s.layers) max_bytes = std::max(max_bytes, l.bytes_per_token);
+  s.page_bytes = s.block_size * max_bytes;
+  BuildGroups(&s);
+  return s;
+}
+
+int64_t VllmLayerMaxMemory(const VllmKvSpec& s, const VllmKvLayer& l, int64_t mml, int64_t mnbt) {
+  int64_t page = s.block_size * l.bytes_per_token;
+  switch (l.kind) {
+    case LayerKind::kSliding: {
+      // kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes @v0.10.
+      int64_t tokens = std::min(l.window - 1 + mnbt, mml);
+      return (CeilDiv(tokens, s.block_size) + 1) * page;
+    }
+    case LayerKind::kChunked: {
+      // kv_cache_interface.py ChunkedLocalAttentionSpec.max_memory_usage_bytes.
+      int64_t tokens = std::min(l.window + mnbt, mml);
+      return CeilDiv(tokens, s.block_size) * page;
+    }
+    default:
+      // kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes.
+      return CeilDiv(mml, s.block_size) * page;
+  }
+}
+
+int64_t VllmNeededMemory(const VllmKvSpec& s, int64_t mml, int64_t mnbt) {
+  int64_t sum = 0;
+  for (const VllmKvLayer& l : s.layers) sum += VllmLayerMaxMemory(s, l, mml, mnbt);
+  return sum;
+}
+
+int64_t VllmNumBlocks(const VllmKvSpec& s, int64_t available) {
+  if (available <= 0) return 0;
+  if (s.hybrid) {
+    // kv_cache_utils.py get_kv_cache_config_from_groups: one tensor per slot of a group.
+    return available / s.page_bytes / s.group_size;
+  }
+  if (s.UniformPages()) {
+    // kv_cache_utils.py get_num_blocks: available // page_size // num_layers.
+    return available / s.page_bytes / static_cast<int64_t>(s.layers.size());
+  }
+  // UniformTypeKVCacheSpecs: one block costs the sum of every layer's page.
+  return available / (s.BytesPerTokenAllLayers() * s.block_size);
+}
+
+double VllmGroupConcurrency(const VllmKvSpec& s, int64_t num_blocks, int64_t mml, int64_t mnbt) {
+  // kv_cache_utils.py get_max_concurrency_for_kv_cache_config @v0.10:
+  // blocks one request needs = cdiv(group_size * sum(group max memory), page * group_size).
+  int64_t blocks_per_request = 0;
+  if (!s.hybrid) {
+    blocks_per_request = CeilDiv(mml, s.block_size);
+  } else {
+    std::map<LayerKind, const VllmKvLayer*> rep;
+    for (const VllmKvLayer& l : s.layers) rep.emplace(l.kind, &l);
+    int64_t per_request = 0;
+    for (LayerKind k : s.group_kinds) per_request += VllmLayerMaxMemory(s, *rep[k], mml, mnbt);
+    blocks_per_request = CeilDiv(per_request, s.page_bytes);
+  }
+  return static_cast<double>(num_blocks) / static_cast<double>(blocks_per_request);
+}
+
+int64_t VllmEstimateMaxModelLen(const VllmKvSpec& s, int64_t available, int64_t mml, int64_t mnbt) {
+  // kv_cache_utils.py estimate_max_model_len @v0.10: binary search.
+  auto fits = [&](int64_t len) { return VllmNeededMemory(s, len, mnbt) <= available; };
+  int64_t left = 1, right = mml;
+  if (!fits(left)) return 0;
+  int64_t result = 1;
+  while (left <= right) {
+    int64_t mid = left + (right - left) / 2;
+    if (fits(mid)) {
+      result = mid;
+      left = mid + 1;
+    } else {
+      right = mid - 1;
+    }
+  }
+  return result;
+}
+
+}  // namespace kvplan

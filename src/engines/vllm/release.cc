@@ -1,0 +1,98 @@
+#include "engines/vllm/release.h"
+
+#include <cctype>
+#include <tuple>
+
+#include <fmt/core.h>
+
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+// Reads the leading decimal number at s[*pos]; -1 when there is none.
+int ReadNumber(const std::string& s, size_t* pos) {
+  if (*pos >= s.size() || !std::isdigit(static_cast<unsigned char>(s[*pos]))) return -1;
+  int n = 0;
+  while (*pos < s.size() && std::isdigit(static_cast<unsigned char>(s[*pos]))) {
+    n = n * 10 + (s[*pos] - '0');
+    if (n > 100000) return -1;
+    ++*pos;
+  }
+  return n;
+}
+
+}  // namespace
+
+bool VllmRelease::AtLeast(int ma, int mi, int pa) const {
+  return std::tie(major, minor, patch) >= std::tie(ma, mi, pa);
+}
+
+VllmRelease ParseVllmRelease(const std::string& version) {
+  VllmRelease r;
+  std::string v = version.empty() ? kVllmNewest : version;
+  if (!v.empty() && (v[0] == 'v' || v[0] == 'V')) v.erase(0, 1);
+  size_t pos = 0;
+  int parts[3] = {-1, -1, 0};
+  for (int i = 0; i < 3; ++i) {
+    parts[i] = ReadNumber(v, &pos);
+    if (parts[i] < 0) break;
+    if (i < 2 && (pos >= v.size() || v[pos] != '.')) {
+      if (i == 1) parts[2] = 0;
+      break;
+    }
+    if (i < 2) ++pos;
+  }
+  if (parts[0] < 0 || parts[1] < 0) {
+    throw InputError(fmt::format(
+        "unknown vLLM version '{}' (expected a release such as 0.10.1 or 0.15.2rc1)", version));
+  }
+  r.major = parts[0];
+  r.minor = parts[1];
+  r.patch = parts[2] < 0 ? 0 : parts[2];
+  r.text = version.empty() ? kVllmNewest : v;
+  if (!r.AtLeast(0, 6, 0) || r.AtLeast(0, 29, 0)) {
+    throw InputError(fmt::format(
+        "vLLM version '{}' is outside the modelled releases (0.6.0 to {}.x)", version, "0.28"));
+  }
+  return r;
+}
+
+VllmEra VllmEraFor(const VllmRelease& r, std::optional<bool> use_v1) {
+  // vllm/envs.py @v0.8.0: VLLM_USE_V1 defaults to 1 from 0.8.0.
+  bool v1 = use_v1.value_or(r.AtLeast(0, 8, 0));
+  if (v1 && !r.AtLeast(0, 7, 0)) {
+    throw InputError(fmt::format(
+        "VLLM_USE_V1=1 needs vLLM 0.7.0 or later (the V1 engine does not exist in {})", r.text));
+  }
+  if (!v1 && r.AtLeast(0, 11, 0)) {
+    throw InputError(
+        fmt::format("VLLM_USE_V1=0 is not available in vLLM {}: the V0 engine was removed in "
+                    "0.11.0",
+                    r.text));
+  }
+  if (!v1) return r.AtLeast(0, 7, 0) ? VllmEra::kV0 : VllmEra::kV0Legacy;
+  if (!r.AtLeast(0, 9, 2)) return VllmEra::kV1Early;
+  if (!r.AtLeast(0, 21, 0)) return VllmEra::kV1;
+  return VllmEra::kV1GraphEstimate;
+}
+
+std::string VllmEraName(VllmEra era) {
+  switch (era) {
+    case VllmEra::kV0Legacy:
+      return "V0 (<0.7, one-line profiling log)";
+    case VllmEra::kV0:
+      return "V0 (0.7-0.10, per-instance profiling)";
+    case VllmEra::kV1Early:
+      return "V1 early (<=0.9.1, counts other processes)";
+    case VllmEra::kV1:
+      return "V1 (0.9.2-0.20)";
+    case VllmEra::kV1GraphEstimate:
+      return "V1 (>=0.21, CUDA-graph estimate)";
+  }
+  return "";
+}
+
+bool IsV0(VllmEra era) { return era == VllmEra::kV0Legacy || era == VllmEra::kV0; }
+
+}  // namespace kvplan

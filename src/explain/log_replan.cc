@@ -1,0 +1,280 @@
+#include "explain/log_replan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iterator>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "explain/log_sglang_args.h"
+#include "explain/logged_gpu.h"
+#include "explain/stand_in_model.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
+
+// Bytes per token per rank of one of K/V from a "K size: x GB" figure of a pool
+// holding tokens + page_size slots. The true value is heads*head_dim*layers*elem,
+// a multiple of 64 for every real model: snap to it when the 2-decimal rounding
+// of the log leaves less than 32 bytes of doubt.
+int64_t PerTokenFromSize(double gib, double slots, int64_t* uncertainty) {
+  double per = gib * static_cast<double>(kGiB) / slots;
+  double doubt = 0.005 * static_cast<double>(kGiB) / slots;
+  if (!(per > 0 && per < 1e12)) {  // a garbled KV line: no usable size
+    *uncertainty = 0;
+    return 0;
+  }
+  int64_t snapped = static_cast<int64_t>(std::llround(per / 64.0)) * 64;
+  if (doubt < 32 && std::fabs(static_cast<double>(snapped) - per) <= doubt) {
+    *uncertainty = 0;
+    return snapped;
+  }
+  *uncertainty = static_cast<int64_t>(std::ceil(doubt));
+  return static_cast<int64_t>(std::llround(per));
+}
+
+// The KV bytes per token per rank the log's KV line implies (0 when none).
+void CellFromLog(const RunRecord& run, int64_t page, SglangReplanInputs* in) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  std::optional<double> k = run.Figure("k_size_gib"), v = run.Figure("v_size_gib");
+  std::optional<double> kv = run.Figure("kv_size_gib");
+  if (!tokens || *tokens <= 0 || !((k && v) || kv)) return;
+  double slots = *tokens + static_cast<double>(page);
+  int64_t uk = 0, uv = 0;
+  int64_t cell = kv ? PerTokenFromSize(*kv, slots, &uk)
+                    : PerTokenFromSize(*k, slots, &uk) + PerTokenFromSize(*v, slots, &uv);
+  in->log_cell_bytes = std::max<int64_t>(cell, 0);
+  in->log_cell_uncertainty = uk + uv;
+}
+
+// When the model is not in the catalog: a stand-in carrying the log's cell,
+// so PlanSglang still does the arithmetic. Needs the log's KV line.
+bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
+  if (in->log_cell_bytes <= 0) return false;
+  std::string kv = in->args.kv_cache_dtype == "auto" ? run.kv_dtype : in->args.kv_cache_dtype;
+  int elem = kv.find("fp8") != std::string::npos || kv.find("float8") != std::string::npos ? 1
+             : run.dtype.find("float32") != std::string::npos                              ? 4
+                                                                                           : 2;
+  const SglangArgs& a = in->args;
+  int attn_tp = a.enable_dp_attention && a.dp > 0 ? std::max(1, a.tp / a.dp) : a.tp;
+  std::string id = run.model.empty() ? "(model from the log)" : run.model;
+  in->model =
+      StandInModel(id, in->log_cell_bytes, elem, attn_tp, a.pp, a.context_length.value_or(32768));
+  in->notes.push_back(fmt::format(
+      "model {} is not in kvplan's catalog: the cell size is the log's KV line ({} B per token "
+      "per rank), the context length {}",
+      id, in->log_cell_bytes,
+      a.context_length ? "as printed" : "assumed 32768 (it sets only the request pool)"));
+  return true;
+}
+
+void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
+  try {
+    in->model = LoadModel(run.model);
+    in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
+  } catch (const std::exception& e) {
+    if (!UseStandIn(run, in)) {
+      *why = fmt::format("model '{}' is not in kvplan's catalog and the log has no KV line ({})",
+                         run.model, e.what());
+      return;
+    }
+  }
+  const std::string& draft = in->args.speculative_draft_model_path;
+  if (draft.empty()) return;
+  try {
+    in->draft = LoadModel(draft);
+  } catch (const std::exception&) {
+    in->notes.push_back("draft model " + draft + " is not in kvplan's catalog: planned without it");
+  }
+}
+
+void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
+  if (run.gpu_capacity_mib > 0) in->measured.gpu_capacity_mib = run.gpu_capacity_mib;
+  std::string note;
+  in->gpu = LoggedGpu(run, *in->measured.pre_load_free_bytes, "the pre-load free memory", &note);
+  in->notes.push_back(note);
+}
+
+std::optional<double> ParseDouble(const std::string& s) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+int64_t PositiveInt(const std::string& flag, const std::string& value) {
+  std::optional<double> num = ParseDouble(value);
+  if (!num || *num < 1 || *num > 1e15 || *num != std::floor(*num))
+    throw InputError(fmt::format("--set {}={}: expected a positive integer", flag, value));
+  return static_cast<int64_t>(*num);
+}
+
+}  // namespace
+
+std::string SettingKey(const std::string& flag) {
+  std::string key = flag;
+  while (!key.empty() && key[0] == '-') key.erase(0, 1);
+  for (char& c : key) {
+    if (c == '-') c = '_';
+  }
+  return key;
+}
+
+std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
+  SglangReplanInputs in;
+  std::optional<double> pre = run.MinAvail(kStageLoadWeightBegin);
+  int ranks = run.RankCount(kStageLoadWeightBegin);
+  in.pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
+                              ranks == 1 ? "" : "s");
+  std::optional<double> post = run.MinAvail(kStageLoadWeightEnd);
+  int post_ranks = run.RankCount(kStageLoadWeightEnd);
+  in.post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
+                               post_ranks == 1 ? "" : "s");
+  if (!pre && post) {
+    // "Load weight end" also prints the usage: free before = free after + usage.
+    std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd);
+    if (usage) {
+      pre = *post + *usage;
+      in.pre_source =
+          "post-load free + \"mem usage\" of Load weight end (no Load weight begin line)";
+    }
+  }
+  std::optional<double> mfs = run.SettingNumber("mem_fraction_static");
+  if (!pre || !post || !mfs) {
+    *why = !post  ? "the log has no \"Load weight end. avail mem=\" line"
+           : !pre ? "the log has no \"Load weight begin. avail mem=\" line"
+                  : "the log prints no mem_fraction_static (no server_args line)";
+    return std::nullopt;
+  }
+  if (*mfs <= 0 || *mfs > 1) {
+    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs);
+    return std::nullopt;
+  }
+  if (std::fabs(*pre) > 1e7 || std::fabs(*post) > 1e7) {  // more than 10 PiB of free memory
+    *why = "the logged free memory is not plausible (garbled line?)";
+    return std::nullopt;
+  }
+  in.pre_gib = *pre;
+  in.post_gib = *post;
+  in.measured.pre_load_free_bytes = Bytes(*pre);
+  in.measured.post_load_free_bytes = Bytes(*post);
+  in.args = SglangArgsOfRun(run);
+  in.args.mem_fraction_static = *mfs;  // the printed value, never the re-derived default
+  std::string version_why;
+  in.version = SglangReleaseOfRun(run, &version_why);
+  in.notes.push_back(version_why);
+  CellFromLog(run, in.args.page_size.value_or(1), &in);
+  ModelOf(run, &in, why);
+  if (!why->empty()) return std::nullopt;
+  GpuOf(run, &in);
+  return in;
+}
+
+namespace {
+
+// A block-fp8 sharding refusal (catalog/sharding.cc) for a run whose log shows the
+// weights loaded: the build that ran did not refuse, so the KV budget is
+// planned without that check. The weights are measured, not estimated, so the
+// block sizes matter to nothing else.
+bool LoadedDespiteBlockRefusal(const SglangReplanInputs& in, const PlanResult& r) {
+  return !r.ok && r.stages.empty() && r.error_message.find("block_n") != std::string::npos &&
+         in.measured.post_load_free_bytes.has_value();
+}
+
+}  // namespace
+
+SglangVerdict ReplanSglang(const SglangReplanInputs& in) {
+  SglangVerdict v;
+  v.mfs = in.args.mem_fraction_static.value_or(0);
+  v.page_size = in.args.page_size.value_or(1);
+  SglangPlanOptions opts;
+  opts.fixes = false;
+  const ModelSpec* draft = in.draft ? &*in.draft : nullptr;
+  PlanResult r;
+  try {
+    r = PlanSglang(in.version, in.model, in.gpu, in.args, in.measured, draft, opts);
+    if (LoadedDespiteBlockRefusal(in, r)) {
+      v.notes.push_back(fmt::format(
+          "kvplan's SGLang model refuses this sharding (\"{}\"), yet the log shows the weights "
+          "loaded: the budget below skips that check",
+          r.error_message));
+      ModelSpec unblocked = in.model;
+      unblocked.quant.block_n = unblocked.quant.block_k = 0;
+      r = PlanSglang(in.version, unblocked, in.gpu, in.args, in.measured, draft, opts);
+    }
+  } catch (const InputError& e) {
+    v.error = e.what();
+    v.steps.push_back(std::string("SGLang refuses the launch: ") + e.what());
+    return v;
+  }
+  for (const Stage& s : r.stages) {
+    if (s.name == "pre_load_free" || s.name == "post_load_free") continue;
+    v.steps.push_back(s.name + ": " + s.formula);
+  }
+  v.rest_gib = ToGiB(r.rest_memory_bytes);
+  if (!r.stages.empty()) v.tokens = r.max_total_num_tokens;
+  v.cell_bytes = r.cell_size_bytes;
+  v.ok = r.ok;
+  v.error = r.error_message;
+  for (const Setting& s : r.settings) {
+    if (s.flag == "--page-size") v.page_size = std::max<int64_t>(1, std::atoll(s.value.c_str()));
+  }
+  return v;
+}
+
+bool SglangSettingReplannable(const std::string& flag) {
+  static const char* const keys[] = {
+      "mem_fraction_static", "max_total_tokens",     "page_size",
+      "kv_cache_dtype",      "max_running_requests", "context_length"};
+  std::string key = SettingKey(flag);
+  return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
+}
+
+void ApplySglangSet(SglangReplanInputs* in, const std::string& flag, const std::string& value) {
+  std::string key = SettingKey(flag);
+  if (!SglangSettingReplannable(key)) {
+    throw InputError(fmt::format(
+        "--set {}: kvplan re-plans a logged SGLang run for mem_fraction_static, max_total_tokens, "
+        "page_size, kv_cache_dtype, max_running_requests and context_length only (other flags "
+        "change what the log measured)",
+        flag));
+  }
+  SglangArgs& a = in->args;
+  if (value == "None" && key != "mem_fraction_static") {  // back to the engine's default
+    if (key == "kv_cache_dtype") a.kv_cache_dtype = "auto";
+    if (key == "max_total_tokens") a.max_total_tokens.reset();
+    if (key == "page_size") a.page_size.reset();
+    if (key == "max_running_requests") a.max_running_requests.reset();
+    if (key == "context_length") a.context_length.reset();
+    return;
+  }
+  if (key == "mem_fraction_static") {
+    std::optional<double> num = ParseDouble(value);
+    if (!num || *num <= 0 || *num >= 1) {
+      throw InputError(
+          fmt::format("--set {}={}: expected a fraction between 0 and 1", flag, value));
+    }
+    a.mem_fraction_static = *num;
+  } else if (key == "kv_cache_dtype") {
+    if (value != "auto" && value != "bf16" && value != "bfloat16" && value != "fp16" &&
+        value != "float16" && value != "fp8_e4m3" && value != "fp8_e5m2" && value != "fp8") {
+      throw InputError(
+          fmt::format("--set {}={}: expected auto, bf16, fp8_e4m3 or fp8_e5m2", flag, value));
+    }
+    a.kv_cache_dtype = value;
+  } else {
+    int64_t n = PositiveInt(flag, value);
+    if (key == "max_total_tokens") a.max_total_tokens = n;
+    if (key == "page_size") a.page_size = n;
+    if (key == "max_running_requests") a.max_running_requests = n;
+    if (key == "context_length") a.context_length = n;
+  }
+}
+
+}  // namespace kvplan

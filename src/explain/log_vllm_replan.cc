@@ -1,0 +1,161 @@
+#include "explain/log_vllm_replan.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "explain/log_replan.h"
+#include "explain/logged_gpu.h"
+#include "explain/stand_in_model.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
+
+std::optional<int64_t> IntSetting(const RunRecord& r, const char* key) {
+  std::optional<double> v = r.SettingNumber(key);
+  if (!v || *v < 1 || *v > 1e12 || *v != std::floor(*v)) return std::nullopt;
+  return static_cast<int64_t>(*v);
+}
+
+// A release the planner models for the log's era when the log prints none.
+std::string ReleaseOf(const RunRecord& r, std::vector<std::string>* notes) {
+  std::string release = !r.version.empty()                 ? r.version
+                        : r.era.rfind("V0 (~v0.6", 0) == 0 ? "0.6.3"
+                        : r.era.rfind("V0", 0) == 0        ? "0.7.0"
+                                                           : "0.10.1";
+  notes->push_back(r.version.empty() ? fmt::format("vLLM {} (representative of the log's era: {})",
+                                                   release, r.era.empty() ? "unknown" : r.era)
+                                     : "vLLM " + release + " (printed in the log)");
+  return release;
+}
+
+// The log's measured terms; false when it lacks the profiling lines.
+bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
+  std::optional<double> total = r.Figure("total_gpu_memory_gib");
+  std::optional<double> util = r.Figure("gpu_memory_utilization");
+  if (!total || !util) {
+    *why = "the log has no profiling breakdown (total GPU memory and utilization)";
+    return false;
+  }
+  VllmMeasured& m = in->measured;
+  m.total = Bytes(*total);
+  m.non_torch = Bytes(r.Figure("non_torch_memory_gib").value_or(0));
+  if (std::optional<double> peak = r.Figure("peak_torch_memory_gib")) {
+    m.peak_torch = Bytes(*peak);  // ~v0.6.3: the torch peak includes the weights
+    if (std::optional<double> w = r.Figure("weights_gb")) m.weights = Bytes(*w);
+    in->logged_kv_gib = r.Figure("kv_cache_size_gib").value_or(0);
+    return true;
+  }
+  std::optional<double> w = r.Figure("weights_take_gib");
+  std::optional<double> act = r.Figure("activation_peak_gib");
+  std::optional<double> kv = r.Figure("available_kv_cache_gib");
+  if (!w || !act || !kv) {
+    *why = "the log's profiling lines lack the weights, activation peak or KV budget";
+    return false;
+  }
+  m.weights = Bytes(*w);
+  m.activation_peak = Bytes(*act);
+  in->logged_kv_gib = *kv;
+  return true;
+}
+
+void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
+  try {
+    in->model = LoadModel(r.model);
+    in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
+    return;
+  } catch (const std::exception&) {
+  }
+  // V1 prints tokens; V0 prints blocks of 16 tokens, its default block size.
+  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
+  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
+    *why = fmt::format("model '{}' is not in kvplan's catalog and the log gives no KV tokens",
+                       r.model);
+    return;
+  }
+  int64_t cell = std::llround(in->logged_kv_gib * static_cast<double>(kGiB) / *tokens / 64) * 64;
+  in->model = StandInModel(r.model, cell, 2, in->args.tp, in->args.pp,
+                           in->args.max_model_len.value_or(32768));
+  in->notes.push_back(fmt::format(
+      "model {} is not in kvplan's catalog: {} B per token per rank from the log's KV budget "
+      "and tokens",
+      r.model, cell));
+}
+
+void GpuOf(const RunRecord& r, VllmReplanInputs* in) {
+  std::string note;
+  in->gpu = LoggedGpu(r, *in->measured.total, "the logged total_gpu_memory", &note);
+  in->notes.push_back(note);
+}
+
+}  // namespace
+
+VllmArgs VllmArgsOfRun(const RunRecord& r) {
+  VllmArgs a;
+  a.model = r.model;
+  a.tp = static_cast<int>(IntSetting(r, "tensor_parallel_size").value_or(1));
+  a.pp = static_cast<int>(IntSetting(r, "pipeline_parallel_size").value_or(1));
+  a.gpu_memory_utilization = r.Figure("gpu_memory_utilization");
+  a.max_model_len = IntSetting(r, "max_model_len");
+  if (!a.max_model_len) {
+    if (std::optional<double> len = r.Figure("max_model_len")) a.max_model_len = *len;
+  }
+  a.max_num_seqs = IntSetting(r, "max_num_seqs");
+  a.block_size = IntSetting(r, "block_size");
+  const LoggedSetting* eager = r.FindSetting("enforce_eager");
+  a.enforce_eager = eager != nullptr && eager->value == "True";
+  const LoggedSetting* kv = r.FindSetting("kv_cache_dtype");
+  if (kv != nullptr && kv->value != "None") a.kv_cache_dtype = kv->value;
+  if (r.era.rfind("V0", 0) == 0) a.use_v1 = false;
+  return a;
+}
+
+std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why) {
+  VllmReplanInputs in;
+  if (!MeasuredOf(run, &in, why)) return std::nullopt;
+  in.args = VllmArgsOfRun(run);
+  in.version = ReleaseOf(run, &in.notes);
+  ModelOf(run, &in, why);
+  if (!why->empty()) return std::nullopt;
+  GpuOf(run, &in);
+  return in;
+}
+
+VllmVerdict ReplanVllm(const VllmReplanInputs& in) {
+  VllmVerdict v;
+  PlanResult r;
+  try {
+    r = PlanVllm(in.version, in.model, in.gpu, in.args, in.measured);
+  } catch (const InputError& e) {
+    v.error = e.what();
+    v.steps.push_back(std::string("vLLM refuses the launch: ") + e.what());
+    return v;
+  }
+  for (const Stage& s : r.stages) v.steps.push_back(s.name + ": " + s.formula);
+  v.kv_gib = ToGiB(r.rest_memory_bytes);
+  v.tokens = r.max_total_num_tokens;
+  v.ok = r.ok;
+  v.error = r.error_message;
+  return v;
+}
+
+void ApplyVllmSet(VllmReplanInputs* in, const std::string& flag, const std::string& value) {
+  if (SettingKey(flag) != "gpu_memory_utilization") {
+    throw InputError("--set " + flag +
+                     ": for a vLLM log kvplan re-plans gpu_memory_utilization only");
+  }
+  char* end = nullptr;
+  double util = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0' || !(util > 0 && util <= 1)) {
+    throw InputError("--set " + flag + "=" + value + ": expected a fraction in (0, 1]");
+  }
+  in->args.gpu_memory_utilization = util;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,48 @@
+// Re-plans a logged vLLM launch through kvplan's vLLM model (PlanVllm) with
+// the terms the log measured (total memory, weights or the torch peak,
+// non-torch memory, activation peak), for `kvplan explain` and `kvplan diff`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/vllm/vllm.h"
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+struct VllmReplanInputs {
+  VllmArgs args;
+  VllmMeasured measured;
+  ModelSpec model;
+  GpuSpec gpu;
+  std::string version;  // the printed release, or a representative of the log's era
+  std::vector<std::string> notes;
+  double logged_kv_gib = 0;  // the KV budget the log printed
+};
+
+struct VllmVerdict {
+  double kv_gib = 0;  // the KV budget the planner gives
+  std::optional<int64_t> tokens;
+  bool ok = false;
+  std::string error;
+  std::vector<std::string> steps;
+};
+
+// The run's printed engine arguments (layout, lengths, eager mode, KV dtype).
+VllmArgs VllmArgsOfRun(const RunRecord& run);
+
+// nullopt (reason in `why`) when the log lacks vLLM's profiling lines.
+std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why);
+
+// PlanVllm on the inputs; a launch it refuses is a failed verdict with the message.
+VllmVerdict ReplanVllm(const VllmReplanInputs& in);
+
+// `--set gpu_memory_utilization=F` (the one setting that leaves the measured
+// terms as they are). Throws InputError otherwise or for a bad value.
+void ApplyVllmSet(VllmReplanInputs* in, const std::string& flag, const std::string& value);
+
+}  // namespace kvplan

@@ -1,0 +1,23 @@
+// The GPU a log names (nvidia-smi's "NVIDIA H100 80GB HBM3") in kvplan's
+// catalog, whose aliases drop the vendor prefix; or, when the catalog lacks it
+// or the log names none, a stand-in for the planners.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "catalog/gpu.h"
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+// nullptr when the name is empty or not in the catalog.
+const GpuSpec* FindLoggedGpu(const std::string& nvidia_smi_name);
+
+// The run's GPU from the catalog; else a stand-in whose total is
+// `measured_total_bytes` (what the log measured) and whose capacity is the
+// nvidia-smi figure (0 when the log has none). `note` says which.
+GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
+                  const std::string& total_source, std::string* note);
+
+}  // namespace kvplan
