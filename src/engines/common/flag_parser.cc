@@ -112,6 +112,8 @@ const FlagParser::Spec* FlagParser::Find(std::string_view name) const {
     }
   }
   // argparse also accepts '_' for '-' in some engines' aliases; accept both.
+  // Only past a leading "--": a word such as "-" or "-=1" has nothing there.
+  if (name.size() <= 2) return nullptr;
   std::string alt(name);
   std::replace(alt.begin() + 2, alt.end(), '_', '-');
   if (alt != name) return Find(alt);

@@ -68,6 +68,21 @@ TEST(FlagParser, UnknownFlagsAreSkippedWithTheirValueAndReported) {
             (std::vector<std::string>{"--served-model-name", "--trust-remote-code"}));
 }
 
+// A bare "-" or "-=1" (issue 13: SIGSEGV in the '_'-for-'-' retry, which
+// indexed past the end of a one-character name) is an unknown word, not a crash.
+TEST(FlagParser, DashWordsShorterThanAFlagPrefixDoNotCrash) {
+  for (const char* word : {"-", "-=1", "--", "--=1"}) {
+    Flags f;
+    FlagParser p = MakeParser(&f);
+    try {
+      p.Parse({word, "--tp", "2"});
+      EXPECT_EQ(f.tp, 2) << word;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(FlagParser, BadValuesAreErrors) {
   for (std::vector<std::string> argv :
        std::vector<std::vector<std::string>>{{"--tp", "eight"},
