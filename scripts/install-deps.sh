@@ -2,7 +2,7 @@
 # Installs the Debian packages kvplan builds with, when any is missing.
 # Runs apt-get as root (or through sudo when available).
 set -euo pipefail
-pkgs=(g++ cmake ninja-build make git clang clang-format libfmt-dev nlohmann-json3-dev
+pkgs=(g++ cmake ninja-build make git python3 clang clang-format libfmt-dev nlohmann-json3-dev
       libcli11-dev libsqlite3-dev libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${pkgs[@]}"; do
