@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "testing/cli_test_util.h"
 
-#include "engines/engine.h"
+#include "kvplan/plan.h"
 
 namespace kvplan::cli {
 namespace {
