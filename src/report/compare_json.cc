@@ -1,35 +1,22 @@
-// `kvplan compare --json`.
+// `kvplan compare --json`: each engine's launch in the plan schema (the keys
+// of `kvplan plan --json`), with what compare adds.
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
 #include "report/compare_words.h"
+#include "report/plan_json.h"
 
 namespace kvplan {
 namespace {
 
 nlohmann::json RowJson(const CompareRow& r) {
-  nlohmann::json e;
-  e["engine"] = r.engine;
   if (!r.plan) {
-    e["planned"] = false;
-    e["error"] = r.error;
-    return e;
+    return {{"engine", r.engine}, {"planned", false}, {"error", r.error}};
   }
-  const PlanResult& p = *r.plan;
+  nlohmann::json e = PlanToJson(*r.plan, r.context);
   e["planned"] = true;
-  e["version"] = p.engine_version;
-  e["era"] = p.era;
-  e["ok"] = p.ok;
-  e["error_message"] = p.error_message;
-  e["fraction_name"] = p.fraction_name;
-  e["fraction"] = p.fraction;
-  e["budget_rule"] = BudgetRule(p);
-  e["kv_budget_bytes"] = p.rest_memory_bytes;
-  e["weights_bytes_per_gpu"] = p.weights_bytes_per_gpu;
-  e["kv_bytes_per_token"] = p.cell_size_bytes;
-  e["kv_tokens"] = p.max_total_num_tokens;
-  e["context_length"] = p.context_length;
-  e["max_concurrency"] = CompareConcurrency(p);
+  e["budget_rule"] = BudgetRule(*r.plan);
+  e["max_concurrency"] = CompareConcurrency(*r.plan);
   return e;
 }
 
