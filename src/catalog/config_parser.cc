@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog/architectures.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"

@@ -1,5 +1,7 @@
 #include "catalog/gpu_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include "base/units.h"
 
 namespace kvplan {

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "kvplan/error.h"
 
 namespace kvplan::config_json {

@@ -1,6 +1,7 @@
 #include "catalog/model_json.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace kvplan {
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "base/units.h"
 #include "catalog/json_fields.h"
 #include "kvplan/error.h"

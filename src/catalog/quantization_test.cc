@@ -1,6 +1,7 @@
 #include "catalog/quantization.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "catalog/model.h"
 #include "kvplan/error.h"

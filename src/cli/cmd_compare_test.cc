@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include "testing/cli_test_util.h"
 
-#include "engines/engine.h"
+#include "kvplan/plan.h"
 
 namespace kvplan::cli {
 namespace {
@@ -42,12 +42,12 @@ TEST(CompareVerb, Qwen3_235BFp8On4xH100Issue21348) {
   ASSERT_TRUE((*vllm)["planned"].get<bool>()) << r.out;
   ASSERT_TRUE((*sglang)["planned"].get<bool>()) << r.out;
   ASSERT_TRUE((*trt)["planned"].get<bool>()) << r.out;
-  EXPECT_EQ((*vllm)["kv_bytes_per_token"], 48128);
-  EXPECT_EQ((*sglang)["kv_bytes_per_token"], 48128);
-  EXPECT_EQ((*trt)["kv_bytes_per_token"], 48128);  // 128 * 4 // 4 = one head's worth
+  EXPECT_EQ((*vllm)["cell_size_bytes"], 48128);
+  EXPECT_EQ((*sglang)["cell_size_bytes"], 48128);
+  EXPECT_EQ((*trt)["cell_size_bytes"], 48128);  // 128 * 4 // 4 = one head's worth
   // Tokens = budget / bytes per token, per engine (vLLM rounds to 16-token blocks).
-  int64_t v_tokens = (*vllm)["kv_tokens"];
-  int64_t v_budget = (*vllm)["kv_budget_bytes"];
+  int64_t v_tokens = (*vllm)["max_total_num_tokens"];
+  int64_t v_budget = (*vllm)["rest_memory_bytes"];
   EXPECT_EQ(v_tokens, v_budget / (16 * 48128) * 16);
   EXPECT_NE(doc["difference"].get<std::string>().find(
                 "Same 48,128 B of KV per token per GPU in every engine"),
@@ -78,6 +78,34 @@ TEST(CompareVerb, Issue21348BothEnginesThroughPlanLaunch) {
   // Rank 0's 8.11 GiB vs the minimum over workers behind 178,880 tokens.
   EXPECT_NEAR(static_cast<double>(v.max_total_num_tokens), 178880, 0.02 * 178880);
   EXPECT_LT(v.max_total_num_tokens, s.max_total_num_tokens);
+}
+
+// compare --json writes each launch under the plan schema: the same keys and
+// values as `kvplan plan --json` for the same launch.
+TEST(CompareVerb, EachEngineIsThePlanSchema) {
+  Output c = Kvplan(
+      "compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --context-length 32768 --json",
+      false);
+  Output p = Kvplan(
+      "plan --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --tp 1 --context-length 32768 "
+      "--json",
+      false);
+  ASSERT_EQ(c.status, 0) << c.out;
+  ASSERT_EQ(p.status, 0) << p.out;
+  const nlohmann::json compare = nlohmann::json::parse(c.out);
+  const nlohmann::json plan = nlohmann::json::parse(p.out);
+  const nlohmann::json* sglang = Engine(compare, "sglang");
+  ASSERT_NE(sglang, nullptr);
+  for (const auto& [key, value] : plan.items()) {
+    if (key == "settings" || key == "fixes") continue;  // the flags typed differ
+    EXPECT_EQ((*sglang)[key], value) << key;
+  }
+  EXPECT_EQ((*sglang)["status"], "ok");
+  EXPECT_TRUE((*sglang)["planned"].get<bool>());
+  EXPECT_GT((*sglang)["max_concurrency"].get<double>(), 0);
+  const nlohmann::json* vllm = Engine(compare, "vllm");
+  ASSERT_NE(vllm, nullptr);
+  EXPECT_TRUE(vllm->contains("gpu_memory_utilization")) << *vllm;
 }
 
 TEST(CompareVerb, TextNamesEveryEngineAndTheDifference) {

@@ -9,9 +9,9 @@
 #include "cli/cli_state.h"
 #include "cli/launch_command.h"
 #include "cli/verbs.h"
-#include "engines/engine.h"
 #include "kvplan/error.h"
-#include "report/plan_report.h"
+#include "kvplan/plan.h"
+#include "kvplan/render.h"
 
 namespace kvplan::cli {
 namespace {
@@ -83,17 +83,7 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
     req.measured_gib[key] = value;
   }
   const PlanResult r = PlanLaunch(req);
-  PlanContext ctx;
-  ctx.model = req.model.value_or("");
-  if (ctx.model.empty()) {
-    // The engine's own model flag: find it for the header.
-    for (size_t i = 0; i + 1 < req.args.size(); ++i) {
-      if (req.args[i] == "--model-path" || req.args[i] == "--model") ctx.model = req.args[i + 1];
-    }
-  }
-  ctx.gpu = o.gpu;
-  ctx.gpus = 1;
-  if (const Figure* g = r.FindFigure("gpus_per_replica")) ctx.gpus = static_cast<int>(g->value);
+  const PlanContext ctx = PlanContextOf(req, r);
   std::fputs((o.json ? RenderPlanJson(r, ctx) + "\n" : RenderPlanText(r, ctx)).c_str(), stdout);
 }
 

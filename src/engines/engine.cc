@@ -29,4 +29,20 @@ PlanResult PlanLaunch(const PlanRequest& req) {
       fmt::format("unknown engine '{}' (expected sglang, vllm or trtllm)", req.engine));
 }
 
+PlanContext PlanContextOf(const PlanRequest& req, const PlanResult& result) {
+  PlanContext ctx;
+  ctx.model = req.model.value_or("");
+  if (ctx.model.empty()) {
+    // The engine's own model flag: find it for the header.
+    for (size_t i = 0; i + 1 < req.args.size(); ++i) {
+      if (req.args[i] == "--model-path" || req.args[i] == "--model") ctx.model = req.args[i + 1];
+    }
+  }
+  ctx.gpu = req.gpu;
+  if (const Figure* g = result.FindFigure("gpus_per_replica")) {
+    ctx.gpus = static_cast<int>(g->value);
+  }
+  return ctx;
+}
+
 }  // namespace kvplan

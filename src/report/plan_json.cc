@@ -2,11 +2,30 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/plan_report.h"
+#include "kvplan/render.h"
+#include "report/plan_json.h"
 
 namespace kvplan {
 
-std::string RenderPlanJson(const PlanResult& r, const PlanContext& ctx) {
+namespace {
+
+nlohmann::json FiguresJson(const std::vector<Figure>& figures) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Figure& f : figures) {
+    if (!f.text.empty()) {
+      j[f.key] = f.text;
+    } else if (f.value == std::floor(f.value) && std::fabs(f.value) < 9.0e15) {
+      j[f.key] = static_cast<int64_t>(f.value);  // counts print as integers
+    } else {
+      j[f.key] = f.value;
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json PlanToJson(const PlanResult& r, const PlanContext& ctx) {
   using nlohmann::json;
   json j;
   j["engine"] = r.engine;
@@ -45,23 +64,17 @@ std::string RenderPlanJson(const PlanResult& r, const PlanContext& ctx) {
   json memory = json::array();
   for (const MemorySlice& m : r.memory) memory.push_back({{"label", m.label}, {"bytes", m.bytes}});
   j["memory"] = memory;
-  json figures = json::object();
-  for (const Figure& f : r.figures) {
-    if (!f.text.empty()) {
-      figures[f.key] = f.text;
-    } else if (f.value == std::floor(f.value) && std::fabs(f.value) < 9.0e15) {
-      figures[f.key] = static_cast<int64_t>(f.value);  // counts print as integers
-    } else {
-      figures[f.key] = f.value;
-    }
-  }
-  j["figures"] = figures;
+  j["figures"] = FiguresJson(r.figures);
   json fixes = json::array();
   for (const Fix& f : r.fixes)
     fixes.push_back({{"flag", f.flag}, {"value", f.value}, {"effect", f.effect}});
   j["fixes"] = fixes;
   j["warnings"] = r.warnings;
-  return j.dump(2);
+  return j;
+}
+
+std::string RenderPlanJson(const PlanResult& r, const PlanContext& ctx) {
+  return PlanToJson(r, ctx).dump(2);
 }
 
 }  // namespace kvplan

@@ -4,7 +4,7 @@
 
 #include "base/format.h"
 #include "base/units.h"
-#include "report/plan_report.h"
+#include "kvplan/render.h"
 
 namespace kvplan {
 namespace {

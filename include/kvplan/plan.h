@@ -1,0 +1,119 @@
+// Planning one launch: which engine and release, the engine's own flags, and
+// what the user measured (PlanRequest); the engine's startup memory
+// accounting, stage by stage, with the verdict and the fixes (PlanResult).
+// Plain data, engine-neutral: every engine planner returns a PlanResult.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kvplan {
+
+// One effective setting of the launch and where its value came from.
+struct Setting {
+  std::string flag;   // the engine's flag name, e.g. "--mem-fraction-static"
+  std::string value;  // as the engine would print it
+  bool user = false;  // true: given by the user; false: chosen by the engine
+  std::string rule;   // for engine-chosen values: which rule chose it
+};
+
+// One step of the memory accounting, in the engine's order.
+struct Stage {
+  std::string name;     // e.g. "rest_memory"
+  std::string formula;  // the engine's formula with the numbers filled in
+  int64_t bytes = 0;    // the result (may be negative)
+  std::string source;   // engine file and release the rule mirrors
+  std::string value;    // for stages that are not byte counts: "48,128 B/token"
+};
+
+// Where one GPU's memory goes (the bar), largest first is not required.
+struct MemorySlice {
+  std::string label;  // "weights", "kv cache", "cuda graphs + activations", ...
+  int64_t bytes = 0;
+};
+
+// A change to the launch found by re-planning, and what it does.
+struct Fix {
+  std::string flag;    // e.g. "--mem-fraction-static"
+  std::string value;   // e.g. "0.88"
+  std::string effect;  // e.g. "starts; rest_memory 10.42 GiB, 76,544 KV tokens"
+};
+
+// An engine-specific figure (num_gpu_blocks, max_concurrency, k_size_gib ...).
+struct Figure {
+  std::string key;
+  double value = 0;
+  std::string text;  // set instead of value for non-numeric figures
+};
+
+struct PlanResult {
+  std::string engine;          // "sglang", "vllm", "trtllm"
+  std::string engine_version;  // the release asked for, e.g. "0.5.3"
+  std::string era;             // the modelled era that release falls in
+  bool ok = false;
+  std::string error_message;  // the engine's own message, word for word
+
+  // The engine's memory knob: mem_fraction_static / gpu_memory_utilization /
+  // free_gpu_memory_fraction.
+  std::string fraction_name;
+  double fraction = 0;
+  bool fraction_user = false;
+
+  int64_t gpu_total_bytes = 0;
+  int64_t pre_load_free_bytes = 0;
+  int64_t post_load_free_bytes = 0;
+  int64_t weights_bytes_per_gpu = 0;
+  int64_t rest_memory_bytes = 0;  // bytes the engine gives the KV cache
+  int64_t cell_size_bytes = 0;    // KV bytes per token per rank
+  int64_t max_total_num_tokens = 0;
+  int64_t max_running_requests = 0;
+  int64_t context_length = 0;
+
+  std::vector<Setting> settings;
+  std::vector<Stage> stages;
+  std::vector<MemorySlice> memory;  // one GPU
+  std::vector<Fix> fixes;
+  std::vector<Figure> figures;
+  std::vector<std::string> warnings;  // the engine's warnings and kvplan's assumptions
+
+  const Figure* FindFigure(const std::string& key) const;
+};
+
+// One launch to plan, engine-neutral: which engine and release, the engine's
+// own flags (typed by the user or taken from a pasted launch command), and
+// what the user measured. Each engine parses its own flags.
+struct PlanRequest {
+  std::string engine;                       // "sglang", "vllm", "trtllm"
+  std::string version;                      // "" = the newest modelled release
+  std::vector<std::string> args;            // the engine's own flags, as on its command line
+  std::optional<std::string> model;         // kvplan --model (overrides the engine's model flag)
+  std::string gpu;                          // kvplan --gpu
+  std::optional<int64_t> gpu_capacity_mib;  // kvplan --gpu-capacity-mib
+  // Figures the user read from a log or a debug print, by name, in GiB
+  // ("pre_load_free", "post_load_free", and engine-specific terms).
+  std::map<std::string, double> measured_gib;
+};
+
+// Plans `req` with the engine it names. Throws InputError for bad input.
+PlanResult PlanLaunch(const PlanRequest& req);
+
+// "sglang@0.5.3" -> {"sglang", "0.5.3"}; "vllm" -> {"vllm", ""}.
+std::pair<std::string, std::string> SplitEngineSpec(const std::string& spec);
+
+// How a plan's header names the launch: the model as given, the GPU and the
+// GPUs per replica (tp * pp).
+struct PlanContext {
+  std::string model;
+  std::string gpu;
+  int gpus = 1;
+};
+
+// The model is kvplan's --model, else the engine's own model flag; the GPUs
+// per replica are the plan's "gpus_per_replica" figure.
+PlanContext PlanContextOf(const PlanRequest& req, const PlanResult& result);
+
+}  // namespace kvplan

@@ -1,0 +1,15 @@
+// `kvplan gpus --json`: every field in base units, with sources.
+#include <nlohmann/json.hpp>
+
+#include "catalog/gpu_json.h"
+#include "kvplan/render.h"
+
+namespace kvplan {
+
+std::string RenderGpusJson(const std::vector<GpuSpec>& gpus) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const GpuSpec& gpu : gpus) out.push_back(GpuToJson(gpu));
+  return out.dump(2);
+}
+
+}  // namespace kvplan

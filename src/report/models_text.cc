@@ -1,0 +1,149 @@
+// `kvplan models` and `kvplan models show` for people.
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "base/units.h"
+#include "catalog/model_json.h"
+#include "kvplan/render.h"
+#include "report/catalog_results.h"
+
+namespace kvplan {
+namespace {
+
+auto Out(std::string& out) { return std::back_inserter(out); }
+
+std::string MoeSummary(const ModelSpec& m) {
+  if (!m.IsMoe()) return "-";
+  std::string s = fmt::format("{}/{}", m.num_experts, m.experts_per_token);
+  int shared = m.num_shared_experts + (m.shared_expert_intermediate_size > 0 ? 1 : 0);
+  if (shared > 0) s += fmt::format("+{}s", shared);
+  return s;
+}
+
+std::string LayerMix(const ModelSpec& m) {
+  std::string s;
+  int sliding = m.NumLayersOfKind(LayerKind::kSliding);
+  int linear = m.NumLayersOfKind(LayerKind::kLinear);
+  int chunked = m.NumLayersOfKind(LayerKind::kChunked);
+  if (sliding > 0) s += fmt::format("{} swa/{}", sliding, m.sliding_window);
+  if (linear > 0) s += fmt::format("{}{} linear", s.empty() ? "" : ", ", linear);
+  if (chunked > 0) {
+    s += fmt::format("{}{} chunked/{}", s.empty() ? "" : ", ", chunked, m.attention_chunk_size);
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string Billions(int64_t params) {
+  double b = static_cast<double>(params) / 1e9;
+  return b < 10 ? fmt::format("{:.2f}", b) : fmt::format("{:.1f}", b);
+}
+
+}  // namespace
+
+std::string RenderModelsText(const ModelListing& models) {
+  std::string out;
+  constexpr const char* kRow = "{:<46} {:<31} {:>8} {:>6} {:<11} {:<9} {:<16} {:<17} {:>7}\n";
+  fmt::format_to(Out(out), kRow, "ID", "ARCHITECTURE", "PARAMS B", "LAYERS", "ATTENTION", "MOE",
+                 "SWA/LINEAR", "QUANT", "MAX CTX");
+  for (const ModelListing::Entry& e : models.entries) {
+    const ModelSpec& m = e.model;
+    fmt::format_to(Out(out), kRow, e.id, m.architecture, Billions(e.total_params), m.num_layers,
+                   AttentionSummary(m), MoeSummary(m), LayerMix(m), QuantSummary(m.quant),
+                   m.max_position_embeddings);
+  }
+  fmt::format_to(
+      Out(out),
+      "\nATTENTION: KV heads x head_dim (GQA) or kv_lora_rank+qk_rope_head_dim (MLA). MOE: routed\n"
+      "experts/top-k (+shared). PARAMS: the main model (MTP layers excluded). Details and the\n"
+      "weights per rank: kvplan models show MODEL --tp N.\n");
+  return out;
+}
+
+namespace {
+
+std::string ParallelText(const Parallelism& p) {
+  std::string s = fmt::format("tp {}", p.tp);
+  if (p.pp > 1) s += fmt::format(", pp {}", p.pp);
+  if (p.dp > 1) s += fmt::format(", dp {}", p.dp);
+  if (p.ep > 1) s += fmt::format(", ep {}", p.ep);
+  if (p.dp_attention) s += fmt::format(", dp-attention (attention tp {})", p.AttentionTp());
+  if (p.dp_lm_head) s += ", dp-lm-head";
+  return s;
+}
+
+void PrintGeometry(const ModelSpec& m, std::string& out) {
+  fmt::format_to(Out(out), "model         {}\n", m.id);
+  fmt::format_to(Out(out), "architecture  {} (family {}, dtype {}{})\n", m.architecture, m.family,
+                 m.torch_dtype.empty() ? "unset" : m.torch_dtype,
+                 m.IsDraft() ? ", " + m.draft_kind + " draft" : "");
+  fmt::format_to(Out(out), "layers        {} ({})\n", m.num_layers,
+                 LayerMix(m) == "-" ? "all full" : LayerMix(m));
+  fmt::format_to(Out(out), "hidden        {}, vocab {}, max context {}\n", m.hidden_size,
+                 m.vocab_size, m.max_position_embeddings);
+  fmt::format_to(Out(out), "attention     {} heads, {}", m.num_attention_heads,
+                 AttentionSummary(m));
+  if (m.attention == AttentionKind::kMla) {
+    fmt::format_to(Out(out), " (q_lora {}, qk_nope {}, v_head {}{})", m.q_lora_rank,
+                   m.qk_nope_head_dim, m.v_head_dim,
+                   m.index_head_dim > 0 ? fmt::format(", indexer {}", m.index_head_dim) : "");
+  }
+  fmt::format_to(Out(out), "\n");
+  if (m.IsMoe()) {
+    fmt::format_to(
+        Out(out), "moe           {} experts, top-{}, expert ffn {}, {} of {} layers MoE{}\n",
+        m.num_experts, m.experts_per_token, m.moe_intermediate_size, m.NumMoeLayers(), m.num_layers,
+        m.num_nextn_predict_layers > 0
+            ? fmt::format(", {} MTP layer(s) not counted", m.num_nextn_predict_layers)
+            : "");
+  } else {
+    fmt::format_to(Out(out), "mlp           dense, intermediate {}\n", m.intermediate_size);
+  }
+  if (m.multimodal) {
+    fmt::format_to(Out(out), "vision        {} layers, hidden {}\n", m.vision_layers,
+                   m.vision_hidden_size);
+  }
+  fmt::format_to(Out(out), "quantization  {}\n", QuantSummary(m.quant));
+  if (m.checkpoint_bytes) {
+    fmt::format_to(Out(out), "checkpoint    {} bytes ({:.2f} GiB, safetensors)\n",
+                   *m.checkpoint_bytes, ToGiB(*m.checkpoint_bytes));
+  }
+}
+
+// One table row, without the padding a trailing empty column leaves.
+template <typename... Args>
+void PrintRow(std::string& out, fmt::format_string<Args...> row, Args&&... args) {
+  std::string line = fmt::format(row, std::forward<Args>(args)...);
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  out += line + "\n";
+}
+
+void PrintWeights(const WeightEstimate& w, const Parallelism& p, std::string& out) {
+  fmt::format_to(Out(out), "\nweights under {}{}:\n", ParallelText(p),
+                 p.pp > 1 ? fmt::format(" (largest stage {} of {})", w.stage, p.pp) : "");
+  constexpr const char* kRow = "  {:<16} {:>16} {:>11} {:>12}  {}";
+  PrintRow(out, kRow, "PART", "PARAMS", "STORED GiB", "PER RANK GiB", "SHARDING");
+  for (const WeightPart& part : w.parts) {
+    PrintRow(out, kRow, part.name, part.params, fmt::format("{:.3f}", ToGiB(part.bytes)),
+             fmt::format("{:.3f}", ToGiB(part.bytes_per_rank)), part.sharding);
+  }
+  PrintRow(out, kRow, "total", w.total_params, fmt::format("{:.3f}", ToGiB(w.total_bytes)),
+           fmt::format("{:.3f}", ToGiB(w.bytes_per_rank)),
+           w.from_checkpoint ? "(stored total from safetensors)" : "");
+}
+
+}  // namespace
+
+std::string RenderModelShowText(const ModelShow& s) {
+  std::string out;
+  PrintGeometry(s.model, out);
+  PrintWeights(s.weights, s.par, out);
+  for (const std::string& problem : s.sharding_problems) {
+    fmt::format_to(Out(out), "engine refuses this sharding: {}\n", problem);
+  }
+  return out;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,17 @@
+// The result of `kvplan tune` (kvplan/tune.h names it): the resolved request,
+// the grid searched and the report, which the renderers need together (the
+// launch command of a row is built from all three).
+#pragma once
+
+#include "kvplan/tune.h"
+#include "tune/tune.h"
+
+namespace kvplan {
+
+struct TuneOutcome {
+  TuneRequest request;
+  TuneSpace space;
+  TuneReport report;
+};
+
+}  // namespace kvplan

@@ -1,0 +1,65 @@
+// `kvplan tune` for people: the ranked list and the Pareto front, each row
+// with the command that launches it.
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "kvplan/render.h"
+#include "report/tune_outcome.h"
+
+namespace kvplan {
+namespace {
+
+void PrintTable(std::string& out, const char* title, const TuneRequest& req, const TuneSpace& s,
+                const std::vector<TuneResult>& rows, int top) {
+  fmt::format_to(std::back_inserter(out), "\n{}\n", title);
+  fmt::format_to(std::back_inserter(out), "{:>3} {:>10} {:>9} {:>9} {:>7} {:>10} {:>6}  {}\n", "#",
+                 "tok/s", "TPOT ms", "TTFT ms", "reqs", "KV tokens", "mfs", "layout");
+  int i = 0;
+  const TuneResult* prev = nullptr;
+  for (const TuneResult& r : rows) {
+    // Candidates that differ only in a setting that changes nothing here
+    // (e.g. a chunk size above the prompt) are shown once.
+    if (prev != nullptr && prev->tokens_per_s == r.tokens_per_s && prev->tpot_ms == r.tpot_ms &&
+        prev->ttft_ms == r.ttft_ms && prev->kv_tokens == r.kv_tokens &&
+        prev->c.cuda_graph_max_bs == r.c.cuda_graph_max_bs && prev->c.tp == r.c.tp &&
+        prev->c.dp_attention == r.c.dp_attention && prev->c.ep == r.c.ep) {
+      continue;
+    }
+    prev = &r;
+    if (++i > top) break;
+    std::string layout = fmt::format("tp{} pp{}", r.c.tp, r.c.pp);
+    if (r.c.replicas > 1) layout += fmt::format(" x{} replicas", r.c.replicas);
+    if (r.c.ep > 1) layout += fmt::format(" ep{}", r.c.ep);
+    if (r.c.dp_attention) layout += " dp-attn";
+    fmt::format_to(std::back_inserter(out),
+                   "{:>3} {:>10.0f} {:>9.1f} {:>9.0f} {:>7.0f} {:>10} {:>6.3f}  {}\n", i,
+                   r.tokens_per_s, r.tpot_ms, r.ttft_ms, r.batch, r.kv_tokens, r.mfs, layout);
+    fmt::format_to(std::back_inserter(out), "    {}\n", LaunchCommand(req, s, r));
+  }
+}
+
+}  // namespace
+
+std::string RenderTuneText(const TuneOutcome& o, int top) {
+  const TuneRequest& req = o.request;
+  const TuneReport& rep = o.report;
+  const TuneSpace& space = o.space;
+  std::string out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{} on {} x {} ({}), {} tokens per request{}{}{}\n", req.model.id, req.gpus,
+                 req.gpu.id, TopologyName(req.topology), req.context,
+                 req.concurrency > 0 ? fmt::format(", {} concurrent", req.concurrency) : "",
+                 req.ttft_ms ? fmt::format(", TTFT <= {} ms", *req.ttft_ms) : "",
+                 req.tpot_ms ? fmt::format(", TPOT <= {} ms", *req.tpot_ms) : "");
+  fmt::format_to(it, "evaluated {} configurations in {:.2f} s ({:.0f}/s), {} feasible\n",
+                 rep.evaluated, rep.seconds, rep.evaluated / rep.seconds, rep.feasible);
+  for (const std::string& n : rep.notes) fmt::format_to(it, "note: {}\n", n);
+  if (rep.ranked.empty()) return out;
+  PrintTable(out, "BEST THROUGHPUT", req, space, rep.ranked, top);
+  PrintTable(out, "PARETO FRONT (throughput vs time per output token)", req, space, rep.pareto,
+             top);
+  return out;
+}
+
+}  // namespace kvplan
