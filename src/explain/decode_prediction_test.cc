@@ -11,11 +11,18 @@
 #include <gtest/gtest.h>
 
 #include "catalog/gpu.h"
-#include "explain/explain_report.h"
+#include "explain/explain.h"
+#include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 
 namespace kvplan {
 namespace {
+
+// explain's text as the CLI prints it: the one result, rendered.
+std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
+                        const ExplainOptions& o) {
+  return RenderExplainText(ExplainRun(r, path, launches, o));
+}
 
 RunRecord Load(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
   std::vector<RunRecord> runs =
