@@ -8,6 +8,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kvplan/diff.h"
 
@@ -62,6 +63,18 @@ TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
   EXPECT_LT(text.find("Effective settings"), text.find("Memory timeline side by side"));
   EXPECT_LT(text.find("Memory timeline side by side"), text.find("Other differences"));
   EXPECT_NE(text.find("random_seed"), std::string::npos);
+}
+
+TEST(RunDiff, JsonNamesTheChangeThatReproducesTheFailure) {
+  DiffResult d =
+      DiffRuns(Load("story_baseline_auto_mfs.log"), "A", Load("story_mfs_0.55_failed.log"), "B");
+  nlohmann::json j = nlohmann::json::parse(RenderDiffJson(d));
+  const nlohmann::json& first = j.at("changes").at(0);
+  EXPECT_EQ(first.at("key"), "mem_fraction_static");
+  EXPECT_TRUE(first.at("explains_failure").get<bool>());
+  EXPECT_NEAR(first.at("replan").at("rest_memory_b_gib").get<double>(), -20.60, 1e-6);
+  EXPECT_FALSE(first.at("replan").at("ok_after").get<bool>());
+  EXPECT_EQ(j.at("a").at("name"), "A");
 }
 
 TEST(RunDiff, IdenticalRunsHaveNoDifferences) {
