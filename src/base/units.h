@@ -24,15 +24,16 @@ inline int64_t TruncToInt64(double x) { return static_cast<int64_t>(std::trunc(x
 // GiB given by a user or printed in a log, to bytes (Python int(gib * 2**30)).
 inline int64_t GiBToBytes(double gib) { return TruncToInt64(gib * static_cast<double>(kGiB)); }
 
-// Ceiling division for a non-negative numerator and a positive divisor
-// (Python's -(-a // b), which the engines write as (a + b - 1) // b).
-inline int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Python floor division for integers (rounds toward negative infinity).
 inline int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
+
+// Python's -(-a // b): ceiling division for integers of any sign (b > 0 in
+// every engine rule; the engines write it as (a + b - 1) // b or
+// math.ceil(a / b)).
+inline int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
 
 }  // namespace kvplan

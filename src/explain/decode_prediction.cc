@@ -139,18 +139,13 @@ LaunchShape VllmShape(const RunRecord& r, const std::string& architecture) {
 
 // The draft model: the one the args name when kvplan's catalog has it, else a
 // synthetic EAGLE-3 head for EAGLE drafts (named in `inputs`).
-std::optional<ModelSpec> DraftModel(const RunRecord& r, const LaunchShape& s,
+std::optional<ModelSpec> DraftModel(const LoggedDraft& draft, const LaunchShape& s,
                                     std::vector<std::string>* inputs) {
   if (s.spec.algorithm == SpecAlgorithm::kNone || s.spec.algorithm == SpecAlgorithm::kNextn) {
     return std::nullopt;
   }
-  std::string path = DraftOf(r);
-  if (!path.empty()) {
-    try {
-      return LoadModel(path);
-    } catch (const std::exception&) {  // not in the catalog: fall through
-    }
-  }
+  const std::string& path = draft.path;
+  if (draft.spec) return draft.spec;
   if (s.spec.algorithm == SpecAlgorithm::kStandalone) {
     throw CannotPredict{"the draft model '" + path + "' is not in kvplan's catalog"};
   }
@@ -194,7 +189,8 @@ int64_t ContextOf(const LaunchShape& s, std::vector<std::string>* inputs) {
   return kAssumedDecodeContext;
 }
 
-PerfRequest RequestOf(const RunRecord& r, std::vector<std::string>* inputs) {
+PerfRequest RequestOf(const RunRecord& r, const LoggedDraft& draft,
+                      std::vector<std::string>* inputs) {
   if (r.engine != "sglang" && r.engine != "vllm") {
     throw CannotPredict{"the log does not say which engine ran"};
   }
@@ -231,7 +227,7 @@ PerfRequest RequestOf(const RunRecord& r, std::vector<std::string>* inputs) {
   AcceptLengthOf(r, &s, inputs);
   req.spec = s.spec;
   req.spec_engine = s.spec_engine;
-  req.draft = DraftModel(r, s, inputs);
+  req.draft = DraftModel(draft, s, inputs);
   req.attention_backend = s.attention_backend;
   req.prompt_lengths.clear();  // decode only
   return req;
@@ -239,7 +235,9 @@ PerfRequest RequestOf(const RunRecord& r, std::vector<std::string>* inputs) {
 
 }  // namespace
 
-DecodePrediction PredictDecode(const RunRecord& r) {
+DecodePrediction PredictDecode(const RunRecord& r) { return PredictDecode(r, LoadDraftOf(r)); }
+
+DecodePrediction PredictDecode(const RunRecord& r, const LoggedDraft& draft) {
   DecodePrediction out;
   const DecodeBatchFigures* common = r.decode.MostCommon();
   if (common == nullptr) {
@@ -251,7 +249,7 @@ DecodePrediction PredictDecode(const RunRecord& r) {
     batches.push_back(one);
   }
   try {
-    PerfRequest req = RequestOf(r, &out.inputs);
+    PerfRequest req = RequestOf(r, draft, &out.inputs);
     req.batch_sizes.clear();
     for (const DecodeBatchFigures* b : batches) {
       if (b->running_reqs < 1 || b->running_reqs > 1000000) {
@@ -285,23 +283,6 @@ DecodePrediction PredictDecode(const RunRecord& r) {
     out.inputs.clear();
   }
   return out;
-}
-
-void AppendDecodePrediction(const RunRecord& r, std::string* out) {
-  if (r.decode.MostCommon() == nullptr) return;
-  const DecodePrediction p = PredictDecode(r);
-  if (!p.why_not.empty()) {
-    *out += "  kvplan predicts nothing: " + p.why_not + "\n";
-    return;
-  }
-  for (const DecodePredictionRow& row : p.rows) {
-    *out += fmt::format("  kvplan predicts {:>8.1f} tok/s at {} (measured {:.1f}: {:+.0f} %)\n",
-                        row.predicted_tok_s, Requests(row.running_reqs), row.measured_tok_s,
-                        (row.measured_tok_s / row.predicted_tok_s - 1) * 100);
-  }
-  std::string inputs;
-  for (const std::string& i : p.inputs) inputs += (inputs.empty() ? "" : ", ") + i;
-  *out += "  (" + inputs + "); calibrate with kvplan perf --kernel-us / --memory-efficiency\n";
 }
 
 }  // namespace kvplan

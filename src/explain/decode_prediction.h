@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "explain/decode_report.h"
+#include "explain/explain_types.h"
 #include "logs/run_record.h"
 
 namespace kvplan {
@@ -17,24 +19,9 @@ namespace kvplan {
 // summary keeps no "#token" (tokens in the cache).
 inline constexpr int64_t kAssumedDecodeContext = 2048;
 
-struct DecodePredictionRow {
-  int64_t running_reqs = 0;
-  double predicted_tok_s = 0;  // the whole batch, as the engine's gen throughput counts
-  double measured_tok_s = 0;   // the median the run reported at this count
-};
-
-struct DecodePrediction {
-  // The most common running-request count first, then 1 when it was reported.
-  std::vector<DecodePredictionRow> rows;
-  std::vector<std::string> inputs;  // where each input came from ("context 2048 assumed", ...)
-  std::string why_not;              // non-empty (and rows empty) when kvplan cannot predict
-};
-
 // Never throws for a bad or incomplete record: the reason is in why_not.
+// `draft`: the run's draft model, loaded once (LoadDraftOf).
+DecodePrediction PredictDecode(const RunRecord& r, const LoggedDraft& draft);
 DecodePrediction PredictDecode(const RunRecord& r);
-
-// The prediction lines of `kvplan explain`'s decode section; nothing when the
-// run has no busy decode report.
-void AppendDecodePrediction(const RunRecord& r, std::string* out);
 
 }  // namespace kvplan

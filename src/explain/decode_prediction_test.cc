@@ -9,13 +9,21 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "catalog/gpu.h"
-#include "explain/explain_report.h"
+#include "explain/explain.h"
+#include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 
 namespace kvplan {
 namespace {
+
+// explain's text as the CLI prints it: the one result, rendered.
+std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
+                        const ExplainOptions& o) {
+  return RenderExplainText(ExplainRun(r, path, launches, o));
+}
 
 RunRecord Load(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
   std::vector<RunRecord> runs =
@@ -161,6 +169,32 @@ TEST(DecodePrediction, ExplainShowsThePredictionAfterTheMeasuredFigures) {
   std::string no_gpu = ExplainText(Load("sglang/decode_llama8b_no_spec.log", ""), "x.log", 1, {});
   EXPECT_NE(no_gpu.find("  kvplan predicts nothing: the log names no GPU"), std::string::npos)
       << no_gpu;
+}
+
+// explain --json carries the prediction the text shows (it used to drop it).
+TEST(DecodePrediction, ExplainJsonCarriesTheSamePredictionAsTheText) {
+  RunRecord run = Load("sglang/decode_llama8b_no_spec.log");
+  const DecodePrediction direct = PredictDecode(run);
+  ASSERT_FALSE(direct.rows.empty());
+  nlohmann::json j = nlohmann::json::parse(RenderExplainJson(ExplainRun(run, "x.log", 1, {})));
+  const nlohmann::json& p = j.at("decode_prediction");
+  EXPECT_EQ(p.at("why_not"), "");
+  ASSERT_EQ(p.at("rows").size(), direct.rows.size());
+  EXPECT_EQ(p.at("rows")[0].at("running_reqs"), direct.rows[0].running_reqs);
+  EXPECT_DOUBLE_EQ(p.at("rows")[0].at("predicted_tok_s").get<double>(),
+                   direct.rows[0].predicted_tok_s);
+  EXPECT_DOUBLE_EQ(p.at("rows")[0].at("measured_tok_s").get<double>(), 81.57);
+  EXPECT_EQ(p.at("inputs").get<std::vector<std::string>>(), direct.inputs);
+
+  nlohmann::json no_gpu = nlohmann::json::parse(
+      RenderExplainJson(ExplainRun(Load("sglang/decode_llama8b_no_spec.log", ""), "x", 1, {})));
+  EXPECT_EQ(no_gpu.at("decode_prediction").at("rows").size(), 0u);
+  EXPECT_NE(no_gpu.at("decode_prediction").at("why_not").get<std::string>().find("names no GPU"),
+            std::string::npos);
+  // A run with no decode report has no prediction key at all.
+  nlohmann::json story = nlohmann::json::parse(
+      RenderExplainJson(ExplainRun(Load("sglang/story_baseline_auto_mfs.log"), "x", 1, {})));
+  EXPECT_FALSE(story.contains("decode_prediction"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "catalog/model.h"
 #include "logs/run_record.h"
 
 namespace kvplan {
@@ -19,12 +20,17 @@ std::string SpeculationOf(const RunRecord& r);
 // The draft model the args name; "" when none.
 std::string DraftOf(const RunRecord& r);
 
+// The draft model the args name, read once for every check that needs it.
+struct LoggedDraft {
+  std::string path;               // DraftOf(run); "" when none
+  std::optional<ModelSpec> spec;  // from kvplan's catalog or a local config; nullopt: unknown
+};
+LoggedDraft LoadDraftOf(const RunRecord& r);
+
 // When speculation is on and accepts nothing: what to check, in one line,
 // naming the known cause (an EAGLE-3 draft run as EAGLE, sglang PR #21272) when
 // the args show it. nullopt otherwise.
+std::optional<std::string> NothingAcceptedCause(const RunRecord& r, const LoggedDraft& draft);
 std::optional<std::string> NothingAcceptedCause(const RunRecord& r);
-
-// "Decode, measured" for `kvplan explain`; nothing when the run has no reports.
-void AppendDecodeSection(const RunRecord& r, std::string* out);
 
 }  // namespace kvplan

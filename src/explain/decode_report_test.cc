@@ -7,12 +7,21 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
-#include "explain/explain_report.h"
+#include "explain/explain.h"
+#include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 namespace {
+
+// explain's text as the CLI prints it: the one result, rendered.
+std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
+                        const ExplainOptions& o) {
+  return RenderExplainText(ExplainRun(r, path, launches, o));
+}
 
 RunRecord Load(const std::string& name) {
   std::vector<RunRecord> runs =

@@ -8,14 +8,24 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
-#include "explain/explain_report.h"
+#include "explain/explain.h"
 #include "explain/run_diff.h"
+#include "kvplan/diff.h"
 #include "kvplan/error.h"
+#include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 namespace {
+
+// explain's text as the CLI prints it: the one result, rendered.
+std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
+                        const ExplainOptions& o) {
+  return RenderExplainText(ExplainRun(r, path, launches, o));
+}
 
 std::string Hostile(const std::string& name) {
   return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/hostile/" + name;
@@ -29,7 +39,7 @@ std::vector<RunRecord> ScanAndRender(const std::string& path) {
     EXPECT_FALSE(DumpJson(ToJson(run)).empty());
     ExplainOptions o;
     EXPECT_FALSE(ExplainText(run, path, static_cast<int>(runs.size()), o).empty());
-    EXPECT_FALSE(DiffText(DiffRuns(run, run), run, "A", run, "B").empty());
+    EXPECT_FALSE(RenderDiffText(DiffRuns(run, "A", run, "B")).empty());
   }
   return runs;
 }

@@ -15,6 +15,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "engines/sglang/sglang.h"
+#include "explain/explain_types.h"
 #include "logs/run_record.h"
 
 namespace kvplan {
@@ -32,18 +33,6 @@ struct SglangReplanInputs {
   std::string pre_source, post_source;
   int64_t log_cell_bytes = 0;        // KV bytes per token the log's KV line implies (0: none)
   int64_t log_cell_uncertainty = 0;  // +- bytes, from the log's 2-decimal rounding
-};
-
-struct SglangVerdict {
-  double rest_gib = 0;
-  std::optional<int64_t> tokens;  // max_total_num_tokens
-  bool ok = false;
-  std::string error;               // the engine's message when it fails
-  std::vector<std::string> steps;  // the planner's stages, one line each
-  std::vector<std::string> notes;  // where the log and the model disagree before the budget
-  int64_t cell_bytes = 0;
-  double mfs = 0;
-  int64_t page_size = 1;
 };
 
 // The inputs of an SGLang run; nullopt (with the reason in `why`) when the log

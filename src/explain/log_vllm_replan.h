@@ -10,6 +10,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "engines/vllm/vllm.h"
+#include "explain/explain_types.h"
 #include "logs/run_record.h"
 
 namespace kvplan {
@@ -22,14 +23,6 @@ struct VllmReplanInputs {
   std::string version;  // the printed release, or a representative of the log's era
   std::vector<std::string> notes;
   double logged_kv_gib = 0;  // the KV budget the log printed
-};
-
-struct VllmVerdict {
-  double kv_gib = 0;  // the KV budget the planner gives
-  std::optional<int64_t> tokens;
-  bool ok = false;
-  std::string error;
-  std::vector<std::string> steps;
 };
 
 // The run's printed engine arguments (layout, lengths, eager mode, KV dtype).

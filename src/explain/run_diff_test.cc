@@ -8,6 +8,9 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kvplan/diff.h"
 
 #include "logs/log_scanner.h"
 
@@ -24,7 +27,7 @@ RunRecord Load(const std::string& name) {
 TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
   RunRecord a = Load("story_baseline_auto_mfs.log");
   RunRecord b = Load("story_mfs_0.55_failed.log");
-  RunDiff d = DiffRuns(a, b);
+  DiffResult d = DiffRuns(a, "A.log", b, "B.log");
   ASSERT_FALSE(d.changes.empty());
   const SettingChange& first = d.changes[0];
   EXPECT_EQ(first.key, "mem_fraction_static");
@@ -50,7 +53,7 @@ TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
     }
   }
   EXPECT_TRUE(graph_listed);
-  std::string text = DiffText(d, a, "A.log", b, "B.log");
+  std::string text = RenderDiffText(d);
   size_t settings = text.find("Effective settings that differ");
   size_t first_line = text.find("mem_fraction_static      0.88 (auto) -> 0.55 (user)");
   ASSERT_NE(first_line, std::string::npos) << text;
@@ -62,15 +65,28 @@ TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
   EXPECT_NE(text.find("random_seed"), std::string::npos);
 }
 
+TEST(RunDiff, JsonNamesTheChangeThatReproducesTheFailure) {
+  DiffResult d =
+      DiffRuns(Load("story_baseline_auto_mfs.log"), "A", Load("story_mfs_0.55_failed.log"), "B");
+  nlohmann::json j = nlohmann::json::parse(RenderDiffJson(d));
+  const nlohmann::json& first = j.at("changes").at(0);
+  EXPECT_EQ(first.at("key"), "mem_fraction_static");
+  EXPECT_TRUE(first.at("explains_failure").get<bool>());
+  EXPECT_NEAR(first.at("replan").at("rest_memory_b_gib").get<double>(), -20.60, 1e-6);
+  EXPECT_FALSE(first.at("replan").at("ok_after").get<bool>());
+  EXPECT_EQ(j.at("a").at("name"), "A");
+}
+
 TEST(RunDiff, IdenticalRunsHaveNoDifferences) {
   RunRecord a = Load("story_baseline_auto_mfs.log");
-  RunDiff d = DiffRuns(a, a);
+  DiffResult d = DiffRuns(a, "A", a, "A");
   EXPECT_TRUE(d.changes.empty());
-  EXPECT_NE(DiffText(d, a, "A", a, "A").find("none that shape memory"), std::string::npos);
+  EXPECT_NE(RenderDiffText(d).find("none that shape memory"), std::string::npos);
 }
 
 TEST(RunDiff, ReversedStoryShowsTheFixWithoutClaimingACause) {
-  RunDiff d = DiffRuns(Load("story_mfs_0.55_failed.log"), Load("story_baseline_auto_mfs.log"));
+  DiffResult d =
+      DiffRuns(Load("story_mfs_0.55_failed.log"), "A", Load("story_baseline_auto_mfs.log"), "B");
   ASSERT_FALSE(d.changes.empty());
   EXPECT_EQ(d.changes[0].key, "mem_fraction_static");
   EXPECT_TRUE(d.changes[0].ok_after);
@@ -104,7 +120,7 @@ TEST(RunDiff, VllmUtilizationChangeIsReplannedOnAsProfile) {
   RunRecord a = ScanLogText(a_log).runs.at(0), b = ScanLogText(b_log).runs.at(0);
   ASSERT_EQ(a.outcome, "ok");
   ASSERT_EQ(b.outcome, "failed");
-  RunDiff d = DiffRuns(a, b);
+  DiffResult d = DiffRuns(a, "A.log", b, "B.log");
   ASSERT_FALSE(d.changes.empty());
   const SettingChange& c = d.changes[0];
   EXPECT_EQ(c.key, "gpu_memory_utilization");

@@ -13,8 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "logs/decode_lines.h"
 
 namespace kvplan {
@@ -47,10 +45,6 @@ struct DecodeSummary {
   // Share of busy reports that ran without a CUDA graph; nullopt when none say.
   std::optional<double> GraphOffShare() const;
 };
-
-nlohmann::json ToJson(const DecodeSummary& s);
-// Throws nlohmann::json::exception when `j` is not a summary.
-DecodeSummary DecodeSummaryFromJson(const nlohmann::json& j);
 
 // Sums reports up as a log streams by.
 class DecodeSummarizer {

@@ -2,8 +2,10 @@
 // idle reports left out, one rank counted, vLLM's speculative report attached
 // to the throughput report before it, and the JSON round trip.
 #include "logs/decode_summary.h"
+#include "logs/run_record_json.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace kvplan {
 namespace {

@@ -5,13 +5,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-#include "explain/explain_report.h"
+#include "explain/explain.h"
 #include "explain/run_diff.h"
+#include "kvplan/diff.h"
 #include "kvplan/error.h"
+#include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "logs/run_record_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -27,10 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
       kvplan::ExplainOptions o;
       o.sets.push_back({"--mem-fraction-static", "0.5"});
-      (void)kvplan::ExplainText(run, "fuzz.log", static_cast<int>(r.runs.size()), o);
+      (void)kvplan::RenderExplainText(
+          kvplan::ExplainRun(run, "fuzz.log", static_cast<int>(r.runs.size()), o));
     } catch (const kvplan::InputError&) {
     }
-    (void)kvplan::DiffText(kvplan::DiffRuns(r.runs.front(), run), r.runs.front(), "A", run, "B");
+    (void)kvplan::RenderDiffText(kvplan::DiffRuns(r.runs.front(), "A", run, "B"));
   }
   return 0;
 }

@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "logs/decode_summary.h"
 
 namespace kvplan {
@@ -84,14 +82,5 @@ struct RunRecord {
   // The setting as a small integer (|v| < 1e9), else `fallback`.
   int64_t SettingInt(std::string_view key, int64_t fallback) const;
 };
-
-// "decode" is written only when the run has decode reports, and may be absent
-// when read (records stored before kvplan read decode reports).
-nlohmann::json ToJson(const RunRecord& run);
-// Throws InputError when `j` is not a run record.
-RunRecord RunRecordFromJson(const nlohmann::json& j);
-
-// JSON text that survives invalid UTF-8 in a log (replaced by U+FFFD).
-std::string DumpJson(const nlohmann::json& j, int indent = -1);
 
 }  // namespace kvplan

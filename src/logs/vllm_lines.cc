@@ -158,6 +158,63 @@ bool Failure(std::string_view msg, RunBuilder& b) {
   return false;
 }
 
+// Lines starting with 'M': "Model loading took", "Memory profiling results:", "Maximum concurrency
+// for".
+bool HandleVllmMLine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Model loading took")) {
+    WeightsLoaded(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Memory profiling results:")) {
+    ProfilingResults(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Maximum concurrency for ")) {
+    b.SetEngine("vllm");
+    Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+    Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+    return true;
+  }
+  return false;
+}
+
+// Lines starting with 'A': "Available KV cache memory: ", "Application startup complete".
+bool HandleVllmALine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Available KV cache memory: ")) {
+    b.SetEngine("vllm");
+    b.SetEra("V1");
+    Figure(b, "available_kv_cache_gib", NumberAfter(msg, "memory: "));
+    return true;
+  }
+  if (StartsWith(msg, "Application startup complete")) {
+    b.MarkReady();
+    return true;
+  }
+  return false;
+}
+
+// Lines starting with 'G': "GPU KV cache size: ", "Graph capturing finished in ", V0's block
+// counts.
+bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "GPU KV cache size: ")) {
+    b.SetEngine("vllm");
+    Figure(b, "gpu_kv_cache_tokens", NumberAfter(msg, "size: "));
+    if (Contains(msg, "Maximum concurrency for ")) {
+      Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+      Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+    }
+    b.MarkReady();
+    return true;
+  }
+  if (StartsWith(msg, "Graph capturing finished in ")) {
+    b.SetEngine("vllm");
+    Figure(b, "cuda_graph_capture_time_s", NumberAfter(msg, "finished in "));
+    Figure(b, "cuda_graph_mem_gib", NumberAfter(msg, ", took "));
+    return true;
+  }
+  return Blocks(msg, b);
+}
+
 }  // namespace
 
 bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
@@ -189,21 +246,7 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
       }
       return false;
     case 'M':
-      if (StartsWith(msg, "Model loading took")) {
-        WeightsLoaded(msg, b);
-        return true;
-      }
-      if (StartsWith(msg, "Memory profiling results:")) {
-        ProfilingResults(msg, b);
-        return true;
-      }
-      if (StartsWith(msg, "Maximum concurrency for ")) {
-        b.SetEngine("vllm");
-        Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
-        Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
-        return true;
-      }
-      return false;
+      return HandleVllmMLine(msg, b);
     case 't':
       if (StartsWith(msg, "the current vLLM instance can use")) {
         InstanceBudget(msg, b);
@@ -218,35 +261,9 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
       }
       return false;
     case 'A':
-      if (StartsWith(msg, "Available KV cache memory: ")) {
-        b.SetEngine("vllm");
-        b.SetEra("V1");
-        Figure(b, "available_kv_cache_gib", NumberAfter(msg, "memory: "));
-        return true;
-      }
-      if (StartsWith(msg, "Application startup complete")) {
-        b.MarkReady();
-        return true;
-      }
-      return false;
+      return HandleVllmALine(msg, b);
     case 'G':
-      if (StartsWith(msg, "GPU KV cache size: ")) {
-        b.SetEngine("vllm");
-        Figure(b, "gpu_kv_cache_tokens", NumberAfter(msg, "size: "));
-        if (Contains(msg, "Maximum concurrency for ")) {
-          Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
-          Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
-        }
-        b.MarkReady();
-        return true;
-      }
-      if (StartsWith(msg, "Graph capturing finished in ")) {
-        b.SetEngine("vllm");
-        Figure(b, "cuda_graph_capture_time_s", NumberAfter(msg, "finished in "));
-        Figure(b, "cuda_graph_mem_gib", NumberAfter(msg, ", took "));
-        return true;
-      }
-      return Blocks(msg, b);
+      return HandleVllmGLine(msg, b);
     case '#':
       return Blocks(msg, b);
     case 'E':

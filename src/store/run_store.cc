@@ -10,8 +10,10 @@
 #include <thread>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "kvplan/error.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 namespace {

@@ -11,29 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "logs/run_record.h"
+#include "store/stored_run.h"
 
 struct sqlite3;
 
 namespace kvplan {
-
-struct StoredRun {
-  int64_t id = 0;
-  std::string log_hash;
-  std::string log_path;
-  std::string ingested_at;  // UTC, ISO 8601
-  RunRecord record;
-};
-
-struct RunFilter {
-  std::string model;  // substring, case-insensitive; "" = any
-  bool failed_only = false;
-};
-
-struct IngestOutcome {
-  bool already_present = false;  // the same content was ingested before
-  int runs_stored = 0;
-};
 
 class RunStore {
  public:

@@ -9,9 +9,11 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <nlohmann/json.hpp>
 
 #include "kvplan/error.h"
 #include "logs/log_scanner.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 namespace {

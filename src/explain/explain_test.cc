@@ -1,4 +1,5 @@
-#include "explain/explain_report.h"
+#include "explain/explain.h"
+#include "kvplan/explain.h"
 
 #include <string>
 
@@ -10,6 +11,12 @@
 
 namespace kvplan {
 namespace {
+
+// explain's text as the CLI prints it: the one result, rendered.
+std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
+                        const ExplainOptions& o) {
+  return RenderExplainText(ExplainRun(r, path, launches, o));
+}
 
 RunRecord Load(const std::string& name) {
   return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name).runs.at(0);

@@ -1,0 +1,192 @@
+#include "explain/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "base/units.h"
+#include "catalog/gpu.h"
+#include "explain/decode_prediction.h"
+#include "explain/decode_report.h"
+#include "explain/default_rule.h"
+#include "explain/log_file.h"
+#include "explain/log_replan.h"
+#include "explain/log_vllm_replan.h"
+#include "explain/memory_setting.h"
+#include "kvplan/error.h"
+#include "kvplan/explain.h"
+
+namespace kvplan {
+namespace {
+
+// The memory knobs, plus anything the user set; unset (None) engine defaults are noise.
+std::vector<LoggedSetting> MemorySettingsShown(const RunRecord& r) {
+  std::vector<LoggedSetting> shown;
+  for (const LoggedSetting& s : r.settings) {
+    if (!ShapesMemory(r.engine, s.key) || TooWideForExplain(s.key)) continue;
+    if (s.provenance != "user" && s.value == "None") continue;
+    shown.push_back(s);
+  }
+  return shown;
+}
+
+std::vector<TimelineRow> TimelineOf(const RunRecord& r) {
+  std::vector<TimelineRow> rows;
+  for (const MemoryPoint& p : r.timeline) {
+    auto row = std::find_if(rows.begin(), rows.end(),
+                            [&](const TimelineRow& x) { return x.stage == p.stage; });
+    if (row == rows.end()) {
+      rows.push_back(
+          {p.stage, r.MinAvail(p.stage), r.MinUsage(p.stage), std::nullopt, r.RankCount(p.stage)});
+      row = rows.end() - 1;
+    }
+    if (p.avail_gib && (!row->max_avail_gib || *p.avail_gib > *row->max_avail_gib)) {
+      row->max_avail_gib = p.avail_gib;
+    }
+  }
+  return rows;
+}
+
+// Checks the logged token count against the re-planned one, allowing for the
+// 2-decimal rounding of the printed pre/post figures.
+SglangLogCheck CheckSglang(const RunRecord& r, const SglangReplanInputs& in,
+                           const SglangVerdict& v) {
+  SglangLogCheck c;
+  std::optional<double> logged = r.Figure("kv_tokens");
+  if (!logged || !v.tokens || v.cell_bytes <= 0) {
+    if (r.outcome == "failed") c.kind = v.ok ? c.kModelFitsButFailed : c.kBothFail;
+    return c;
+  }
+  double doubt_gib = 0.005 + 0.005 * (1 - v.mfs);
+  c.tolerance = static_cast<int64_t>(std::ceil(doubt_gib * static_cast<double>(kGiB) /
+                                               static_cast<double>(v.cell_bytes))) +
+                v.page_size;
+  if (in.log_cell_uncertainty > 0) {
+    c.tolerance +=
+        static_cast<int64_t>(std::ceil(*logged * static_cast<double>(in.log_cell_uncertainty) /
+                                       static_cast<double>(v.cell_bytes)));
+  }
+  c.logged_tokens = static_cast<int64_t>(*logged);
+  c.difference = c.logged_tokens - *v.tokens;
+  c.logged_kv_gib = *logged * static_cast<double>(v.cell_bytes) / static_cast<double>(kGiB);
+  c.implied_mfs = 1 - (in.post_gib - c.logged_kv_gib) / in.pre_gib;
+  c.kind = std::llabs(c.difference) <= c.tolerance ? c.kMatches : c.kMismatch;
+  return c;
+}
+
+SglangExplain ExplainSglang(const RunRecord& r, const ExplainOptions& o) {
+  SglangExplain e;
+  std::optional<SglangReplanInputs> in = SglangReplanInputsOf(r, &e.unavailable);
+  if (!in) {
+    if (!o.sets.empty()) {
+      throw InputError("--set needs the pre/post-load memory lines: " + e.unavailable);
+    }
+    return e;
+  }
+  e.unavailable.clear();
+  e.version = in->version;
+  e.inputs = in->notes;
+  e.pre_gib = in->pre_gib;
+  e.post_gib = in->post_gib;
+  e.pre_source = in->pre_source;
+  e.post_source = in->post_source;
+  e.log_cell_bytes = in->log_cell_bytes;
+  e.verdict = ReplanSglang(*in);
+  e.check = CheckSglang(r, *in, e.verdict);
+  if (o.sets.empty()) return e;
+  SglangReplanInputs changed = *in;
+  for (const auto& [flag, value] : o.sets) ApplySglangSet(&changed, flag, value);
+  e.what_if = ReplanSglang(changed);
+  return e;
+}
+
+void VllmLoggedFigures(const RunRecord& r, VllmExplain* e) {
+  for (const char* key : {"weights_gib", "weights_gb", "available_kv_cache_gib",
+                          "gpu_kv_cache_tokens", "num_gpu_blocks", "max_concurrency",
+                          "needed_kv_gib", "estimated_max_model_len", "cuda_graph_mem_gib"}) {
+    if (std::optional<double> v = r.Figure(key)) e->figures.emplace_back(key, *v);
+  }
+  // Bytes per KV token the log implies: the KV budget over the tokens it bought
+  // (V1 prints tokens; V0 prints blocks of 16 tokens, its default block size).
+  std::optional<double> kv_logged = r.Figure("available_kv_cache_gib");
+  if (!kv_logged) kv_logged = r.Figure("kv_cache_size_gib");
+  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
+  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  if (kv_logged && tokens && *tokens > 0) {
+    e->logged_kv_gib_for_cell = kv_logged;
+    e->logged_tokens_for_cell = tokens;
+  }
+}
+
+VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
+  VllmExplain e;
+  VllmLoggedFigures(r, &e);
+  std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &e.unavailable);
+  if (!in) {
+    if (!o.sets.empty()) throw InputError("--set needs vLLM's memory profiling lines in the log");
+    return e;
+  }
+  e.unavailable.clear();
+  e.version = in->version;
+  e.inputs = in->notes;
+  e.logged_kv_gib = in->logged_kv_gib;
+  e.verdict = ReplanVllm(*in);
+  e.matches = std::fabs(e.verdict.kv_gib - in->logged_kv_gib) <= 0.02;
+  if (o.sets.empty()) return e;
+  VllmReplanInputs all = *in;
+  for (const auto& [flag, value] : o.sets) {
+    VllmReplanInputs changed = *in;
+    ApplyVllmSet(&changed, flag, value);
+    e.what_ifs.push_back({flag, value, ReplanVllm(changed), changed.args.max_model_len});
+    ApplyVllmSet(&all, flag, value);
+  }
+  e.what_if_all = ReplanVllm(all);
+  return e;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> ParseSet(const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw InputError("--set " + text + ": expected FLAG=VALUE, e.g. --mem-fraction-static=0.55");
+  }
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int launches,
+                         const ExplainOptions& o) {
+  ExplainResult e;
+  e.run = r;
+  e.log_path = log_path;
+  e.launches = launches;
+  e.options = o;
+  e.memory_settings = MemorySettingsShown(r);
+  e.timeline = TimelineOf(r);
+  if (r.engine == "sglang") e.sglang = ExplainSglang(r, o);
+  if (r.engine == "vllm") e.vllm = ExplainVllm(r, o);
+  e.speculation = SpeculationOf(r);
+  // One read of the draft for both the acceptance check and the prediction.
+  const LoggedDraft draft = LoadDraftOf(r);
+  e.nothing_accepted_cause = NothingAcceptedCause(r, draft);
+  if (r.decode.MostCommon() != nullptr) e.decode_prediction = PredictDecode(r, draft);
+  return e;
+}
+
+ExplainResult ExplainLog(const ExplainRequest& request) {
+  LoadedLog log = LoadLog(request.log_path);
+  RunRecord run = PickLaunch(log, request.log_path, request.launch);
+  if (!request.gpu.empty()) {
+    const GpuSpec& g = FindGpu(request.gpu);
+    if (run.gpu_name.empty()) {
+      run.gpu_name = g.name;
+      run.gpu_capacity_mib = g.capacity_mib;
+    }
+    ApplyDefaultRuleProvenance(&run, g.capacity_mib);
+  }
+  ExplainOptions options;
+  for (const std::string& s : request.sets) options.sets.push_back(ParseSet(s));
+  return ExplainRun(run, request.log_path, static_cast<int>(log.runs.size()), options);
+}
+
+}  // namespace kvplan

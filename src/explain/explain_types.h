@@ -1,0 +1,123 @@
+// What `kvplan explain` finds in one launch, as plain values: the re-plans'
+// verdicts, the decode prediction and the whole result that report/ renders
+// as text and as JSON. No formatting here; the computation is explain.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+struct SglangVerdict {
+  double rest_gib = 0;
+  std::optional<int64_t> tokens;  // max_total_num_tokens
+  bool ok = false;
+  std::string error;               // the engine's message when it fails
+  std::vector<std::string> steps;  // the planner's stages, one line each
+  std::vector<std::string> notes;  // where the log and the model disagree before the budget
+  int64_t cell_bytes = 0;
+  double mfs = 0;
+  int64_t page_size = 1;
+};
+
+struct VllmVerdict {
+  double kv_gib = 0;  // the KV budget the planner gives
+  std::optional<int64_t> tokens;
+  bool ok = false;
+  std::string error;
+  std::vector<std::string> steps;
+};
+
+struct DecodePredictionRow {
+  int64_t running_reqs = 0;
+  double predicted_tok_s = 0;  // the whole batch, as the engine's gen throughput counts
+  double measured_tok_s = 0;   // the median the run reported at this count
+};
+
+struct DecodePrediction {
+  // The most common running-request count first, then 1 when it was reported.
+  std::vector<DecodePredictionRow> rows;
+  std::vector<std::string> inputs;  // where each input came from ("context 2048 assumed", ...)
+  std::string why_not;              // non-empty (and rows empty) when kvplan cannot predict
+};
+
+struct ExplainOptions {
+  std::vector<std::pair<std::string, std::string>> sets;  // --set FLAG=VALUE, in order
+};
+
+// One stage of the memory timeline over all ranks.
+struct TimelineRow {
+  std::string stage;
+  std::optional<double> min_avail_gib, min_usage_gib, max_avail_gib;
+  int ranks = 0;
+};
+
+// The logged KV token count against the re-planned one.
+struct SglangLogCheck {
+  enum Kind {
+    kNone,                // nothing to check
+    kMatches,             // within the log's 2-decimal rounding
+    kMismatch,            // outside it
+    kBothFail,            // the run failed and the model fails it too
+    kModelFitsButFailed,  // the run failed, the model says it fits
+  };
+  Kind kind = kNone;
+  int64_t logged_tokens = 0;
+  double logged_kv_gib = 0;
+  double implied_mfs = 0;  // the fraction the logged pool implies
+  int64_t difference = 0;  // logged - modelled tokens
+  int64_t tolerance = 0;
+};
+
+struct SglangExplain {
+  std::string unavailable;  // why the log cannot be re-planned; the rest is empty then
+  std::string version;
+  std::vector<std::string> inputs;  // where the version, model and GPU came from
+  double pre_gib = 0, post_gib = 0;
+  std::string pre_source, post_source;
+  int64_t log_cell_bytes = 0;
+  SglangVerdict verdict;
+  SglangLogCheck check;
+  std::optional<SglangVerdict> what_if;  // every --set together
+};
+
+struct VllmWhatIf {
+  std::string flag, value;
+  VllmVerdict verdict;
+  std::optional<int64_t> max_model_len;
+};
+
+struct VllmExplain {
+  std::vector<std::pair<std::string, double>> figures;  // the log's KV figures, as printed
+  std::optional<double> logged_kv_gib_for_cell;         // the budget the implied cell divides
+  std::optional<double> logged_tokens_for_cell;         // the tokens it bought
+  std::string unavailable;  // why not re-planned; the rest is empty then
+  std::string version;
+  std::vector<std::string> inputs;
+  double logged_kv_gib = 0;
+  VllmVerdict verdict;
+  bool matches = false;                    // within the log's rounding
+  std::vector<VllmWhatIf> what_ifs;        // each --set alone (the text)
+  std::optional<VllmVerdict> what_if_all;  // every --set together (the JSON)
+};
+
+struct ExplainResult {
+  RunRecord run;
+  std::string log_path;
+  int launches = 1;  // in the log
+  ExplainOptions options;
+  std::vector<LoggedSetting> memory_settings;  // the ones shown: memory knobs set or defaulted
+  std::vector<TimelineRow> timeline;           // stages in first-seen order
+  std::optional<SglangExplain> sglang;
+  std::optional<VllmExplain> vllm;
+  std::string speculation;                            // SpeculationOf(run)
+  std::optional<std::string> nothing_accepted_cause;  // NothingAcceptedCause(run)
+  std::optional<DecodePrediction> decode_prediction;  // when the run has a busy decode report
+};
+
+}  // namespace kvplan

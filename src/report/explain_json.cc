@@ -1,0 +1,84 @@
+// `kvplan explain --json`, rendered from the one ExplainResult.
+#include <nlohmann/json.hpp>
+
+#include "kvplan/explain.h"
+#include "logs/run_record_json.h"
+
+namespace kvplan {
+namespace {
+
+using nlohmann::json;
+
+json Tokens(std::optional<int64_t> t) { return t ? json(*t) : nullptr; }
+
+void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
+  if (!s.unavailable.empty()) {
+    (*j)["replan_unavailable"] = s.unavailable;
+    return;
+  }
+  const SglangVerdict& v = s.verdict;
+  (*j)["replan"] = {{"sglang_version", s.version},
+                    {"inputs", s.inputs},
+                    {"notes", v.notes},
+                    {"pre_load_free_gib", s.pre_gib},
+                    {"post_load_free_gib", s.post_gib},
+                    {"mem_fraction_static", v.mfs},
+                    {"cell_size_bytes", v.cell_bytes},
+                    {"rest_memory_gib", v.rest_gib},
+                    {"max_total_num_tokens", Tokens(v.tokens)},
+                    {"ok", v.ok},
+                    {"error", v.error},
+                    {"steps", v.steps}};
+  if (!s.what_if) return;
+  const SglangVerdict& w = *s.what_if;
+  (*j)["what_if"] = {{"sets", o.sets},
+                     {"rest_memory_gib", w.rest_gib},
+                     {"max_total_num_tokens", Tokens(w.tokens)},
+                     {"ok", w.ok},
+                     {"error", w.error}};
+}
+
+void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
+  if (!e.unavailable.empty()) {
+    (*j)["replan_unavailable"] = e.unavailable;
+    return;
+  }
+  const VllmVerdict& v = e.verdict;
+  (*j)["replan"] = {{"vllm_version", e.version},
+                    {"inputs", e.inputs},
+                    {"kv_cache_gib", v.kv_gib},
+                    {"logged_kv_cache_gib", e.logged_kv_gib},
+                    {"kv_tokens", Tokens(v.tokens)},
+                    {"ok", v.ok},
+                    {"error", v.error},
+                    {"steps", v.steps}};
+  if (!e.what_if_all) return;
+  const VllmVerdict& w = *e.what_if_all;
+  (*j)["what_if"] = {{"sets", o.sets},
+                     {"kv_cache_gib", w.kv_gib},
+                     {"kv_tokens", Tokens(w.tokens)},
+                     {"ok", w.ok},
+                     {"error", w.error}};
+}
+
+json PredictionJson(const DecodePrediction& p) {
+  json rows = json::array();
+  for (const DecodePredictionRow& r : p.rows) {
+    rows.push_back({{"running_reqs", r.running_reqs},
+                    {"predicted_tok_s", r.predicted_tok_s},
+                    {"measured_tok_s", r.measured_tok_s}});
+  }
+  return {{"rows", rows}, {"inputs", p.inputs}, {"why_not", p.why_not}};
+}
+
+}  // namespace
+
+std::string RenderExplainJson(const ExplainResult& e) {
+  json j = {{"run", ToJson(e.run)}};
+  if (e.sglang) SglangJson(*e.sglang, e.options, &j);
+  if (e.vllm) VllmJson(*e.vllm, e.options, &j);
+  if (e.decode_prediction) j["decode_prediction"] = PredictionJson(*e.decode_prediction);
+  return DumpJson(j, 2) + "\n";
+}
+
+}  // namespace kvplan

@@ -1,0 +1,58 @@
+// `kvplan runs`'s table, rendered from the history listing.
+#include <fmt/core.h>
+
+#include "kvplan/history.h"
+
+namespace kvplan {
+namespace {
+
+std::string SettingOr(const RunRecord& r, const char* a, const char* b, const char* fallback) {
+  if (const LoggedSetting* s = r.FindSetting(a)) return s->value;
+  if (const LoggedSetting* s = r.FindSetting(b)) return s->value;
+  return fallback;
+}
+
+std::string KvTokens(const RunRecord& r) {
+  std::optional<double> t = r.Figure("kv_tokens");
+  if (!t) t = r.Figure("gpu_kv_cache_tokens");
+  return t ? fmt::format("{:.0f}", *t) : "-";
+}
+
+// "81.6@1": the median decode tok/s at the most common running-request count.
+std::string DecodeTokS(const RunRecord& r) {
+  const DecodeBatchFigures* b = r.decode.MostCommon();
+  return b ? fmt::format("{:.1f}@{}", b->median_tok_s, b->running_reqs) : "-";
+}
+
+std::string Row(const StoredRun& s, bool decode) {
+  const RunRecord& r = s.record;
+  std::string gpu = r.gpu_name.empty() ? "-" : r.gpu_name;
+  if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7);
+  return fmt::format(
+      "{:>4}  {:<20.20}  {:<7}  {:<28.28}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {}{:<10}  {}\n", s.id,
+      r.started_at.empty() ? s.ingested_at : r.started_at, r.engine.empty() ? "-" : r.engine,
+      r.model.empty() ? "-" : r.model, gpu, SettingOr(r, "tp_size", "tensor_parallel_size", "1"),
+      SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
+      decode ? fmt::format("{:>12}  ", DecodeTokS(r)) : "", r.outcome, s.log_path);
+}
+
+}  // namespace
+
+std::string RenderHistoryText(const HistoryListing& h) {
+  if (h.runs.empty()) {
+    bool filtered = !h.filter.model.empty() || h.filter.failed_only;
+    return fmt::format("no runs{} in {}\n", filtered ? " match" : "", h.db_path);
+  }
+  // The decode column appears only when a listed run has decode reports, so
+  // histories of start-up logs read as before.
+  bool decode = false;
+  for (const StoredRun& s : h.runs) decode = decode || !s.record.decode.empty();
+  std::string out =
+      fmt::format("{:>4}  {:<20}  {:<7}  {:<28}  {:<12}  {:>3}  {:>5}  {:>9}  {}{:<10}  {}\n", "id",
+                  "started", "engine", "model", "gpu", "tp", "frac", "kv_tokens",
+                  decode ? fmt::format("{:>12}  ", "decode tok/s") : "", "outcome", "log");
+  for (const StoredRun& s : h.runs) out += Row(s, decode);
+  return out;
+}
+
+}  // namespace kvplan

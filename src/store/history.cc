@@ -1,0 +1,14 @@
+// `kvplan runs`: the run history's listing.
+#include "kvplan/history.h"
+#include "store/run_store.h"
+
+namespace kvplan {
+
+HistoryListing ListHistory(const std::string& db, const RunFilter& filter) {
+  HistoryListing listing{RunStore::ResolvePath(db), filter, {}};
+  RunStore store(listing.db_path);
+  listing.runs = store.List(filter);
+  return listing;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,38 @@
+// The run history's rows as plain values: what `kvplan runs` lists and
+// `kvplan ingest` stores (store/run_store.h reads and writes them).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "logs/run_record.h"
+
+namespace kvplan {
+
+struct StoredRun {
+  int64_t id = 0;
+  std::string log_hash;
+  std::string log_path;
+  std::string ingested_at;  // UTC, ISO 8601
+  RunRecord record;
+};
+
+struct RunFilter {
+  std::string model;  // substring, case-insensitive; "" = any
+  bool failed_only = false;
+};
+
+struct IngestOutcome {
+  bool already_present = false;  // the same content was ingested before
+  int runs_stored = 0;
+};
+
+// `kvplan runs`: the history's runs that pass the filter, oldest first.
+struct HistoryListing {
+  std::string db_path;
+  RunFilter filter;
+  std::vector<StoredRun> runs;
+};
+
+}  // namespace kvplan
