@@ -9,7 +9,6 @@
 #include "base/units.h"
 #include "engines/trtllm/fixes.h"
 #include "engines/trtllm/trtllm.h"
-#include "engines/vllm/budget.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
