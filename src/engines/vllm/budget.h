@@ -28,6 +28,8 @@ struct VllmTerms {
   std::optional<int64_t> available_kv;     // measured "Available KV cache memory"
   std::optional<int64_t> kv_cache_memory;  // --kv-cache-memory
   bool enforce_eager = false;
+  int64_t sampler_rows = 0;          // rows of the dummy sampler run the estimate counts
+  bool activation_from_log = false;  // a logged peak or KV size replaces the estimate
   // Provenance for the stage text: "measured" or "estimated".
   std::string weights_src, activation_src, non_torch_src, graph_src, total_src;
 };
@@ -76,7 +78,8 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
 std::string PyRound2(double x);
 // Python's str(float) for a user fraction: "0.9", "0.95".
 std::string PyFloat(double x);
-// "{:.2f}" of bytes in GiB.
+// The bare "{:.2f}" GiB number the formulas print between terms ("weights
+// 15.26 (estimated) + ..."); where the unit follows, base/format.h FormatGiB.
 std::string Gib2(int64_t bytes);
 
 }  // namespace kvplan
