@@ -34,23 +34,42 @@ struct VllmTerms {
   std::string weights_src, activation_src, non_torch_src, graph_src, total_src;
 };
 
+// The KV budget an era's rule derives from the terms (numbers only; the
+// stage text is DescribeVllm*Budget's).
 struct VllmBudget {
-  double requested = 0;   // total * util, as vLLM computes it (float)
-  int64_t available = 0;  // bytes for the KV cache on this rank
-  std::vector<Stage> stages;
-  std::vector<std::string> warnings;
-  std::string error;           // a start-up error before any KV sizing
-  int64_t graph_after_kv = 0;  // CUDA graphs captured after the KV cache (from the headroom)
-  std::vector<std::string> log_lines;  // the budget lines the engine prints
+  double requested = 0;          // total * util, as vLLM computes it (float)
+  int64_t available = 0;         // bytes for the KV cache on this rank
+  std::string error;             // a start-up error before any KV sizing (the engine's words)
+  int64_t graph_after_kv = 0;    // CUDA graphs captured after the KV cache (from the headroom)
+  int64_t peak = 0;              // V0 0.6 peak_torch, V1 before 0.9.2 the peak
+  int64_t other = 0;             // V1 before 0.9.2: memory in use before start-up
+  int64_t non_kv = 0;            // V1 0.9.2+: weights + torch peak + non-torch increases
+  int64_t graph_subtracted = 0;  // V1 0.21+: the CUDA-graph estimate taken off the budget
+  bool subtract_graph = false;
+  double kv_from_terms = 0;  // the rule's result before --kv-cache-memory or a log replaces it
+  enum class Source { kTerms, kFlag, kLog } source = Source::kTerms;  // what `available` is
 };
 
-VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);           // engines/vllm/eras/v0_6_0.cc
-VllmBudget VllmV1EarlyBudget(const VllmTerms& t);                   // engines/vllm/eras/v0_8_0.cc
-VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r);  // engines/vllm/eras/v0_9_2.cc
-VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t,
-                                     const VllmRelease& r);  // engines/vllm/eras/v0_21_0.cc
+// The text of a budget: its stages, warnings and the lines the engine prints.
+struct VllmBudgetText {
+  std::vector<Stage> stages;
+  std::vector<std::string> warnings;
+  std::vector<std::string> log_lines;
+};
+
+// One pair per era: the rule, and its text.
+VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);  // engines/vllm/eras/v0_6_0.cc
+VllmBudgetText DescribeVllmV0Budget(const VllmTerms& t, const VllmBudget& b, VllmEra era);
+VllmBudget VllmV1EarlyBudget(const VllmTerms& t);  // engines/vllm/eras/v0_8_0.cc
+VllmBudgetText DescribeVllmV1EarlyBudget(const VllmTerms& t, const VllmBudget& b);
+VllmBudget VllmV1Budget(const VllmTerms& t);               // engines/vllm/eras/v0_9_2.cc
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t);  // engines/vllm/eras/v0_21_0.cc
+VllmBudgetText DescribeVllmV1GraphEstimateBudget(const VllmTerms& t, const VllmBudget& b,
+                                                 const VllmRelease& r);
 // The per-instance V1 budget of engines/vllm/eras/v0_9_2.cc, with or without the CUDA-graph term.
-VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool subtract_graph);
+VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, bool subtract_graph);
+VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget& b,
+                                            const VllmRelease& r);
 
 struct VllmKvReport {
   bool ok = false;

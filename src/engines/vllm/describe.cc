@@ -74,8 +74,8 @@ std::vector<MemorySlice> DescribeVllmMemory(const VllmTerms& t, int64_t kv_alloc
 }
 
 std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& t,
-                                        const VllmBudget& b, const VllmKvSpec& spec,
-                                        const VllmKvReport& rep) {
+                                        const VllmBudget& b, const VllmBudgetText& bt,
+                                        const VllmKvSpec& spec, const VllmKvReport& rep) {
   std::vector<Figure> out;
   auto fig = [&](const std::string& k, double v) { out.push_back({k, v, ""}); };
   fig("gpus_per_replica", static_cast<double>(d.gpus_per_replica));
@@ -96,7 +96,7 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
   if (spec.padding_layers > 0) fig("padding_layers", spec.padding_layers);
   if (IsV0(d.era)) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
   // The lines the engine prints, in order ("log_1", "log_2", ...).
-  std::vector<std::string> lines = b.log_lines;
+  std::vector<std::string> lines = bt.log_lines;
   lines.insert(lines.end(), rep.log_lines.begin(), rep.log_lines.end());
   for (size_t i = 0; i < lines.size(); ++i) {
     out.push_back({fmt::format("log_{}", i + 1), 0, lines[i]});
@@ -104,9 +104,9 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
   return out;
 }
 
-std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudget& b,
+std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudgetText& bt,
                                                 const VllmKvSpec& spec, const VllmArgs& a) {
-  std::vector<std::string> out = b.warnings;
+  std::vector<std::string> out = bt.warnings;
   for (auto [pad, count] : spec.padding_by_kind) {
     // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: the padding warning.
     out.push_back(fmt::format("Add {} padding layers, may waste at most {:.2f}% KV cache memory",

@@ -21,9 +21,24 @@ VllmBudget VllmEraBudget(const VllmTerms& t, const VllmDefaults& d) {
     case VllmEra::kV1Early:
       return VllmV1EarlyBudget(t);
     case VllmEra::kV1:
-      return VllmV1Budget(t, d.release);
+      return VllmV1Budget(t);
     case VllmEra::kV1GraphEstimate:
-      return VllmV1GraphEstimateBudget(t, d.release);
+      return VllmV1GraphEstimateBudget(t);
+  }
+  return {};
+}
+
+VllmBudgetText DescribeVllmBudget(const VllmTerms& t, const VllmBudget& b, const VllmDefaults& d) {
+  switch (d.era) {
+    case VllmEra::kV0Legacy:
+    case VllmEra::kV0:
+      return DescribeVllmV0Budget(t, b, d.era);
+    case VllmEra::kV1Early:
+      return DescribeVllmV1EarlyBudget(t, b);
+    case VllmEra::kV1:
+      return DescribeVllmV1ProfiledBudget(t, b, d.release);
+    case VllmEra::kV1GraphEstimate:
+      return DescribeVllmV1GraphEstimateBudget(t, b, d.release);
   }
   return {};
 }
@@ -89,14 +104,15 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   out.max_running_requests = d.max_num_seqs;
   out.context_length = d.max_model_len;
   out.settings = DescribeVllmSettings(d, a);
-  out.stages = b.stages;
+  VllmBudgetText bt = DescribeVllmBudget(t, b, d);
+  out.stages = bt.stages;
   for (Stage& s : DescribeVllmKvStages(d, b, kv.spec, rep)) out.stages.push_back(std::move(s));
   int64_t kv_alloc = rep.ok ? VllmKvBytesAllocated(kv.spec, rep.num_blocks, IsV0(d.era)) : 0;
   out.memory = DescribeVllmMemory(t, kv_alloc);
-  out.figures = DescribeVllmFigures(d, t, b, kv.spec, rep);
+  out.figures = DescribeVllmFigures(d, t, b, bt, kv.spec, rep);
   for (const auto& warnings :
        {DescribeVllmDefaultWarnings(d, model, a, draft), DescribeVllmTermWarnings(t, d),
-        DescribeVllmKvWarnings(model, b, kv.spec, a)}) {
+        DescribeVllmKvWarnings(model, bt, kv.spec, a)}) {
     out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
   }
   return out;

@@ -53,6 +53,9 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
 // Stage "budget": the era's rule (engines/vllm/eras/*.cc).
 VllmBudget VllmEraBudget(const VllmTerms& t, const VllmDefaults& d);
 
+// Its text: the budget's stages, warnings and log lines.
+VllmBudgetText DescribeVllmBudget(const VllmTerms& t, const VllmBudget& b, const VllmDefaults& d);
+
 // Stage "KV spec": this rank's layout and the merged one the start-up check sums over.
 struct VllmKvStage {
   VllmKvSpec spec;
@@ -77,11 +80,11 @@ std::vector<Stage> DescribeVllmKvStages(const VllmDefaults& d, const VllmBudget&
                                         const VllmKvSpec& spec, const VllmKvReport& rep);
 std::vector<MemorySlice> DescribeVllmMemory(const VllmTerms& t, int64_t kv_alloc);
 std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& t,
-                                        const VllmBudget& b, const VllmKvSpec& spec,
-                                        const VllmKvReport& rep);
+                                        const VllmBudget& b, const VllmBudgetText& bt,
+                                        const VllmKvSpec& spec, const VllmKvReport& rep);
 // The warnings after the KV report: the budget's, padding layers, unmodelled
 // layers and flags, in that order.
-std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudget& b,
+std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudgetText& bt,
                                                 const VllmKvSpec& spec, const VllmArgs& a);
 
 }  // namespace kvplan
