@@ -80,18 +80,30 @@ struct VllmKvReport {
   double concurrency = 0;      // as the era computes it
   int64_t needed = 0;          // KV one request at max_model_len needs
   int64_t estimated_max_len = 0;
-  std::vector<std::string> log_lines;  // the lines the engine prints
-  std::string token_rule;              // how tokens were computed
+  // How tokens follow from the blocks: blocks x block_size (V0, V1 before
+  // 0.9.2), blocks // groups x block_size (0.9.2 to 0.25), or
+  // int(concurrency x max_model_len) (0.26+).
+  enum class TokenRule { kBlocksTimesBlockSize, kBlocksPerGroup, kFromConcurrency };
+  TokenRule token_rule = TokenRule::kBlocksTimesBlockSize;
 };
 
 // V0: blocks of all layers, CPU blocks from --swap-space, V0 error texts.
 VllmKvReport VllmV0Report(const VllmKvSpec& spec, int64_t available, int64_t max_model_len,
-                          int64_t swap_bytes, VllmEra era);
+                          int64_t swap_bytes);
 // V1 (every V1 era; the release picks the log format and token rule).
 // `check_spec` is the merged spec the start-up check sums over.
 VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, int64_t available,
                           int64_t max_model_len, int64_t max_num_batched_tokens,
                           const VllmRelease& r);
+
+// The report's text: how the tokens were computed, and the lines the engine
+// prints (V0's, and V1's per release; V1 prints none when it refuses to start).
+std::string DescribeVllmTokenRule(const VllmKvReport& rep, const VllmKvSpec& spec,
+                                  int64_t max_model_len);
+std::vector<std::string> DescribeVllmV0ReportLines(const VllmKvReport& rep, int64_t max_model_len,
+                                                   VllmEra era);
+std::vector<std::string> DescribeVllmV1ReportLines(const VllmKvReport& rep, int64_t max_model_len,
+                                                   const VllmRelease& r);
 
 // Python's str(round(x, 2)) (vLLM's format_gib / GiB helpers): "24.0", "3.18".
 std::string PyRound2(double x);

@@ -54,7 +54,8 @@ std::vector<Stage> DescribeVllmKvStages(const VllmDefaults& d, const VllmBudget&
         {"kv_cache",
          fmt::format("num_gpu_blocks = {} // {} = {} (min over workers: identical ranks); "
                      "tokens = {} = {}",
-                     b.available, BlockBytes(spec, v0), rep.num_blocks, rep.token_rule, rep.tokens),
+                     b.available, BlockBytes(spec, v0), rep.num_blocks,
+                     DescribeVllmTokenRule(rep, spec, d.max_model_len), rep.tokens),
          VllmKvBytesAllocated(spec, rep.num_blocks, v0), KvSource(v0), ""});
   }
   return out;
@@ -97,7 +98,10 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
   if (IsV0(d.era)) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
   // The lines the engine prints, in order ("log_1", "log_2", ...).
   std::vector<std::string> lines = bt.log_lines;
-  lines.insert(lines.end(), rep.log_lines.begin(), rep.log_lines.end());
+  std::vector<std::string> report =
+      IsV0(d.era) ? DescribeVllmV0ReportLines(rep, d.max_model_len, d.era)
+                  : DescribeVllmV1ReportLines(rep, d.max_model_len, d.release);
+  lines.insert(lines.end(), report.begin(), report.end());
   for (size_t i = 0; i < lines.size(); ++i) {
     out.push_back({fmt::format("log_{}", i + 1), 0, lines[i]});
   }

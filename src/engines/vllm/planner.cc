@@ -70,7 +70,7 @@ VllmKvStage VllmBuildKvStage(const ModelSpec& model, const VllmArgs& a, const Vl
 VllmKvReport VllmEraKvReport(const VllmKvStage& kv, const VllmBudget& b, const VllmArgs& a,
                              const VllmDefaults& d) {
   if (IsV0(d.era)) {
-    return VllmV0Report(kv.spec, b.available, d.max_model_len, GiBToBytes(a.swap_space_gib), d.era);
+    return VllmV0Report(kv.spec, b.available, d.max_model_len, GiBToBytes(a.swap_space_gib));
   }
   return VllmV1Report(kv.spec, kv.check, b.available, d.max_model_len, d.mnbt, d.release);
 }

@@ -89,23 +89,16 @@ VllmBudgetText DescribeVllmV0Budget(const VllmTerms& t, const VllmBudget& b, Vll
 }
 
 VllmKvReport VllmV0Report(const VllmKvSpec& spec, int64_t available, int64_t max_model_len,
-                          int64_t swap_bytes, VllmEra era) {
+                          int64_t swap_bytes) {
   VllmKvReport r;
   // vllm/worker/cache_engine.py get_cache_block_size: one block across all layers.
   int64_t block_bytes = spec.block_size * spec.BytesPerTokenAllLayers();
   r.num_blocks = available > 0 ? available / block_bytes : 0;
   r.num_cpu_blocks = swap_bytes / block_bytes;
   r.tokens = r.num_blocks * spec.block_size;
-  r.token_rule =
-      fmt::format("num_gpu_blocks x block_size = {} x {}", r.num_blocks, spec.block_size);
+  r.token_rule = VllmKvReport::TokenRule::kBlocksTimesBlockSize;
   r.concurrency = static_cast<double>(r.tokens) / static_cast<double>(max_model_len);
   r.needed = max_model_len * spec.BytesPerTokenAllLayers();
-  // executor_base.py: "# %s blocks" printed as "# CUDA blocks" from 0.7.
-  r.log_lines.push_back(fmt::format("# {} blocks: {}, # CPU blocks: {}",
-                                    era == VllmEra::kV0Legacy ? "GPU" : "CUDA", r.num_blocks,
-                                    r.num_cpu_blocks));
-  r.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
-                                    max_model_len, r.concurrency));
   // worker.py raise_if_cache_size_invalid.
   if (r.num_blocks <= 0) {
     r.error =
@@ -121,6 +114,15 @@ VllmKvReport VllmV0Report(const VllmKvSpec& spec, int64_t available, int64_t max
   }
   r.ok = r.error.empty();
   return r;
+}
+
+std::vector<std::string> DescribeVllmV0ReportLines(const VllmKvReport& r, int64_t max_model_len,
+                                                   VllmEra era) {
+  // executor_base.py: "# %s blocks" printed as "# CUDA blocks" from 0.7.
+  return {fmt::format("# {} blocks: {}, # CPU blocks: {}",
+                      era == VllmEra::kV0Legacy ? "GPU" : "CUDA", r.num_blocks, r.num_cpu_blocks),
+          fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x", max_model_len,
+                      r.concurrency)};
 }
 
 }  // namespace kvplan
