@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "base/units.h"
 #include "engines/trtllm/stages.h"
 
@@ -18,8 +19,7 @@ constexpr const char* kCppFreeSrc =
 
 std::string FreeAfterFormula(const TrtllmTerms& t, const TrtllmBudget& b) {
   if (t.post_load_free) {
-    return fmt::format("free after loading {} GiB (measured)",
-                       fmt::format("{:.2f}", ToGiB(b.free_after)));
+    return fmt::format("free after loading {} (measured)", FormatGiB(b.free_after));
   }
   return fmt::format(
       "total {:.2f} ({}) - weights {:.2f} ({}) - activations {:.2f} ({}) - non-torch "
@@ -81,8 +81,8 @@ std::vector<Stage> DescribeTrtllmStages(const TrtllmDefaults& d, const TrtllmTer
   out.push_back({d.py ? "total - peak + tmp_kv" : "free memory after loading",
                  FreeAfterFormula(t, b), b.free_after, d.py ? kPySrc : kCppFreeSrc, ""});
   out.push_back({"available_kv_mem",
-                 fmt::format("{:.2f} GiB x fraction {} = {:.2f} GiB", ToGiB(b.free_after),
-                             d.fraction, ToGiB(b.available)),
+                 fmt::format("{} x fraction {} = {}", FormatGiB(b.free_after), d.fraction,
+                             FormatGiB(b.available)),
                  b.available, d.py ? kPySrc : kCppSrc, ""});
   out.push_back({"kv_cache", KvCacheFormula(c, b, k, a, d), k.tokens * c.per_token, kCppSrc, ""});
   return out;
@@ -114,21 +114,19 @@ std::vector<MemorySlice> DescribeTrtllmMemory(const TrtllmTerms& t, const Trtllm
 }
 
 void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, const TrtllmBudget& b,
-                           const TrtllmBlocks& k, const TrtllmArgs& a, PlanResult* out) {
-  if (b.available <= 0 || k.blocks <= 0) {
-    out->ok = false;
+                           const TrtllmBlocks& k, const TrtllmVerdict& v, const TrtllmArgs& a,
+                           PlanResult* out) {
+  out->ok = v.ok;
+  if (!v.ok) {
     out->error_message = fmt::format(
-        "kvplan: no memory left for the KV cache ({:.2f} GiB free after loading); TensorRT-LLM "
+        "kvplan: no memory left for the KV cache ({} free after loading); TensorRT-LLM "
         "cannot allocate a single block",
-        ToGiB(b.free_after));
-  } else {
-    out->ok = true;
-    if (k.tokens < d.max_seq_len) {
-      out->warnings.push_back(fmt::format(
-          "the KV cache holds {} tokens, fewer than max_seq_len {}: TensorRT-LLM caps the "
-          "attention window at the cache size, so a full-length request cannot be served",
-          k.tokens, d.max_seq_len));
-    }
+        FormatGiB(b.free_after));
+  } else if (v.window_capped) {
+    out->warnings.push_back(fmt::format(
+        "the KV cache holds {} tokens, fewer than max_seq_len {}: TensorRT-LLM caps the "
+        "attention window at the cache size, so a full-length request cannot be served",
+        k.tokens, d.max_seq_len));
   }
   if (!model.layer_kinds.empty() && model.NumLayersOfKind(LayerKind::kSliding) > 0) {
     out->warnings.push_back(

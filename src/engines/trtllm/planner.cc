@@ -47,6 +47,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   TrtllmCell c = TrtllmCellSize(model, a, d);
   TrtllmBudget b = TrtllmKvBudget(t, d);
   TrtllmBlocks k = TrtllmTokenBlocks(b, c, a, d);
+  TrtllmVerdict v = TrtllmCheckVerdict(b, k, d);
 
   PlanResult out;
   out.engine = "trtllm";
@@ -67,7 +68,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.context_length = d.max_seq_len;
   out.figures = DescribeTrtllmFigures(d, t, b, k, a);
   out.memory = DescribeTrtllmMemory(t, c, k);
-  DescribeTrtllmVerdict(model, d, b, k, a, &out);
+  DescribeTrtllmVerdict(model, d, b, k, v, a, &out);
   return out;
 }
 

@@ -125,4 +125,12 @@ TrtllmBlocks TrtllmTokenBlocks(const TrtllmBudget& b, const TrtllmCell& c, const
   return k;
 }
 
+TrtllmVerdict TrtllmCheckVerdict(const TrtllmBudget& b, const TrtllmBlocks& k,
+                                 const TrtllmDefaults& d) {
+  TrtllmVerdict v;
+  v.ok = b.available > 0 && k.blocks > 0;
+  v.window_capped = v.ok && k.tokens < d.max_seq_len;
+  return v;
+}
+
 }  // namespace kvplan

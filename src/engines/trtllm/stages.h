@@ -76,6 +76,15 @@ struct TrtllmBlocks {
 TrtllmBlocks TrtllmTokenBlocks(const TrtllmBudget& b, const TrtllmCell& c, const TrtllmArgs& a,
                                const TrtllmDefaults& d);
 
+// Stage "verdict": whether one block fits, and whether the cache is shorter
+// than max_seq_len (TensorRT-LLM then caps the attention window).
+struct TrtllmVerdict {
+  bool ok = false;
+  bool window_capped = false;
+};
+TrtllmVerdict TrtllmCheckVerdict(const TrtllmBudget& b, const TrtllmBlocks& k,
+                                 const TrtllmDefaults& d);
+
 // The text of the plan, from the stages' data.
 std::vector<Setting> DescribeTrtllmSettings(const TrtllmDefaults& d, const TrtllmArgs& a);
 std::vector<Stage> DescribeTrtllmStages(const TrtllmDefaults& d, const TrtllmTerms& t,
@@ -86,8 +95,9 @@ std::vector<Figure> DescribeTrtllmFigures(const TrtllmDefaults& d, const TrtllmT
                                           const TrtllmArgs& a);
 std::vector<MemorySlice> DescribeTrtllmMemory(const TrtllmTerms& t, const TrtllmCell& c,
                                               const TrtllmBlocks& k);
-// Stage "verdict": ok, the error message and the warnings, in the engine's order.
+// ok, the error message and the warnings, in the engine's order.
 void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, const TrtllmBudget& b,
-                           const TrtllmBlocks& k, const TrtllmArgs& a, PlanResult* out);
+                           const TrtllmBlocks& k, const TrtllmVerdict& v, const TrtllmArgs& a,
+                           PlanResult* out);
 
 }  // namespace kvplan
