@@ -35,12 +35,6 @@ int64_t BlockBytes(const VllmKvSpec& spec, bool v0) {
 
 }  // namespace
 
-int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
-  if (v0) return blocks * s.block_size * s.BytesPerTokenAllLayers();
-  if (s.hybrid) return blocks * s.page_bytes * s.group_size;
-  return blocks * s.block_size * s.BytesPerTokenAllLayers();
-}
-
 std::vector<Stage> DescribeVllmKvStages(const VllmDefaults& d, const VllmBudget& b,
                                         const VllmKvSpec& spec, const VllmKvReport& rep) {
   bool v0 = IsV0(d.era);

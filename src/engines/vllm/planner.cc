@@ -75,6 +75,12 @@ VllmKvReport VllmEraKvReport(const VllmKvStage& kv, const VllmBudget& b, const V
   return VllmV1Report(kv.spec, kv.check, b.available, d.max_model_len, d.mnbt, d.release);
 }
 
+int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
+  if (v0) return blocks * s.block_size * s.BytesPerTokenAllLayers();
+  if (s.hybrid) return blocks * s.page_bytes * s.group_size;
+  return blocks * s.block_size * s.BytesPerTokenAllLayers();
+}
+
 PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in,
                            const GpuSpec& gpu, const VllmArgs& a, const VllmMeasured& ms,
                            const ModelSpec* draft) {
