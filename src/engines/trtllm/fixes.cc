@@ -5,11 +5,10 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "base/text.h"
-#include "base/units.h"
 #include "engines/trtllm/fixes.h"
 #include "engines/trtllm/trtllm.h"
-#include "engines/vllm/budget.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -28,8 +27,8 @@ std::optional<PlanResult> Try(const std::string& v, const ModelSpec& m, const Gp
 }
 
 std::string Effect(const PlanResult& r) {
-  return fmt::format("serves; {:.2f} GiB for KV, {} KV tokens, {:.2f}x at {} tokens",
-                     ToGiB(r.rest_memory_bytes), WithThousands(r.max_total_num_tokens),
+  return fmt::format("serves; {} for KV, {} KV tokens, {:.2f}x at {} tokens",
+                     FormatGiB(r.rest_memory_bytes), WithThousands(r.max_total_num_tokens),
                      static_cast<double>(r.max_total_num_tokens) / r.context_length,
                      r.context_length);
 }

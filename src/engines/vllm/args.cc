@@ -143,38 +143,41 @@ const std::set<std::string>& KvCacheDtypes() {
   return k;
 }
 
-}  // namespace
-
-VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
-  VllmArgs a;
-  std::vector<std::string> args = StripLauncher(argv, &a.use_v1);
-  FlagParser p("vLLM");
+// The flags as given, before validation.
+struct RawFlags {
   std::optional<std::string> model_flag, model_pos, max_model_len, kv_dtype, quant, spec, dtype,
       kv_mem;
   std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size;
   std::optional<double> util, swap;
   std::optional<bool> ep, eager, chunked, no_hybrid;
-  p.String({"--model"}, &model_flag);
-  p.Positional("model", &model_pos);
-  p.Int({"--tensor-parallel-size", "-tp"}, &tp);
-  p.Int({"--pipeline-parallel-size", "-pp"}, &pp);
-  p.Int({"--data-parallel-size", "-dp"}, &dp);
-  p.Bool({"--enable-expert-parallel", "-ep"}, &ep);
-  p.Double({"--gpu-memory-utilization"}, &util);
-  p.String({"--max-model-len"}, &max_model_len);
-  p.Int({"--max-num-seqs"}, &max_num_seqs);
-  p.Int({"--max-num-batched-tokens"}, &mnbt);
-  p.Int({"--block-size"}, &block_size);
-  p.String({"--kv-cache-dtype"}, &kv_dtype);
-  p.Bool({"--enforce-eager"}, &eager);
-  p.String({"--kv-cache-memory", "--kv-cache-memory-bytes"}, &kv_mem);
-  p.String({"--quantization", "-q"}, &quant);
-  p.String({"--speculative-config"}, &spec);
-  p.String({"--dtype"}, &dtype);
-  p.Double({"--swap-space"}, &swap);
-  p.Bool({"--enable-chunked-prefill"}, &chunked);
-  p.BoolFalse({"--no-enable-chunked-prefill"}, &chunked);
-  p.Bool({"--disable-hybrid-kv-cache-manager"}, &no_hybrid);
+};
+
+void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
+  p.String({"--model"}, &f->model_flag);
+  p.Positional("model", &f->model_pos);
+  p.Int({"--tensor-parallel-size", "-tp"}, &f->tp);
+  p.Int({"--pipeline-parallel-size", "-pp"}, &f->pp);
+  p.Int({"--data-parallel-size", "-dp"}, &f->dp);
+  p.Bool({"--enable-expert-parallel", "-ep"}, &f->ep);
+  p.Double({"--gpu-memory-utilization"}, &f->util);
+  p.String({"--max-model-len"}, &f->max_model_len);
+  p.Int({"--max-num-seqs"}, &f->max_num_seqs);
+  p.Int({"--max-num-batched-tokens"}, &f->mnbt);
+  p.Int({"--block-size"}, &f->block_size);
+  p.String({"--kv-cache-dtype"}, &f->kv_dtype);
+  p.Bool({"--enforce-eager"}, &f->eager);
+  p.String({"--kv-cache-memory", "--kv-cache-memory-bytes"}, &f->kv_mem);
+  p.String({"--quantization", "-q"}, &f->quant);
+  p.String({"--speculative-config"}, &f->spec);
+  p.String({"--dtype"}, &f->dtype);
+  p.Double({"--swap-space"}, &f->swap);
+  p.Bool({"--enable-chunked-prefill"}, &f->chunked);
+  p.BoolFalse({"--no-enable-chunked-prefill"}, &f->chunked);
+  p.Bool({"--disable-hybrid-kv-cache-manager"}, &f->no_hybrid);
+}
+
+// Flags vLLM takes that do not change memory: accepted without a warning.
+void DeclareIgnoredFlags(FlagParser& p) {
   for (const char* f : {"--host",
                         "--port",
                         "--served-model-name",
@@ -207,63 +210,86 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
                         "--no-enable-prefix-caching", "--enable-log-requests"}) {
     p.Ignored({f}, false);
   }
-  p.Parse(args);
-  a.user_flags = p.given();
-  a.unknown_flags = p.unknown_flags();
+}
 
-  if (model_flag && model_pos && *model_flag != *model_pos) {
+// The model, parallelism, utilization and token-limit flags.
+void ApplySizeFlags(const RawFlags& f, VllmArgs* a) {
+  if (f.model_flag && f.model_pos && *f.model_flag != *f.model_pos) {
     throw InputError(
-        fmt::format("vLLM model given twice: '{}' and --model '{}'", *model_pos, *model_flag));
+        fmt::format("vLLM model given twice: '{}' and --model '{}'", *f.model_pos, *f.model_flag));
   }
-  a.model = model_flag ? *model_flag : model_pos.value_or("");
-  a.tp = CheckedSize("--tensor-parallel-size", tp);
-  a.pp = CheckedSize("--pipeline-parallel-size", pp);
-  a.dp = CheckedSize("--data-parallel-size", dp);
-  a.enable_expert_parallel = ep.value_or(false);
-  if (util && (*util <= 0 || *util > 1)) {
+  a->model = f.model_flag ? *f.model_flag : f.model_pos.value_or("");
+  a->tp = CheckedSize("--tensor-parallel-size", f.tp);
+  a->pp = CheckedSize("--pipeline-parallel-size", f.pp);
+  a->dp = CheckedSize("--data-parallel-size", f.dp);
+  a->enable_expert_parallel = f.ep.value_or(false);
+  if (f.util && (*f.util <= 0 || *f.util > 1)) {
     throw InputError(fmt::format(
-        "--gpu-memory-utilization must be in (0, 1], got {} (it is a fraction of the GPU)", *util));
+        "--gpu-memory-utilization must be in (0, 1], got {} (it is a fraction of the GPU)",
+        *f.util));
   }
-  a.gpu_memory_utilization = util;
-  if (max_model_len) {
-    int64_t v = ParseHumanInt("--max-model-len", *max_model_len);
+  a->gpu_memory_utilization = f.util;
+  if (f.max_model_len) {
+    int64_t v = ParseHumanInt("--max-model-len", *f.max_model_len);
     if (v == 0 || v < -1)
       throw InputError(fmt::format("--max-model-len must be positive, got {}", v));
-    if (v > 0) a.max_model_len = v;
+    if (v > 0) a->max_model_len = v;
   }
-  CheckPositive("--max-num-seqs", max_num_seqs);
-  CheckPositive("--max-num-batched-tokens", mnbt);
-  a.max_num_seqs = max_num_seqs;
-  a.max_num_batched_tokens = mnbt;
-  if (block_size && (*block_size < 1 || *block_size > 4096)) {
-    throw InputError(fmt::format("--block-size must be between 1 and 4096, got {}", *block_size));
+  CheckPositive("--max-num-seqs", f.max_num_seqs);
+  CheckPositive("--max-num-batched-tokens", f.mnbt);
+  a->max_num_seqs = f.max_num_seqs;
+  a->max_num_batched_tokens = f.mnbt;
+  if (f.block_size && (*f.block_size < 1 || *f.block_size > 4096)) {
+    throw InputError(fmt::format("--block-size must be between 1 and 4096, got {}", *f.block_size));
   }
-  a.block_size = block_size;
-  if (kv_dtype) {
-    if (!KvCacheDtypes().count(*kv_dtype)) {
+  a->block_size = f.block_size;
+}
+
+// The cache, quantization, speculative and engine-mode flags.
+void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
+  if (f.kv_dtype) {
+    if (!KvCacheDtypes().count(*f.kv_dtype)) {
       throw InputError(fmt::format(
           "--kv-cache-dtype '{}' is not a vLLM cache dtype (expected auto, fp8, fp8_e4m3, "
           "fp8_e5m2, fp8_ds_mla, bfloat16 or float16)",
-          *kv_dtype));
+          *f.kv_dtype));
     }
-    a.kv_cache_dtype = *kv_dtype;
+    a->kv_cache_dtype = *f.kv_dtype;
   }
-  if (dtype && *dtype == "float32" && a.kv_cache_dtype == "auto") a.kv_cache_dtype = "float32";
-  a.enforce_eager = eager.value_or(false);
-  if (kv_mem) {
-    int64_t v = ParseHumanInt("--kv-cache-memory", *kv_mem);
+  if (f.dtype && *f.dtype == "float32" && a->kv_cache_dtype == "auto")
+    a->kv_cache_dtype = "float32";
+  a->enforce_eager = f.eager.value_or(false);
+  if (f.kv_mem) {
+    int64_t v = ParseHumanInt("--kv-cache-memory", *f.kv_mem);
     if (v <= 0)
-      throw InputError(fmt::format("--kv-cache-memory must be positive bytes, got {}", *kv_mem));
-    a.kv_cache_memory_bytes = v;
+      throw InputError(fmt::format("--kv-cache-memory must be positive bytes, got {}", *f.kv_mem));
+    a->kv_cache_memory_bytes = v;
   }
-  a.quantization = quant.value_or("");
-  if (spec) a.speculative = ParseSpeculativeConfig(*spec);
-  if (swap) {
-    if (*swap < 0) throw InputError(fmt::format("--swap-space must be >= 0 GiB, got {}", *swap));
-    a.swap_space_gib = *swap;
+  a->quantization = f.quant.value_or("");
+  if (f.spec) a->speculative = ParseSpeculativeConfig(*f.spec);
+  if (f.swap) {
+    if (*f.swap < 0)
+      throw InputError(fmt::format("--swap-space must be >= 0 GiB, got {}", *f.swap));
+    a->swap_space_gib = *f.swap;
   }
-  a.enable_chunked_prefill = chunked;
-  a.disable_hybrid_kv_cache_manager = no_hybrid.value_or(false);
+  a->enable_chunked_prefill = f.chunked;
+  a->disable_hybrid_kv_cache_manager = f.no_hybrid.value_or(false);
+}
+
+}  // namespace
+
+VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
+  VllmArgs a;
+  std::vector<std::string> args = StripLauncher(argv, &a.use_v1);
+  FlagParser p("vLLM");
+  RawFlags f;
+  DeclareModelledFlags(p, &f);
+  DeclareIgnoredFlags(p);
+  p.Parse(args);
+  a.user_flags = p.given();
+  a.unknown_flags = p.unknown_flags();
+  ApplySizeFlags(f, &a);
+  ApplyCacheFlags(f, &a);
   CheckBounds(a);
   return a;
 }

@@ -3,41 +3,14 @@
 #include <algorithm>
 
 #include "base/units.h"
+#include "engines/common/runtime_estimates.h"
 
 namespace kvplan {
-
-int64_t VllmLayerActivationPerToken(const ModelSpec& m, int tp) {
-  const int64_t dt = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
-  const int64_t h = m.hidden_size;
-  int64_t attn = 0;
-  if (m.attention == AttentionKind::kMla) {
-    int64_t qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    attn = m.num_attention_heads / tp * (qk + m.v_head_dim) + m.kv_lora_rank + m.qk_rope_head_dim;
-  } else {
-    int64_t kv = std::max<int64_t>(1, m.num_kv_heads / tp);
-    attn = (m.num_attention_heads / tp + 2 * kv) * m.head_dim;
-  }
-  // Dense MLP: gate_up (2I) and the activation output (I).
-  int64_t dense = 3 * static_cast<int64_t>(m.intermediate_size) / tp;
-  int64_t mlp = m.IsMoe() && m.first_k_dense_layers == 0 ? 0 : dense;
-  if (m.IsMoe()) {
-    // fused_moe @v0.10: cache1/cache3 share one buffer of max(2N, K) per routed
-    // token, cache2 holds N; N = moe_intermediate / tp.
-    int64_t n = static_cast<int64_t>(m.moe_intermediate_size) / tp;
-    int64_t moe = m.experts_per_token * (std::max(2 * n, h) + n);
-    int64_t shared = 3 *
-                     static_cast<int64_t>(m.shared_expert_intermediate_size +
-                                          m.num_shared_experts * m.moe_intermediate_size) /
-                     tp;
-    mlp = std::max(mlp, moe + shared);
-  }
-  return dt * (2 * h + attn + mlp);
-}
 
 int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_tokens,
                                    int64_t sampler_rows, VllmEra era) {
   const int64_t dt = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
-  int64_t forward = batched_tokens * VllmLayerActivationPerToken(m, tp);
+  int64_t forward = batched_tokens * DecoderActivationPerToken(m, tp);
   // V1 _dummy_sampler_run (gpu_model_runner.py @v0.10) exercises top-k/top-p
   // with the PyTorch-native sampler (FlashInfer's is opt-in,
   // VLLM_USE_FLASHINFER_SAMPLER): fp32 logits, sorted values (4 B), int64
@@ -48,13 +21,6 @@ int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_t
   int64_t vocab_rank = m.vocab_size;  // logits are gathered to full vocab on every rank
   int64_t sampler = batched_tokens * m.hidden_size * dt + sampler_rows * vocab_rank * per_entry;
   return std::max(forward, sampler);
-}
-
-int64_t EstimateCudaContext() { return 500 * kMiB; }
-
-int64_t EstimateNvlsBuffers(int gpus_per_replica, const GpuSpec& gpu) {
-  if (gpus_per_replica < 2 || gpu.link != LinkKind::kNvlink || gpu.nvlink_generation < 4) return 0;
-  return 2415919104;
 }
 
 int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu) {
@@ -95,7 +61,7 @@ int64_t EstimateVllmCudaGraph(const ModelSpec& m, int tp, int64_t max_num_seqs) 
   // Piecewise and full graphs per size (FULL_AND_PIECEWISE, the default since
   // 0.11); each keeps per-layer launch state of the order of 64 KiB [estimate].
   int64_t per_graph = static_cast<int64_t>(m.num_layers) * 64 * kKiB;
-  return largest * VllmLayerActivationPerToken(m, tp) + 2 * n * per_graph;
+  return largest * DecoderActivationPerToken(m, tp) + 2 * n * per_graph;
 }
 
 int64_t VllmDefaultMaxNumBatchedTokens(const GpuSpec& gpu) {

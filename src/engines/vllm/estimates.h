@@ -7,14 +7,10 @@
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "engines/common/runtime_estimates.h"
 #include "engines/vllm/release.h"
 
 namespace kvplan {
-
-// Activation bytes per batched token in one decoder layer on one rank: hidden
-// and residual streams, q/k/v and attention output, and the MLP intermediates
-// (fused-MoE caches for MoE layers); the largest layer type counts.
-int64_t VllmLayerActivationPerToken(const ModelSpec& model, int tp);
 
 // Torch peak increase of the profiling run: max(one forward over
 // `batched_tokens`, the dummy sampler run over `sampler_rows` x vocab).
@@ -30,15 +26,6 @@ int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batch
 // NVLink-SHARP buffers on NVSwitch systems, which the profiling run's first
 // large all-reduce allocates).
 int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu);
-
-// NCCL NVLS buffers per rank: nvlsTotalSize 2415919104 on 8x H200
-// (perf-model.md; vllm#9699 lost ~23% of the blocks to them on 405B TP8).
-// 0 when the GPUs have no NVLink 4+ (no NVSwitch multicast).
-int64_t EstimateNvlsBuffers(int gpus_per_replica, const GpuSpec& gpu);
-
-// The CUDA context and driver reservations present before vLLM's first
-// snapshot (what "free" lacks on an otherwise empty GPU).
-int64_t EstimateCudaContext();
 
 // vLLM's default CUDA-graph capture sizes for `max_num_seqs`
 // (vllm/config/__init__.py @v0.10: [1,2,4] + range(8,256,8) + range(256,max+1,16),

@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "base/text.h"
 #include "base/units.h"
 #include "engines/vllm/budget.h"
@@ -26,8 +27,8 @@ std::optional<PlanResult> TryPlan(const std::string& version, const ModelSpec& m
 
 std::string Effect(const PlanResult& r) {
   const Figure* c = r.FindFigure("max_concurrency");
-  return fmt::format("starts; {} GiB for KV, {} KV tokens, max concurrency {:.2f}x at {} tokens",
-                     Gib2(r.rest_memory_bytes), WithThousands(r.max_total_num_tokens),
+  return fmt::format("starts; {} for KV, {} KV tokens, max concurrency {:.2f}x at {} tokens",
+                     FormatGiB(r.rest_memory_bytes), WithThousands(r.max_total_num_tokens),
                      c ? c->value : 0.0, WithThousands(r.context_length));
 }
 

@@ -65,39 +65,55 @@ VllmKvReport VllmV1Report(const VllmKvSpec& spec, const VllmKvSpec& check_spec, 
     // kv_cache_utils.py @v0.8 (PR #13596): tokens = blocks * block_size, concurrency = tokens /
     // len.
     rep.tokens = rep.num_blocks * spec.block_size;
-    rep.token_rule =
-        fmt::format("num_gpu_blocks x block_size = {} x {}", rep.num_blocks, spec.block_size);
+    rep.token_rule = VllmKvReport::TokenRule::kBlocksTimesBlockSize;
     rep.concurrency = static_cast<double>(rep.tokens) / static_cast<double>(mml);
   } else {
     rep.concurrency = VllmGroupConcurrency(spec, rep.num_blocks, mml, mnbt);
     if (!r.AtLeast(0, 26, 0)) {
       // kv_cache_utils.py _report_kv_cache_config @v0.10: blocks // groups * block_size.
       rep.tokens = rep.num_blocks / spec.num_groups * spec.block_size;
-      rep.token_rule = fmt::format("num_gpu_blocks // groups x block_size = {} // {} x {}",
-                                   rep.num_blocks, spec.num_groups, spec.block_size);
+      rep.token_rule = VllmKvReport::TokenRule::kBlocksPerGroup;
     } else {
       // kv_cache_utils.py update_kv_cache_capacity (autumn 2026, issue #54662): derived.
       rep.tokens = static_cast<int64_t>(rep.concurrency * static_cast<double>(mml));
-      rep.token_rule = fmt::format("int(max_concurrency x max_model_len) = int({:.4f} x {})",
-                                   rep.concurrency, mml);
+      rep.token_rule = VllmKvReport::TokenRule::kFromConcurrency;
     }
   }
+  return rep;
+}
+
+std::string DescribeVllmTokenRule(const VllmKvReport& rep, const VllmKvSpec& spec, int64_t mml) {
+  switch (rep.token_rule) {
+    case VllmKvReport::TokenRule::kBlocksTimesBlockSize:
+      return fmt::format("num_gpu_blocks x block_size = {} x {}", rep.num_blocks, spec.block_size);
+    case VllmKvReport::TokenRule::kBlocksPerGroup:
+      return fmt::format("num_gpu_blocks // groups x block_size = {} // {} x {}", rep.num_blocks,
+                         spec.num_groups, spec.block_size);
+    case VllmKvReport::TokenRule::kFromConcurrency:
+      return fmt::format("int(max_concurrency x max_model_len) = int({:.4f} x {})", rep.concurrency,
+                         mml);
+  }
+  return "";
+}
+
+std::vector<std::string> DescribeVllmV1ReportLines(const VllmKvReport& rep, int64_t mml,
+                                                   const VllmRelease& r) {
+  if (!rep.ok) return {};
   if (!r.AtLeast(0, 7, 3)) {
     // kv_cache_utils.py @v0.7.0 (PR #12569): plain block count, unseparated length.
-    rep.log_lines.push_back(fmt::format("# GPU blocks: {}", rep.num_blocks));
-    rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
-                                        mml, rep.concurrency));
-  } else if (!r.AtLeast(0, 26, 0)) {
-    rep.log_lines.push_back(fmt::format("GPU KV cache size: {} tokens", WithThousands(rep.tokens)));
-    rep.log_lines.push_back(fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
-                                        WithThousands(mml), rep.concurrency));
-  } else {
-    rep.log_lines.push_back(
-        fmt::format("GPU KV cache size: {} tokens, Maximum concurrency for {} tokens per request: "
-                    "{:.2f}x",
-                    WithThousands(rep.tokens), WithThousands(mml), rep.concurrency));
+    return {fmt::format("# GPU blocks: {}", rep.num_blocks),
+            fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x", mml,
+                        rep.concurrency)};
   }
-  return rep;
+  if (!r.AtLeast(0, 26, 0)) {
+    return {fmt::format("GPU KV cache size: {} tokens", WithThousands(rep.tokens)),
+            fmt::format("Maximum concurrency for {} tokens per request: {:.2f}x",
+                        WithThousands(mml), rep.concurrency)};
+  }
+  return {
+      fmt::format("GPU KV cache size: {} tokens, Maximum concurrency for {} tokens per request: "
+                  "{:.2f}x",
+                  WithThousands(rep.tokens), WithThousands(mml), rep.concurrency)};
 }
 
 }  // namespace kvplan

@@ -8,14 +8,19 @@
 
 namespace kvplan {
 
-VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t, const VllmRelease& r) {
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t) {
   VllmTerms terms = t;
   if (t.enforce_eager) terms.cuda_graph = 0;  // cudagraph_mode NONE: no estimate
-  VllmBudget b = VllmV1ProfiledBudget(terms, r, /*subtract_graph=*/true);
-  if (terms.cuda_graph > 0 && !t.kv_cache_memory) {
+  return VllmV1ProfiledBudget(terms, /*subtract_graph=*/true);
+}
+
+VllmBudgetText DescribeVllmV1GraphEstimateBudget(const VllmTerms& t, const VllmBudget& b,
+                                                 const VllmRelease& r) {
+  VllmBudgetText out = DescribeVllmV1ProfiledBudget(t, b, r);
+  if (b.graph_subtracted > 0 && !t.kv_cache_memory) {
     // gpu_worker.py @v0.21: the info line with the equivalent utilizations.
-    double frac = static_cast<double>(terms.cuda_graph) / static_cast<double>(t.total);
-    b.warnings.push_back(fmt::format(
+    double frac = static_cast<double>(b.graph_subtracted) / static_cast<double>(t.total);
+    out.warnings.push_back(fmt::format(
         "CUDA graph memory profiling is enabled (default since v0.21.0). The current "
         "--gpu-memory-utilization={:.4f} is equivalent to --gpu-memory-utilization={:.4f} without "
         "CUDA graph memory profiling. To maintain the same effective KV cache size as before, "
@@ -23,7 +28,7 @@ VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t, const VllmRelease& r) {
         "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.",
         t.util, t.util - frac, t.util + frac));
   }
-  return b;
+  return out;
 }
 
 }  // namespace kvplan

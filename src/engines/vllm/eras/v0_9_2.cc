@@ -26,65 +26,82 @@ std::string StartupCheck(const VllmTerms& t, double requested) {
 
 }  // namespace
 
-VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, const VllmRelease& r, bool subtract_graph) {
+VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, bool subtract_graph) {
   VllmBudget b;
   b.requested = static_cast<double>(t.total) * t.util;
-  b.stages.push_back({"requested_memory",
-                      fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB",
-                                  Gib2(t.total), t.total_src, PyFloat(t.util), b.requested / kGiB),
-                      static_cast<int64_t>(b.requested), kWorker, ""});
-  b.stages.push_back(
+  b.error = StartupCheck(t, b.requested);
+  b.non_kv = t.weights + t.activation + t.non_torch;
+  b.kv_from_terms = b.requested - static_cast<double>(b.non_kv);
+  b.subtract_graph = subtract_graph;
+  if (subtract_graph) {
+    b.graph_subtracted = t.cuda_graph;
+    b.kv_from_terms -= static_cast<double>(t.cuda_graph);
+  } else {
+    // Captured after the KV cache is allocated: comes out of the 1 - util headroom.
+    b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
+  }
+  double kv = b.kv_from_terms;
+  if (t.kv_cache_memory) {
+    // gpu_worker.py determine_available_memory @v0.10.2 (PR #21489): the flag
+    // replaces the profiled budget; gpu_memory_utilization no longer sizes the cache.
+    kv = static_cast<double>(*t.kv_cache_memory);
+    b.source = VllmBudget::Source::kFlag;
+  } else if (t.available_kv) {
+    kv = static_cast<double>(*t.available_kv);
+    b.source = VllmBudget::Source::kLog;
+  }
+  b.available = static_cast<int64_t>(std::floor(kv));
+  return b;
+}
+
+VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget& b,
+                                            const VllmRelease& r) {
+  VllmBudgetText out;
+  out.stages.push_back(
+      {"requested_memory",
+       fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB", Gib2(t.total),
+                   t.total_src, PyFloat(t.util), b.requested / kGiB),
+       static_cast<int64_t>(b.requested), kWorker, ""});
+  out.stages.push_back(
       {"startup_free_check",
        fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB", Gib2(t.pre_load_free),
                    t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
                    b.requested / kGiB),
        t.pre_load_free, kWorker, ""});
-  b.error = StartupCheck(t, b.requested);
-  int64_t non_kv = t.weights + t.activation + t.non_torch;
-  b.stages.push_back(
+  out.stages.push_back(
       {"non_kv_cache_memory",
        fmt::format("weights {} ({}) + torch peak increase {} ({}) + non-torch increase {} ({}) = "
                    "{} GiB",
                    Gib2(t.weights), t.weights_src, Gib2(t.activation), t.activation_src,
-                   Gib2(t.non_torch), t.non_torch_src, Gib2(non_kv)),
-       non_kv, "vllm/utils/mem_utils.py @a6d5c390 memory_profiling", ""});
-  double kv = b.requested - static_cast<double>(non_kv);
-  std::string formula = fmt::format("{:.2f} - {}", b.requested / kGiB, Gib2(non_kv));
-  if (subtract_graph) {
-    kv -= static_cast<double>(t.cuda_graph);
-    formula += fmt::format(" - CUDA-graph estimate {} ({})", Gib2(t.cuda_graph), t.graph_src);
-  } else {
-    // Captured after the KV cache is allocated: comes out of the 1 - util headroom.
-    b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
+                   Gib2(t.non_torch), t.non_torch_src, Gib2(b.non_kv)),
+       b.non_kv, "vllm/utils/mem_utils.py @a6d5c390 memory_profiling", ""});
+  std::string formula = fmt::format("{:.2f} - {}", b.requested / kGiB, Gib2(b.non_kv));
+  if (b.subtract_graph) {
+    formula += fmt::format(" - CUDA-graph estimate {} ({})", Gib2(b.graph_subtracted), t.graph_src);
   }
-  b.stages.push_back({"available_kv_cache_memory",
-                      fmt::format("{} = {:.2f} GiB", formula, kv / kGiB), static_cast<int64_t>(kv),
-                      kWorker, ""});
-  if (t.kv_cache_memory) {
-    // gpu_worker.py determine_available_memory @v0.10.2 (PR #21489): the flag
-    // replaces the profiled budget; gpu_memory_utilization no longer sizes the cache.
-    kv = static_cast<double>(*t.kv_cache_memory);
-    b.stages.push_back({"kv_cache_memory",
-                        fmt::format("--kv-cache-memory {} bytes ({} GiB) replaces the budget",
-                                    *t.kv_cache_memory, Gib2(*t.kv_cache_memory)),
-                        *t.kv_cache_memory, "vllm/v1/worker/gpu_worker.py @v0.10.2 (PR #21489)",
-                        ""});
-  } else if (t.available_kv) {
-    kv = static_cast<double>(*t.available_kv);
-    b.warnings.push_back(fmt::format(
+  out.stages.push_back({"available_kv_cache_memory",
+                        fmt::format("{} = {:.2f} GiB", formula, b.kv_from_terms / kGiB),
+                        static_cast<int64_t>(b.kv_from_terms), kWorker, ""});
+  if (b.source == VllmBudget::Source::kFlag) {
+    out.stages.push_back({"kv_cache_memory",
+                          fmt::format("--kv-cache-memory {} bytes ({} GiB) replaces the budget",
+                                      *t.kv_cache_memory, Gib2(*t.kv_cache_memory)),
+                          *t.kv_cache_memory, "vllm/v1/worker/gpu_worker.py @v0.10.2 (PR #21489)",
+                          ""});
+  } else if (b.source == VllmBudget::Source::kLog) {
+    out.warnings.push_back(fmt::format(
         "Available KV cache memory {} GiB taken from the log instead of the terms above",
         Gib2(*t.available_kv)));
   }
-  b.available = static_cast<int64_t>(std::floor(kv));
   // gpu_worker.py determine_available_memory: "%.2f", format_gib from ~0.12 [inferred].
-  b.log_lines.push_back(
+  out.log_lines.push_back(
       fmt::format("Available KV cache memory: {} GiB",
                   r.AtLeast(0, 12, 0) ? PyRound2(ToGiB(b.available)) : Gib2(b.available)));
-  return b;
+  return out;
 }
 
-VllmBudget VllmV1Budget(const VllmTerms& t, const VllmRelease& r) {
-  return VllmV1ProfiledBudget(t, r, /*subtract_graph=*/false);
+VllmBudget VllmV1Budget(const VllmTerms& t) {
+  return VllmV1ProfiledBudget(t, /*subtract_graph=*/false);
 }
 
 }  // namespace kvplan

@@ -1,0 +1,105 @@
+// Stage "weights" of a vLLM plan, with the other memory terms of one rank
+// (activation peak, non-torch, CUDA graphs): each measured or kvplan's estimate.
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "base/format.h"
+#include "catalog/weights.h"
+#include "engines/vllm/estimates.h"
+#include "engines/vllm/stages.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+int64_t EstimatedWeights(const ModelSpec& model, const VllmArgs& a, const ModelSpec* draft) {
+  Parallelism par;
+  par.tp = a.tp;
+  par.pp = a.pp;
+  par.dp = a.dp;
+  // vLLM's expert-parallel size is tp * dp; EstimateWeights shards experts by ep x tp.
+  par.ep = a.enable_expert_parallel ? a.dp : 1;
+  int64_t weights = EstimateWeights(model, par).bytes_per_rank;
+  int mtp = VllmExtraMtpLayers(model, a);
+  if (mtp > 0 && model.num_layers > 0) weights += weights / model.num_layers * mtp;
+  if (draft != nullptr) weights += EstimateWeights(*draft, par).bytes_per_rank;
+  return weights;
+}
+
+void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefaults& d,
+                    const VllmMeasured& ms, VllmTerms* t) {
+  t->sampler_rows = IsV0(d.era) ? d.max_num_seqs : std::min(d.max_num_seqs, d.mnbt);
+  if (ms.activation_peak) {
+    t->activation = *ms.activation_peak;
+    t->activation_src = "measured";
+  } else if (ms.peak_torch) {
+    // The V0 one-line log's peak_torch_memory includes the weights.
+    t->activation = std::max<int64_t>(0, *ms.peak_torch - t->weights);
+    t->activation_src = "measured peak_torch - weights";
+  } else {
+    t->activation = EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era);
+    t->activation_src = "estimated";
+  }
+  t->activation_from_log = ms.activation_peak || ms.available_kv || ms.peak_torch;
+}
+
+}  // namespace
+
+ModelSpec VllmWithQuantization(ModelSpec m, const std::string& q) {
+  // --quantization fp8 on an unquantized checkpoint: vLLM quantizes the linear
+  // layers to fp8 at load time (vllm/model_executor/layers/quantization/fp8.py).
+  if (q == "fp8" && m.quant.method.empty()) {
+    m.quant.method = "fp8";
+    m.quant.weight_bits = 8;
+  }
+  return m;
+}
+
+int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a) {
+  if (!a.speculative) return 0;
+  const std::string& meth = a.speculative->method;
+  if (meth == "mtp" || meth == "deepseek_mtp" || meth == "qwen3_next_mtp" || meth == "ernie_mtp" ||
+      meth == "glm4_moe_mtp") {
+    return std::max(1, m.num_nextn_predict_layers);
+  }
+  return 0;
+}
+
+VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
+                          const VllmDefaults& d, const VllmMeasured& ms, const ModelSpec* draft) {
+  VllmTerms t;
+  t.util = d.util;
+  t.total = ms.total.value_or(gpu.total_bytes);
+  t.total_src = ms.total ? "measured" : "catalog";
+  if (t.total <= 0)
+    throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
+  t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, a, draft);
+  t.weights_src = ms.weights ? "measured" : "estimated";
+  ActivationTerm(model, a, d, ms, &t);
+  t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, a.tp * a.pp, gpu);
+  t.non_torch_src = ms.non_torch ? "measured" : "estimated";
+  if (ms.cuda_graph) {
+    t.cuda_graph = *ms.cuda_graph;
+  } else {
+    t.cuda_graph = a.enforce_eager ? 0 : EstimateVllmCudaGraph(model, a.tp, d.max_num_seqs);
+  }
+  t.graph_src = ms.cuda_graph ? "measured" : "estimated";
+  t.pre_load_free_measured = ms.pre_load_free.has_value();
+  t.pre_load_free = ms.pre_load_free.value_or(t.total - EstimateCudaContext());
+  t.peak_torch = ms.peak_torch;
+  t.available_kv = ms.available_kv;
+  t.kv_cache_memory = a.kv_cache_memory_bytes;
+  t.enforce_eager = a.enforce_eager;
+  return t;
+}
+
+std::vector<std::string> DescribeVllmTermWarnings(const VllmTerms& t, const VllmDefaults& d) {
+  if (t.activation_from_log) return {};
+  return {fmt::format(
+      "activation peak is kvplan's estimate ({} for {} batched tokens, {} sampler rows); "
+      "pass the logged value to be exact",
+      FormatGiB(t.activation), d.mnbt, t.sampler_rows)};
+}
+
+}  // namespace kvplan
