@@ -94,7 +94,7 @@ SglangVerdict SglangVerdictOf(const SglangLaunch& l, const SglangSettings& s, co
     return v;
   }
   if (t.tokens <= 0) {
-    // model_runner.py init_memory_pool: RuntimeError "Not enough memory"
+    // model_runner.py @v0.5.3 init_memory_pool: RuntimeError when no token fits
     v.ok = false;
     v.error_message = "Not enough memory. Please try to increase --mem-fraction-static.";
     if (era.error_names_mfs_server_args) {
