@@ -51,13 +51,59 @@ int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::strin
   return draft->num_nextn_predict_layers > 0 ? draft->num_nextn_predict_layers : draft->num_layers;
 }
 
+// model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
+void MlaCell(const SglangEra& era, int64_t version, const ModelSpec& model, SglangCell* c) {
+  c->mla = true;
+  int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
+  if (model.index_head_dim > 0 && c->elem_bytes == 1) {
+    // DSA/NSA fp8 layout (#11309): latent + scales + bf16 rope
+    c->dsa_fp8_layout = true;
+    dim = model.kv_lora_rank + model.kv_lora_rank / 128 * 4 + model.qk_rope_head_dim * 2;
+  }
+  c->base_bytes = dim * c->layers * c->elem_bytes;
+  c->bytes = c->base_bytes;
+  if (model.index_head_dim > 0 &&
+      (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
+    // #11309 (2025-10-08): the indexer cache is in the budget.
+    c->indexer_bytes = (model.index_head_dim + model.index_head_dim / 128 * 4) * c->layers;
+    c->bytes += c->indexer_bytes;
+  }
+}
+
+// Grouped-query attention; returns false when the cell is final (the 2026
+// hybrid pool, whose divisor already counts the draft layers).
+bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, SglangCell* c) {
+  const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
+  // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
+  c->kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
+  c->per_layer_bytes =
+      int64_t{c->kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c->elem_bytes;
+  if (SglangUsesHybridSwa(model, era.swa_mode)) {
+    c->hybrid_mode = era.swa_mode;
+    c->swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
+    c->n_full = model.NumLayersOfKind(LayerKind::kFull);
+    c->n_swa = model.NumLayersOfKind(LayerKind::kSliding);
+  }
+  if (c->hybrid_mode == 2) {
+    // pool_configurator.py HybridSWAPoolConfigurator (#18039, 2026-02):
+    // budget // (F*(n_full + draft_full) + r*S*n_swa)
+    const double per_layer = static_cast<double>(c->per_layer_bytes);
+    c->hybrid_divisor =
+        per_layer * (c->n_full + c->draft_layers) + c->swa_ratio * per_layer * c->n_swa;
+    c->bytes = static_cast<int64_t>(c->hybrid_divisor);
+    return false;
+  }
+  c->base_bytes = c->per_layer_bytes * c->layers;
+  c->bytes = c->base_bytes;
+  return true;
+}
+
 }  // namespace
 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
-                          const SglangArgs& a, const ModelSpec* draft, bool explain) {
+                          const SglangArgs& a, const ModelSpec* draft) {
   SglangCell c;
   c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
-  const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
   // v0.4.6 counts num_hidden_layers; v0.4.7+ the PP-local num_effective_layers.
   int layers = era.pp_local_layers ? SglangStageLayers(model.num_layers, a.pp) : model.num_layers;
   // Linear-attention (mamba) layers hold no per-token KV (v0.5.2+ hybrid GDN).
@@ -68,75 +114,49 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
   }
   c.layers = layers;
   const bool has_draft = SglangHasDraft(a.speculative_algorithm);
-  const int draft_layers =
+  c.draft_layers =
       era.draft_kv_in_cell && has_draft ? DraftLayers(model, draft, a.speculative_algorithm) : 0;
-
   if (model.attention == AttentionKind::kMla) {
-    c.mla = true;
-    // model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
-    int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
-    std::string dim_text;
-    if (explain) dim_text = fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
-    if (model.index_head_dim > 0 && c.elem_bytes == 1) {
-      // DSA/NSA fp8 layout (#11309): latent + scales + bf16 rope
-      dim = model.kv_lora_rank + model.kv_lora_rank / 128 * 4 + model.qk_rope_head_dim * 2;
-      if (explain)
-        dim_text = fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank, model.kv_lora_rank,
-                               model.qk_rope_head_dim);
-    }
-    c.bytes = dim * layers * c.elem_bytes;
-    if (explain)
-      c.formula =
-          fmt::format("{} * {} layers * {} B = {}", dim_text, layers, c.elem_bytes, c.bytes);
-    if (model.index_head_dim > 0 &&
-        (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
-      // #11309 (2025-10-08): the indexer cache is in the budget.
-      const int64_t idx = (model.index_head_dim + model.index_head_dim / 128 * 4) * layers;
-      c.bytes += idx;
-      if (explain)
-        c.formula += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
-                                 model.index_head_dim, layers, c.bytes);
-    }
-  } else {
-    // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
-    c.kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
-    const int64_t per_layer =
-        int64_t{c.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c.elem_bytes;
-    if (SglangUsesHybridSwa(model, era.swa_mode)) {
-      c.hybrid_mode = era.swa_mode;
-      c.swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
-      c.n_full = model.NumLayersOfKind(LayerKind::kFull);
-      c.n_swa = model.NumLayersOfKind(LayerKind::kSliding);
-    }
-    if (c.hybrid_mode == 2) {
-      // pool_configurator.py HybridSWAPoolConfigurator (#18039, 2026-02):
-      // budget // (F*(n_full + draft_full) + r*S*n_swa)
-      c.hybrid_divisor = static_cast<double>(per_layer) * (c.n_full + draft_layers) +
-                         c.swa_ratio * static_cast<double>(per_layer) * c.n_swa;
-      c.bytes = static_cast<int64_t>(c.hybrid_divisor);
-      if (explain)
-        c.formula = fmt::format(
-            "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = "
-            "{:.1f}",
-            per_layer, c.n_full, draft_layers, c.swa_ratio, per_layer, c.n_swa, c.hybrid_divisor);
-      return c;
-    }
-    c.bytes = per_layer * layers;
-    c.formula =
-        fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
-                    model.head_dim, model.v_head_dim, layers, c.elem_bytes, c.bytes);
+    MlaCell(era, version, model, &c);
+  } else if (!GqaCell(era, model, a, &c)) {
+    return c;
   }
-  if (draft_layers > 0) {
+  if (c.draft_layers > 0) {
     // pool_configurator.py @main (#23862): cell = int(cell * (1 + draft_layers / num_layers)),
     // num_layers being the PP-local effective (full-attention) layers.
-    const int64_t before = c.bytes;
     c.bytes = static_cast<int64_t>(static_cast<double>(c.bytes) *
-                                   (1.0 + static_cast<double>(draft_layers) / layers));
-    if (explain)
-      c.formula += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", before, draft_layers,
-                               layers, c.bytes);
+                                   (1.0 + static_cast<double>(c.draft_layers) / layers));
   }
   return c;
+}
+
+std::string SglangCellFormula(const SglangCell& c, const ModelSpec& model) {
+  std::string f;
+  if (c.hybrid_mode == 2) {
+    return fmt::format(
+        "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = {:.1f}",
+        c.per_layer_bytes, c.n_full, c.draft_layers, c.swa_ratio, c.per_layer_bytes, c.n_swa,
+        c.hybrid_divisor);
+  }
+  if (c.mla) {
+    const std::string dim =
+        c.dsa_fp8_layout ? fmt::format("({} + {}/128*4 + {}*2)", model.kv_lora_rank,
+                                       model.kv_lora_rank, model.qk_rope_head_dim)
+                         : fmt::format("({} + {})", model.kv_lora_rank, model.qk_rope_head_dim);
+    f = fmt::format("{} * {} layers * {} B = {}", dim, c.layers, c.elem_bytes, c.base_bytes);
+    if (c.indexer_bytes > 0) {
+      f += fmt::format(" + indexer ({} + {}/128*4) * {} = {}", model.index_head_dim,
+                       model.index_head_dim, c.layers, c.base_bytes + c.indexer_bytes);
+    }
+  } else {
+    f = fmt::format("{} kv heads/rank * ({} + {}) * {} layers * {} B = {}", c.kv_heads_per_rank,
+                    model.head_dim, model.v_head_dim, c.layers, c.elem_bytes, c.base_bytes);
+  }
+  if (c.draft_layers > 0) {
+    f += fmt::format("; with the draft: int({} * (1 + {}/{})) = {}", c.base_bytes + c.indexer_bytes,
+                     c.draft_layers, c.layers, c.bytes);
+  }
+  return f;
 }
 
 }  // namespace kvplan

@@ -12,7 +12,6 @@ namespace kvplan {
 
 struct SglangCell {
   int64_t bytes = 0;          // bytes per token per rank, as the engine divides by
-  std::string formula;        // with numbers
   int kv_heads_per_rank = 0;  // GQA; 0 for MLA
   int layers = 0;             // layers counted
   int elem_bytes = 2;         // KV element size
@@ -24,6 +23,12 @@ struct SglangCell {
   int n_full = 0, n_swa = 0;
   double swa_ratio = 0;
   double hybrid_divisor = 0;
+  // The terms, for the formula text.
+  int64_t per_layer_bytes = 0;  // GQA: kv heads/rank * (head_dim + v_head_dim) * elem
+  int64_t base_bytes = 0;       // before the indexer and the draft layers
+  int64_t indexer_bytes = 0;    // DSA indexer cache (#11309)
+  bool dsa_fp8_layout = false;  // DSA/NSA fp8 latent + scales + bf16 rope
+  int draft_layers = 0;         // draft layers budgeted in the cell (#23862)
 };
 
 // KV element bytes for --kv-cache-dtype ("auto" is the model's dtype: an FP8
@@ -39,6 +44,9 @@ bool SglangUsesHybridSwa(const ModelSpec& model, int swa_mode);
 int SglangStageLayers(int num_layers, int pp);
 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
-                          const SglangArgs& args, const ModelSpec* draft, bool explain = true);
+                          const SglangArgs& args, const ModelSpec* draft);
+
+// The cell size with its numbers, for the cell_size stage.
+std::string SglangCellFormula(const SglangCell& cell, const ModelSpec& model);
 
 }  // namespace kvplan

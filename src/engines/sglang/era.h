@@ -1,7 +1,8 @@
 // The rules that differ between SGLang releases. Each era is defined in its
 // own file (engines/sglang/eras/v0_4_6.cc, engines/sglang/eras/v0_4_7.cc,
-// engines/sglang/eras/v0_5_3.cc, engines/sglang/eras/v0_5_7.cc); engines/sglang/planner.cc runs the
-// pipeline that is common to all of them and asks the era wherever the releases differ.
+// engines/sglang/eras/v0_5_3.cc, engines/sglang/eras/v0_5_7.cc); engines/sglang/planner.cc runs
+// the stages common to all of them (engines/sglang/stages.h), which ask the era wherever the
+// releases differ.
 #pragma once
 
 #include <cstdint>

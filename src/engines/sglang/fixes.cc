@@ -98,41 +98,58 @@ void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, 
   }
 }
 
-void SglangAddFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
-                    const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
-                    PlanResult* r) {
-  if (SglangEagleWithEagle3Draft(args.speculative_algorithm, draft)) {
-    r->fixes.push_back({"--speculative-algorithm", "EAGLE3",
-                        "the draft is an EAGLE-3 head; under EAGLE SGLang accepts no draft token "
-                        "(sglang PR #21272)"});
+namespace {
+
+// One launch and what fixing it re-plans with.
+struct FixInput {
+  const std::string& version;
+  const ModelSpec& model;
+  const GpuSpec& gpu;
+  const SglangArgs& args;
+  const SglangMeasured& measured;
+  const ModelSpec* draft;
+
+  PlanResult Replan(const SglangArgs& a) const {
+    return kvplan::Replan(version, model, gpu, a, measured, draft);
   }
+  std::optional<double> MinimumFraction(int64_t min_tokens) const {
+    return SglangMinimumFraction(version, model, gpu, args, measured, draft, min_tokens);
+  }
+};
+
+// For a launch that fails or cannot hold one request: the smallest fractions
+// that start it and that hold one request.
+void AddMinimumFractionFixes(const FixInput& in, PlanResult* r) {
   const int64_t one_request = r->context_length;
-  const bool short_of_one_request = r->ok && r->max_total_num_tokens < one_request;
-  if (!r->ok || short_of_one_request) {
-    if (auto m = SglangMinimumFraction(version, model, gpu, args, measured, draft, 1)) {
-      SglangArgs a = args;
-      a.mem_fraction_static = *m;
-      PlanResult p = Replan(version, model, gpu, a, measured, draft);
-      const double exact = 1 - ToGiB(r->post_load_free_bytes) / ToGiB(r->pre_load_free_bytes);
-      if (!r->ok) {
-        r->fixes.push_back(
-            {"--mem-fraction-static", fmt::format("{:.3f}", *m),
-             fmt::format("minimum viable (1 - post/pre = {:.4f}); {}", exact, Effect(p))});
-      }
-    }
-    if (auto m = SglangMinimumFraction(version, model, gpu, args, measured, draft, one_request)) {
-      SglangArgs a = args;
-      a.mem_fraction_static = *m;
-      PlanResult p = Replan(version, model, gpu, a, measured, draft);
+  if (auto m = in.MinimumFraction(1)) {
+    SglangArgs a = in.args;
+    a.mem_fraction_static = *m;
+    PlanResult p = in.Replan(a);
+    const double exact = 1 - ToGiB(r->post_load_free_bytes) / ToGiB(r->pre_load_free_bytes);
+    if (!r->ok) {
       r->fixes.push_back(
           {"--mem-fraction-static", fmt::format("{:.3f}", *m),
-           fmt::format("smallest that holds one {}-token request; {}", one_request, Effect(p))});
+           fmt::format("minimum viable (1 - post/pre = {:.4f}); {}", exact, Effect(p))});
     }
   }
-  if (args.mem_fraction_static) {
+  if (auto m = in.MinimumFraction(one_request)) {
+    SglangArgs a = in.args;
+    a.mem_fraction_static = *m;
+    PlanResult p = in.Replan(a);
+    r->fixes.push_back(
+        {"--mem-fraction-static", fmt::format("{:.3f}", *m),
+         fmt::format("smallest that holds one {}-token request; {}", one_request, Effect(p))});
+  }
+}
+
+// For a user's --mem-fraction-static: SGLang's own value, and 0.88.
+void AddUserFractionFixes(const FixInput& in, PlanResult* r) {
+  const SglangArgs& args = in.args;
+  if (!args.mem_fraction_static) return;
+  {
     SglangArgs a = args;
     a.mem_fraction_static.reset();
-    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    PlanResult p = in.Replan(a);
     if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
       r->fixes.push_back(
           {"--mem-fraction-static", fmt::format("{:.3f}", p.fraction),
@@ -142,55 +159,81 @@ void SglangAddFixes(const std::string& version, const ModelSpec& model, const Gp
   // 0.88 is what SGLang takes when it cannot read the GPU capacity
   // (nvidia-smi missing in a container), and the old tp-1 default: the value
   // a "known good" run without the flag often had.
-  if (args.mem_fraction_static && *args.mem_fraction_static < 0.88) {
+  if (*args.mem_fraction_static < 0.88) {
     SglangArgs a = args;
     a.mem_fraction_static = 0.88;
-    PlanResult p = Replan(version, model, gpu, a, measured, draft);
+    PlanResult p = in.Replan(a);
     if (p.ok) {
       r->fixes.push_back(
           {"--mem-fraction-static", "0.880",
            fmt::format("SGLang's own choice when it cannot read the GPU capacity; {}", Effect(p))});
     }
   }
-  // A smaller decode-graph batch lowers the automatic reserve and so raises
-  // the fraction (the story's 512 -> 128).
-  if (!args.mem_fraction_static && !args.disable_cuda_graph) {
-    int64_t current = 0;
-    if (const Figure* f = r->FindFigure("cuda_graph_max_bs"))
-      current = static_cast<int64_t>(f->value);
-    if (current > 128) {
-      SglangArgs a = args;
-      a.cuda_graph_max_bs = 128;
-      PlanResult p = Replan(version, model, gpu, a, measured, draft);
-      if (p.ok && p.max_total_num_tokens > r->max_total_num_tokens) {
-        r->fixes.push_back(
-            {"--cuda-graph-max-bs", "128",
-             fmt::format("lowers the automatic reserve (mem_fraction_static {:.3f}); {}",
-                         p.fraction, Effect(p))});
-      }
-    }
+}
+
+// A smaller decode-graph batch lowers the automatic reserve and so raises
+// the fraction (the story's 512 -> 128).
+void AddGraphBatchFix(const FixInput& in, PlanResult* r) {
+  const SglangArgs& args = in.args;
+  if (args.mem_fraction_static || args.disable_cuda_graph) return;
+  int64_t current = 0;
+  if (const Figure* f = r->FindFigure("cuda_graph_max_bs"))
+    current = static_cast<int64_t>(f->value);
+  if (current <= 128) return;
+  SglangArgs a = args;
+  a.cuda_graph_max_bs = 128;
+  PlanResult p = in.Replan(a);
+  if (p.ok && p.max_total_num_tokens > r->max_total_num_tokens) {
+    r->fixes.push_back({"--cuda-graph-max-bs", "128",
+                        fmt::format("lowers the automatic reserve (mem_fraction_static {:.3f}); {}",
+                                    p.fraction, Effect(p))});
   }
-  const bool fp8_kv = args.kv_cache_dtype.rfind("fp8", 0) == 0;
-  if (!fp8_kv) {
-    SglangArgs a = args;
-    a.kv_cache_dtype = "fp8_e4m3";
-    PlanResult p = Replan(version, model, gpu, a, measured, draft);
-    if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
-      r->fixes.push_back({"--kv-cache-dtype", "fp8_e4m3",
-                          fmt::format("halves the KV bytes per token; {}", Effect(p))});
-    }
+}
+
+void AddFp8KvFix(const FixInput& in, PlanResult* r) {
+  const bool fp8_kv = in.args.kv_cache_dtype.rfind("fp8", 0) == 0;
+  if (fp8_kv) return;
+  SglangArgs a = in.args;
+  a.kv_cache_dtype = "fp8_e4m3";
+  PlanResult p = in.Replan(a);
+  if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
+    r->fixes.push_back({"--kv-cache-dtype", "fp8_e4m3",
+                        fmt::format("halves the KV bytes per token; {}", Effect(p))});
   }
+}
+
+// Twice the GPUs per replica, the measured weights scaled to the new TP.
+void AddDoubleTpFix(const FixInput& in, PlanResult* r) {
+  const SglangArgs& args = in.args;
+  SglangArgs a = args;
+  a.tp = args.tp * 2;
+  if (in.model.num_attention_heads % a.tp != 0) return;
+  PlanResult p = Replan(in.version, in.model, in.gpu, a,
+                        MeasuredAtTp(in.model, args, a.tp, in.measured), in.draft);
+  if (p.ok) {
+    r->fixes.push_back({"--tp-size", std::to_string(a.tp),
+                        fmt::format("{} GPUs per replica; {}", a.tp * a.pp, Effect(p))});
+  }
+}
+
+}  // namespace
+
+void SglangAddFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                    const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft,
+                    PlanResult* r) {
+  const FixInput in{version, model, gpu, args, measured, draft};
+  if (SglangEagleWithEagle3Draft(args.speculative_algorithm, draft)) {
+    r->fixes.push_back({"--speculative-algorithm", "EAGLE3",
+                        "the draft is an EAGLE-3 head; under EAGLE SGLang accepts no draft token "
+                        "(sglang PR #21272)"});
+  }
+  const bool short_of_one_request = r->ok && r->max_total_num_tokens < r->context_length;
+  if (!r->ok || short_of_one_request) AddMinimumFractionFixes(in, r);
+  AddUserFractionFixes(in, r);
+  AddGraphBatchFix(in, r);
+  AddFp8KvFix(in, r);
   if ((!r->ok || short_of_one_request) && args.tp < 8 && !args.enable_dp_attention) {
-    SglangArgs a = args;
-    a.tp = args.tp * 2;
-    if (model.num_attention_heads % a.tp == 0) {
-      PlanResult p =
-          Replan(version, model, gpu, a, MeasuredAtTp(model, args, a.tp, measured), draft);
-      if (p.ok) {
-        r->fixes.push_back({"--tp-size", std::to_string(a.tp),
-                            fmt::format("{} GPUs per replica; {}", a.tp * a.pp, Effect(p))});
-      }
-    }
+    AddDoubleTpFix(in, r);
   }
 }
 

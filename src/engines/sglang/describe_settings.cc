@@ -1,0 +1,135 @@
+// The effective settings of an SGLang plan, each with the rule that chose it,
+// and the warnings about the launch itself; texts only, from the stages.
+#include <fmt/core.h>
+
+#include "engines/sglang/stages.h"
+
+namespace kvplan {
+namespace {
+
+// `base` followed by `more`, separated by "; " when both are there.
+std::string Joined(const std::string& base, const std::string& more) {
+  return base + (base.empty() ? "" : "; ") + more;
+}
+
+std::string PageRuleText(SglangPageRule rule, const SglangArgs& a, const ModelSpec& model) {
+  switch (rule) {
+    case SglangPageRule::kUser:
+      return "";
+    case SglangPageRule::kDsa:
+      return "DeepSeek DSA/NSA forces 64-token pages";
+    case SglangPageRule::kBackend64:
+      return fmt::format("--attention-backend {} needs 64-token pages", a.attention_backend);
+    case SglangPageRule::kCutlassMla128:
+      return "--attention-backend cutlass_mla needs 128-token pages";
+    case SglangPageRule::kSm100Default:
+      return fmt::format("SM100 default backend {} needs 64-token pages",
+                         model.attention == AttentionKind::kMla ? "trtllm_mla" : "trtllm_mha");
+    case SglangPageRule::kDefault:
+      break;
+  }
+  return "default";
+}
+
+std::string KvRuleText(SglangKvRule rule, const ModelSpec& model, const GpuSpec& gpu) {
+  switch (rule) {
+    case SglangKvRule::kUser:
+      return "";
+    case SglangKvRule::kModelDtype:
+      return fmt::format("auto: the model dtype ({})", model.torch_dtype);
+    case SglangKvRule::kDsaCapability:
+      break;
+  }
+  return fmt::format("auto for DeepSeek DSA on compute capability {}", gpu.compute_capability);
+}
+
+std::string RequestsRuleText(const SglangStages& s) {
+  if (s.launch.args.max_running_requests) return "user";
+  if (s.pool.spec_reset) return "reset to 48 for speculative decoding";
+  return fmt::format("min(max(int({} / {} * 512), 2048), 4096)", s.tokens.profiled,
+                     s.settings.context_length);
+}
+
+// The settings the engine resolves before it measures memory.
+void DescribeStartSettings(const SglangStages& s, const ModelSpec& model, const GpuSpec& gpu,
+                           PlanResult* r) {
+  const SglangArgs& a = s.launch.args;
+  const SglangSettings& st = s.settings;
+  const SglangDefaults& d = st.defaults;
+  auto setting = [r](std::string flag, std::string value, bool user, std::string rule) {
+    r->settings.push_back({std::move(flag), std::move(value), user, std::move(rule)});
+  };
+  setting("--mem-fraction-static", fmt::format("{:.3f}", st.mem_fraction_static), r->fraction_user,
+          st.multimodal_factor == 0
+              ? d.mem_fraction_rule
+              : Joined(d.mem_fraction_rule,
+                       fmt::format("multimodal model: * {:.4f}", st.multimodal_factor)));
+  setting("--chunked-prefill-size", std::to_string(st.chunked_prefill_size),
+          a.chunked_prefill_size.has_value(),
+          a.enable_dp_attention ? Joined(d.chunked_prefill_rule,
+                                         fmt::format("divided by dp {} under DP attention", a.dp))
+                                : d.chunked_prefill_rule);
+  if (s.launch.era->swa_mode == 2 || d.piecewise_cuda_graph) {
+    setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
+            a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
+  }
+  setting("--page-size", std::to_string(st.page_size),
+          a.page_size.has_value() && st.page_size == *a.page_size,
+          PageRuleText(st.page_rule, a, model));
+  setting("--context-length", std::to_string(st.context_length), a.context_length.has_value(),
+          "max_position_embeddings of the model config");
+  setting("--kv-cache-dtype", a.kv_cache_dtype, s.launch.kv_rule == SglangKvRule::kUser,
+          KvRuleText(s.launch.kv_rule, model, gpu));
+  if (!s.launch.spec) return;
+  const SglangSpecParams& sp = st.spec;
+  setting("--speculative-num-steps", std::to_string(sp.steps), a.speculative_num_steps.has_value(),
+          sp.rule);
+  setting("--speculative-eagle-topk", std::to_string(sp.topk), a.speculative_eagle_topk.has_value(),
+          sp.rule);
+  setting("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens),
+          a.speculative_num_draft_tokens.has_value() &&
+              *a.speculative_num_draft_tokens == sp.draft_tokens,
+          sp.rule);
+}
+
+}  // namespace
+
+void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& asked_version,
+                                  const ModelSpec* draft, PlanResult* r) {
+  if (l.newer_than_modelled) {
+    r->warnings.push_back(
+        fmt::format("SGLang {} is newer than the newest modelled release; main's rules are used",
+                    asked_version));
+  }
+  if (l.eagle_with_eagle3_draft) {
+    r->warnings.push_back(
+        "--speculative-algorithm EAGLE with an EAGLE-3 draft (" + draft->architecture +
+        "): SGLang does not capture the target's 3-layer hidden states, the draft's fc is "
+        "skipped and no draft token is accepted (accept len 1.00, slower than no speculation; "
+        "sglang PR #21272); use --speculative-algorithm EAGLE3");
+  }
+  if (l.dp_attention_turned_off) {
+    r->warnings.push_back("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
+  }
+}
+
+void DescribeSglangSettings(const SglangStages& s, const ModelSpec& model, const GpuSpec& gpu,
+                            PlanResult* r) {
+  DescribeStartSettings(s, model, gpu, r);
+  const SglangArgs& a = s.launch.args;
+  const SglangDefaults& d = s.settings.defaults;
+  r->settings.push_back(
+      {"--max-running-requests",
+       s.verdict.ok ? std::to_string(s.running.max_running_requests) : "not reached",
+       a.max_running_requests.has_value(), RequestsRuleText(s)});
+  const int64_t graph_max_bs = s.slack.graph_max_bs;
+  r->settings.push_back(
+      {"--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
+       a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph,
+       d.cuda_graph_rule +
+           (graph_max_bs < d.cuda_graph_max_bs
+                ? fmt::format("; clipped to the request pool ({})", s.pool.max_num_reqs)
+                : "")});
+}
+
+}  // namespace kvplan

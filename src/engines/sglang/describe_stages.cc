@@ -1,0 +1,96 @@
+// The memory accounting of an SGLang plan, stage by stage, each with its
+// formula and numbers and the engine source it mirrors; texts only.
+#include <fmt/core.h>
+
+#include "base/format.h"
+#include "base/text.h"
+#include "engines/sglang/stages.h"
+
+namespace kvplan {
+namespace {
+
+// pre_load_free, post_load_free, slack and rest_memory.
+void DescribeBudget(const SglangStages& s, const GpuSpec& gpu, std::vector<Stage>* out) {
+  const SglangWeights& w = s.weights;
+  const SglangBudget& b = s.budget;
+  if (w.pre_measured) {
+    out->push_back({"pre_load_free", "measured", w.pre_load_free, "given", ""});
+  } else {
+    out->push_back({"pre_load_free",
+                    fmt::format("GPU total {} - CUDA context and communicators {} (estimate; pass "
+                                "--pre-load-free-gib to use a measured value)",
+                                FormatGiB(gpu.total_bytes, 3), FormatGiB(w.startup_overhead, 3)),
+                    w.pre_load_free,
+                    "utils/common.py get_available_gpu_memory after init_torch_distributed", ""});
+  }
+  if (w.post_measured) {
+    out->push_back({"post_load_free", "measured", w.post_load_free, "given", ""});
+  } else {
+    std::string f = fmt::format("pre_load_free {} - weights per rank {}",
+                                FormatGiB(w.pre_load_free, 3), FormatGiB(w.weights, 3));
+    if (w.draft_subtracted) {
+      f += fmt::format(" - draft weights {} (#28855: loaded before profiling)",
+                       FormatGiB(w.draft_weights, 3));
+    }
+    out->push_back({"post_load_free", f, w.post_load_free, "model_runner.py load_model", ""});
+  }
+  out->push_back(
+      {"slack",
+       fmt::format("pre_load_free * (1 - mem_fraction_static) = {:.3f} * (1 - {:.3f}) = {:.3f} GiB",
+                   b.pre_gib, s.settings.mem_fraction_static, b.slack_gib),
+       b.slack_bytes, s.launch.era->source, ""});
+  out->push_back({"rest_memory",
+                  fmt::format("post_load_free - slack = {:.3f} - {:.3f} = {:.3f} GiB", b.post_gib,
+                              b.slack_gib, b.rest_gib),
+                  b.rest_bytes, "model_runner.py profile_max_num_token", ""});
+}
+
+// cell_size, the profiled tokens, the draft's headroom and max_total_num_tokens.
+void DescribeTokens(const SglangStages& s, const ModelSpec& model, std::vector<Stage>* out) {
+  const SglangTokens& t = s.tokens;
+  const SglangCell& cell = s.cell;
+  out->push_back({"cell_size", SglangCellFormula(cell, model), 0,
+                  "model_runner.py profile_max_num_token: cell_size",
+                  fmt::format("{} B/token", WithThousands(cell.bytes))});
+  out->push_back({"profiled tokens",
+                  fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}",
+                              s.budget.rest_bytes, cell.bytes, t.profiled),
+                  0, "model_runner.py profile_max_num_token",
+                  fmt::format("{} tokens", WithThousands(t.profiled))});
+  const bool headroom = s.launch.spec && s.launch.era->spec_token_headroom;
+  if (headroom) {
+    const SglangSpecParams& sp = s.settings.spec;
+    const int64_t reqs = s.pool.max_num_reqs;
+    out->push_back({"speculative headroom",
+                    fmt::format("+ {} * {} * {} + {} * {} + 100 = +{} tokens", reqs, sp.steps,
+                                sp.topk, reqs, sp.draft_tokens, t.headroom),
+                    0, "model_runner.py init_memory_pool @v0.5.3",
+                    fmt::format("+{} tokens", t.headroom)});
+  }
+  out->push_back(
+      {"max_total_num_tokens",
+       fmt::format("min(profiled{}, --max-total-tokens) // page_size {} * page_size = {}",
+                   headroom ? " + headroom" : "", s.settings.page_size, t.tokens),
+       0, "model_runner.py init_memory_pool", fmt::format("{} tokens", WithThousands(t.tokens))});
+}
+
+}  // namespace
+
+void DescribeSglangStages(const SglangStages& s, const ModelSpec& model, const GpuSpec& gpu,
+                          PlanResult* r) {
+  DescribeBudget(s, gpu, &r->stages);
+  DescribeTokens(s, model, &r->stages);
+  const SglangSlack& sl = s.slack;
+  r->stages.push_back({"req_to_token pool",
+                       fmt::format("4 B * {} rows * (context {} + 4{}) (from the slack)",
+                                   s.running.pool_rows, s.settings.context_length,
+                                   sl.draft_columns ? fmt::format(" + {}", sl.draft_columns) : ""),
+                       sl.req_to_token, "mem_cache/memory_pool.py ReqToTokenPool", ""});
+  if (sl.graphs.Total() > 0) {
+    r->stages.push_back(
+        {"CUDA graphs (estimate)", sl.graphs.formula + " (from the slack)", sl.graphs.Total(),
+         "measured by the engine at capture (cuda_graph_runner.py); kvplan's fit", ""});
+  }
+}
+
+}  // namespace kvplan

@@ -1,0 +1,96 @@
+// The launch stage: the arguments as SGLang's server_args.py leaves them,
+// before any memory is planned.
+#include <fmt/core.h>
+
+#include "base/text.h"
+#include "catalog/sharding.h"
+#include "engines/sglang/stages.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+void Validate(const SglangArgs& a) {
+  auto positive = [](const char* flag, int64_t v) {
+    if (v < 1) throw InputError(fmt::format("{} must be at least 1, got {}", flag, v));
+  };
+  positive("--tp-size", a.tp);
+  positive("--pp-size", a.pp);
+  positive("--dp-size", a.dp);
+  positive("--ep-size", a.ep);
+  if (a.mem_fraction_static && !(*a.mem_fraction_static > 0 && *a.mem_fraction_static < 1)) {
+    throw InputError(
+        fmt::format("--mem-fraction-static must be between 0 and 1 (exclusive), got {}",
+                    *a.mem_fraction_static));
+  }
+  if (a.enable_dp_attention && a.tp % a.dp != 0) {
+    throw InputError(fmt::format(
+        "--enable-dp-attention needs --tp-size divisible by --dp-size, got tp {} and dp {}", a.tp,
+        a.dp));
+  }
+  if (a.page_size) positive("--page-size", *a.page_size);
+  if (a.context_length) positive("--context-length", *a.context_length);
+  if (a.max_running_requests) positive("--max-running-requests", *a.max_running_requests);
+  if (a.max_total_tokens) positive("--max-total-tokens", *a.max_total_tokens);
+  if (a.cuda_graph_max_bs) positive("--cuda-graph-max-bs", *a.cuda_graph_max_bs);
+  if (a.speculative_num_steps) positive("--speculative-num-steps", *a.speculative_num_steps);
+  if (a.speculative_eagle_topk) positive("--speculative-eagle-topk", *a.speculative_eagle_topk);
+  if (a.speculative_num_draft_tokens) {
+    positive("--speculative-num-draft-tokens", *a.speculative_num_draft_tokens);
+  }
+  if (a.swa_full_tokens_ratio && !(*a.swa_full_tokens_ratio > 0 && *a.swa_full_tokens_ratio <= 1)) {
+    throw InputError(
+        fmt::format("--swa-full-tokens-ratio must be in (0, 1], got {}", *a.swa_full_tokens_ratio));
+  }
+  if (a.speculative_algorithm.empty() &&
+      (a.speculative_num_steps || a.speculative_eagle_topk || a.speculative_num_draft_tokens ||
+       !a.speculative_draft_model_path.empty())) {
+    throw InputError(
+        "speculative flags are given without --speculative-algorithm (expected EAGLE, EAGLE3, "
+        "NEXTN, STANDALONE or NGRAM)");
+  }
+}
+
+// Load-time sharding checks: the engine stops before any memory is planned.
+std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& a) {
+  Parallelism par;
+  par.tp = a.tp;
+  par.pp = a.pp;
+  par.dp = a.dp;
+  par.ep = a.ep;
+  par.dp_attention = a.enable_dp_attention;
+  return ShardingProblems(model, par);
+}
+
+}  // namespace
+
+SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                            const SglangArgs& args, const ModelSpec* draft) {
+  SglangLaunch l;
+  l.args = args;
+  SglangArgs& a = l.args;
+  Validate(a);
+  a.speculative_algorithm = ToUpper(a.speculative_algorithm);
+  if (a.speculative_algorithm == "MTP") a.speculative_algorithm = "NEXTN";
+  l.spec = SglangHasDraft(a.speculative_algorithm);
+  l.era = &SglangEraFor(version, &l.version, &l.version_key);
+  const int64_t vkey = l.version_key;
+  l.newer_than_modelled = vkey > SglangVersionKey(0, 5, 19) && vkey != SglangVersionKey(0, 5, 999);
+  l.eagle_with_eagle3_draft = SglangEagleWithEagle3Draft(a.speculative_algorithm, draft);
+  if (a.enable_dp_attention && a.dp == 1) {
+    // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
+    a.enable_dp_attention = false;
+    l.dp_attention_turned_off = true;
+  }
+  l.sharding_problems = LoadProblems(model, a);
+  if (!l.sharding_problems.empty()) return l;
+  l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
+  // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
+  if (model.index_head_dim > 0 && a.kv_cache_dtype == "auto" && vkey >= SglangVersionKey(0, 5, 5)) {
+    a.kv_cache_dtype = gpu.compute_capability >= 100 ? "fp8_e4m3" : "bfloat16";
+    l.kv_rule = SglangKvRule::kDsaCapability;
+  }
+  return l;
+}
+
+}  // namespace kvplan
