@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "engines/sglang/attention_backend.h"
+
 namespace kvplan {
 
 enum class ExtendAttention {
@@ -16,17 +18,12 @@ enum class ExtendAttention {
   kTritonPerHead,
 };
 
-// The kernel SGLang's default attention backend uses for `mla` models on a GPU
-// of `compute_capability` (x10), or for the backend the user names
-// (--attention-backend; "" = default). server_args.py @v0.5.14
-// _get_default_attn_backend: MLA models get fa3 on Hopper (90), trtllm_mla on
-// SM100 and "triton" on every other GPU (SM8x, SM120); non-MLA models get fa3
-// or FlashInfer, both split-KV. Throws InputError for a backend SGLang does not have.
+// The kernel of the backend the user names (--attention-backend; "" = the
+// engine's default, engines/sglang/attention_backend.h) for `mla` models on a
+// GPU of `compute_capability` (x10): "triton" runs the per-head Triton extend
+// kernel, every other backend splits the KV cache. Throws InputError for a
+// backend SGLang does not have.
 ExtendAttention SglangExtendAttention(int compute_capability, bool mla, const std::string& backend);
-
-// Throws InputError unless `backend` is "" or one of SGLang's --attention-backend choices
-// (server_args.py @v0.5.6 ATTENTION_BACKEND_CHOICES, the CUDA and ROCm ones).
-void CheckSglangAttentionBackend(const std::string& backend);
 
 // BLOCK_M of SGLang's Triton extend kernel for a per-head query width (MLA
 // 576), by compute capability

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engines/sglang/era.h"
+
 namespace kvplan {
 namespace {
 
@@ -12,24 +14,9 @@ void AddRange(std::vector<int>* out, int start, int stop_exclusive, int step, in
 }  // namespace
 
 std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative) {
-  std::vector<int> bs;
-  if (max_bs <= 0) return bs;
-  // python/sglang/srt/server_args.py @v0.5.3 _generate_cuda_graph_batch_sizes.
-  if (speculative) {
-    AddRange(&bs, 1, 9, 1, max_bs);
-    AddRange(&bs, 10, 33, 2, max_bs);
-    AddRange(&bs, 40, 65, 4, max_bs);
-    AddRange(&bs, 72, 257, 8, max_bs);
-    AddRange(&bs, 272, max_bs + 1, 16, max_bs);
-  } else {
-    for (int b : {1, 2, 4, 8, 12}) {
-      if (b <= max_bs) bs.push_back(b);
-    }
-    AddRange(&bs, 16, 257, 8, max_bs);
-    AddRange(&bs, 272, 512, 16, max_bs);
-    AddRange(&bs, 512, max_bs + 1, 32, max_bs);
-  }
-  return bs;
+  if (max_bs <= 0) return {};
+  const std::vector<int64_t> list = SglangCaptureListV05(max_bs, speculative);
+  return std::vector<int>(list.begin(), list.end());
 }
 
 std::vector<int> VllmCaptureSizes(int max_num_seqs) {

@@ -19,6 +19,34 @@ double ModelGeometry::ActiveParamsPerToken() const {
          moe_layers * (top_k * expert_params + shared_expert_params + router_params);
 }
 
+namespace {
+
+// Bytes per parameter of each part, and which GEMM rate the weights allow.
+void SetBytesPerParam(const ModelSpec& m, ModelGeometry* out) {
+  ModelGeometry& g = *out;
+  g.dense_bytes_per_param = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
+  // Bytes per parameter of one part, scales included (LinearBytes over a
+  // representative square matrix; the per-parameter share does not depend on it).
+  const int dtype = static_cast<int>(g.dense_bytes_per_param);
+  const auto per_param = [&](bool quantized) {
+    if (!m.quant.IsQuantized() || !quantized) return g.dense_bytes_per_param;
+    constexpr int64_t kSide = 4096;
+    return static_cast<double>(LinearBytes(m.quant, true, kSide, kSide, dtype)) / (kSide * kSide);
+  };
+  g.attn_bytes_per_param = per_param(m.quant.attention_quantized);
+  g.mlp_bytes_per_param = per_param(m.quant.dense_mlp_quantized);
+  g.expert_bytes_per_param = per_param(m.quant.experts_quantized);
+  g.shared_bytes_per_param = per_param(m.quant.shared_experts_quantized);
+  g.weight_bytes_per_param = m.IsMoe() ? g.expert_bytes_per_param : g.mlp_bytes_per_param;
+  const int bits = m.quant.IsQuantized() ? m.quant.weight_bits : 16;
+  // GEMMs run at the FP8/FP4 rate only when the weights are stored so
+  // (W8A8 / MXFP4 kernels); int4 weight-only kernels dequantize to bf16.
+  g.fp8_compute = bits == 8 && m.quant.method != "gptq" && m.quant.method != "awq";
+  g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
+}
+
+}  // namespace
+
 ModelGeometry MakeGeometry(const ModelSpec& m) {
   ModelGeometry g;
   g.layers = m.num_layers;
@@ -79,25 +107,7 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
   }
   g.sliding_window = m.sliding_window;
   g.embed_params = g.vocab * h;
-  g.dense_bytes_per_param = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
-  // Bytes per parameter of one part, scales included (LinearBytes over a
-  // representative square matrix; the per-parameter share does not depend on it).
-  const int dtype = static_cast<int>(g.dense_bytes_per_param);
-  const auto per_param = [&](bool quantized) {
-    if (!m.quant.IsQuantized() || !quantized) return g.dense_bytes_per_param;
-    constexpr int64_t kSide = 4096;
-    return static_cast<double>(LinearBytes(m.quant, true, kSide, kSide, dtype)) / (kSide * kSide);
-  };
-  g.attn_bytes_per_param = per_param(m.quant.attention_quantized);
-  g.mlp_bytes_per_param = per_param(m.quant.dense_mlp_quantized);
-  g.expert_bytes_per_param = per_param(m.quant.experts_quantized);
-  g.shared_bytes_per_param = per_param(m.quant.shared_experts_quantized);
-  g.weight_bytes_per_param = m.IsMoe() ? g.expert_bytes_per_param : g.mlp_bytes_per_param;
-  const int bits = m.quant.IsQuantized() ? m.quant.weight_bits : 16;
-  // GEMMs run at the FP8/FP4 rate only when the weights are stored so
-  // (W8A8 / MXFP4 kernels); int4 weight-only kernels dequantize to bf16.
-  g.fp8_compute = bits == 8 && m.quant.method != "gptq" && m.quant.method != "awq";
-  g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
+  SetBytesPerParam(m, &g);
   return g;
 }
 

@@ -1,5 +1,7 @@
 #include "perf/perf_report.h"
 
+#include "engines/sglang/graph_estimate.h"
+#include "engines/sglang/sglang.h"
 #include "engines/sglang/speculative.h"
 
 #include <algorithm>
@@ -135,6 +137,80 @@ StepBreakdown PrefillTime(const StepContext& c, int64_t prompt, int chunk) {
   return sum;
 }
 
+namespace {
+
+// The draft's geometry (EAGLE/EAGLE-3/standalone: the draft model's own or a
+// synthetic head; NextN: one target layer), the speculative summary and its
+// notes; `sc` gets the acceptance length SGLang will reach.
+ModelGeometry SpeculationSetup(const PerfRequest& r, const ModelGeometry& target, SpecConfig* sc,
+                               PerfReport* out) {
+  ModelGeometry draft_geom;
+  if (r.spec.algorithm == SpecAlgorithm::kNextn) {
+    draft_geom = MtpDraftGeometry(target);
+  } else if (r.draft) {
+    draft_geom = MakeGeometry(*r.draft);
+  } else {
+    draft_geom = MakeGeometry(SyntheticEagleDraft(r.model));
+    out->notes.push_back(
+        "no --speculative-draft-model-path: the draft is a synthetic one-layer EAGLE-3 head at "
+        "the target's hidden size");
+  }
+  out->spec =
+      fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(r.spec.algorithm),
+                  r.spec.num_steps, r.spec.eagle_topk, r.spec.num_draft_tokens);
+  out->accept_length = AcceptLength(r.spec);
+  const bool eagle3_under_eagle = r.spec_engine == SpecEngine::kSglang &&
+                                  r.spec.algorithm == SpecAlgorithm::kEagle && r.draft &&
+                                  SglangEagleWithEagle3Draft("EAGLE", &*r.draft);
+  if (eagle3_under_eagle) {
+    // sglang PR #21272: the EAGLE-3 head sees one layer's hidden state and accepts nothing.
+    if (!r.spec.accept_length) sc->accept_length = out->accept_length = 1.0;
+    out->notes.push_back(
+        "--speculative-algorithm EAGLE with an EAGLE-3 draft: SGLang accepts no draft token "
+        "(accept len 1.00, sglang PR #21272); use EAGLE3");
+  } else if (!r.spec.accept_length) {
+    out->notes.push_back(fmt::format(
+        "acceptance length {:.2f} is kvplan's default for this draft shape (per-token "
+        "acceptance {:.2f}); pass --accept-length from your own runs",
+        out->accept_length,
+        r.spec.algorithm == SpecAlgorithm::kNextn ? kMtpTokenAcceptance : kEagleTokenAcceptance));
+  }
+  return draft_geom;
+}
+
+// The decode graphs SGLang captures and their memory (engines/sglang: the
+// release's capture list and graph token widths; kvplan's memory fit).
+void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
+                    const ModelGeometry& draft_geom, PerfReport* out) {
+  const bool spec = r.spec.algorithm != SpecAlgorithm::kNone;
+  out->cuda_graph_max_bs = r.cuda_graph_max_bs;
+  if (r.cuda_graph_max_bs > 0) {
+    SglangArgs a;
+    a.tp = r.par.tp;
+    a.pp = r.par.pp;
+    a.dp = r.par.dp;
+    a.ep = r.par.ep;
+    a.enable_dp_attention = r.par.dp_attention;
+    a.cuda_graph_max_bs = r.cuda_graph_max_bs;
+    if (spec) a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
+    out->cuda_graphs = static_cast<int>(
+        SglangDecodeCaptureList(r.sglang_version, r.model, r.gpu.capacity_mib, a).size());
+  }
+  SglangSpecParams sp;
+  sp.draft_tokens = r.spec.num_draft_tokens;
+  out->cuda_graph_bytes =
+      CudaGraphMemoryBytes(target, r.par, SglangTargetGraphTokens(r.cuda_graph_max_bs, spec, sp));
+  if (spec) {
+    const SpecMemory sm =
+        SpeculativeMemory(draft_geom, r.par, r.kv_bytes_per_elem, r.spec, r.cuda_graph_max_bs,
+                          r.spec.algorithm == SpecAlgorithm::kNextn);
+    out->spec_extra_bytes = sm.weight_bytes + sm.graph_bytes;
+    out->spec_kv_bytes_per_token = sm.kv_bytes_per_token;
+  }
+}
+
+}  // namespace
+
 PerfReport RunPerf(const PerfRequest& r) {
   Validate(r);
   PerfReport out;
@@ -149,52 +225,9 @@ PerfReport RunPerf(const PerfRequest& r) {
 
   const bool spec = r.spec.algorithm != SpecAlgorithm::kNone;
   SpecConfig sc = r.spec;
-  ModelGeometry draft_geom;
-  if (spec) {
-    if (r.spec.algorithm == SpecAlgorithm::kNextn) {
-      draft_geom = MtpDraftGeometry(target);
-    } else if (r.draft) {
-      draft_geom = MakeGeometry(*r.draft);
-    } else {
-      draft_geom = MakeGeometry(SyntheticEagleDraft(r.model));
-      out.notes.push_back(
-          "no --speculative-draft-model-path: the draft is a synthetic one-layer EAGLE-3 head at "
-          "the target's hidden size");
-    }
-    out.spec =
-        fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(r.spec.algorithm),
-                    r.spec.num_steps, r.spec.eagle_topk, r.spec.num_draft_tokens);
-    out.accept_length = AcceptLength(r.spec);
-    const bool eagle3_under_eagle = r.spec_engine == SpecEngine::kSglang &&
-                                    r.spec.algorithm == SpecAlgorithm::kEagle && r.draft &&
-                                    SglangEagleWithEagle3Draft("EAGLE", &*r.draft);
-    if (eagle3_under_eagle) {
-      // sglang PR #21272: the EAGLE-3 head sees one layer's hidden state and accepts nothing.
-      if (!r.spec.accept_length) sc.accept_length = out.accept_length = 1.0;
-      out.notes.push_back(
-          "--speculative-algorithm EAGLE with an EAGLE-3 draft: SGLang accepts no draft token "
-          "(accept len 1.00, sglang PR #21272); use EAGLE3");
-    } else if (!r.spec.accept_length) {
-      out.notes.push_back(fmt::format(
-          "acceptance length {:.2f} is kvplan's default for this draft shape (per-token "
-          "acceptance {:.2f}); pass --accept-length from your own runs",
-          out.accept_length,
-          r.spec.algorithm == SpecAlgorithm::kNextn ? kMtpTokenAcceptance : kEagleTokenAcceptance));
-    }
-  }
+  const ModelGeometry draft_geom = spec ? SpeculationSetup(r, target, &sc, &out) : ModelGeometry{};
   StepContext dc = MakeStepContext(draft_geom, r);
-  out.cuda_graph_max_bs = r.cuda_graph_max_bs;
-  out.cuda_graphs = static_cast<int>(SglangCaptureBatchSizes(r.cuda_graph_max_bs, spec).size());
-  const double graph_tokens =
-      static_cast<double>(r.cuda_graph_max_bs) * (spec ? r.spec.num_draft_tokens : 1);
-  out.cuda_graph_bytes = CudaGraphMemoryBytes(target, r.par, graph_tokens);
-  if (spec) {
-    const SpecMemory sm =
-        SpeculativeMemory(draft_geom, r.par, r.kv_bytes_per_elem, r.spec, r.cuda_graph_max_bs,
-                          r.spec.algorithm == SpecAlgorithm::kNextn);
-    out.spec_extra_bytes = sm.weight_bytes + sm.graph_bytes;
-    out.spec_kv_bytes_per_token = sm.kv_bytes_per_token;
-  }
+  AddGraphMemory(r, target, draft_geom, &out);
 
   for (int b : r.batch_sizes) {
     DecodeRow row;

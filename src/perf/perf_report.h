@@ -30,6 +30,7 @@ struct PerfRequest {
   std::optional<ModelSpec> draft;  // EAGLE/EAGLE3/STANDALONE draft; unset: synthesized
   SpecEngine spec_engine = SpecEngine::kSglang;
   std::string attention_backend;  // --attention-backend ("" = the engine's default)
+  std::string sglang_version;     // the SGLang release whose rules apply ("" = newest)
   Efficiency eff;
 };
 

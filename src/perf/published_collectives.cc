@@ -41,6 +41,7 @@ std::string Size(int64_t b) {
 
 }  // namespace
 
+// kvplan: data table
 const std::vector<PublishedCollective>& PublishedCollectives() {
   static const std::vector<PublishedCollective> figures = {
       // NVLink / NVSwitch, nccl-tests (back to back), bus bandwidth.

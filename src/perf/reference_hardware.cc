@@ -60,6 +60,43 @@ ModelSpec Dense(std::string id, std::string arch, int64_t vocab, int hidden, int
   return m;
 }
 
+ModelSpec DeepseekV3(std::string id) {
+  // data/models/deepseek-ai--DeepSeek-V3.json.
+  ModelSpec m;
+  m.id = std::move(id);
+  m.architecture = "DeepseekV3ForCausalLM";
+  m.model_type = "deepseek_v3";
+  m.vocab_size = 129280;
+  m.hidden_size = 7168;
+  m.num_layers = 61;
+  m.num_attention_heads = 128;
+  m.num_kv_heads = 128;
+  m.head_dim = 192;
+  m.v_head_dim = 128;
+  m.intermediate_size = 18432;
+  m.attention = AttentionKind::kMla;
+  m.q_lora_rank = 1536;
+  m.kv_lora_rank = 512;
+  m.qk_nope_head_dim = 128;
+  m.qk_rope_head_dim = 64;
+  m.num_experts = 256;
+  m.experts_per_token = 8;
+  m.moe_intermediate_size = 2048;
+  m.num_shared_experts = 1;
+  m.first_k_dense_layers = 3;
+  m.layer_is_moe.assign(61, true);
+  for (int i = 0; i < 3; ++i) m.layer_is_moe[i] = false;
+  m.layer_kinds.assign(61, LayerKind::kFull);
+  m.num_nextn_predict_layers = 1;
+  m.quant.method = "fp8";
+  m.quant.weight_bits = 8;
+  m.quant.block_n = m.quant.block_k = 128;
+  m.quant.scale_bytes = 4;  // float32 block scales
+  m.quant.attention_quantized = m.quant.dense_mlp_quantized = true;
+  m.quant.experts_quantized = m.quant.shared_experts_quantized = true;
+  return m;
+}
+
 }  // namespace
 
 GpuSpec ReferenceGpu(const std::string& id) {
@@ -99,42 +136,7 @@ ModelSpec ReferenceModel(const std::string& id) {
   if (id == "eagle3-deepseek") {
     return Dense(id, "LlamaForCausalLMEagle3", 129280, 7168, 1, 56, 8, 18432);
   }
-  if (id == "deepseek-v3") {
-    // data/models/deepseek-ai--DeepSeek-V3.json.
-    ModelSpec m;
-    m.id = id;
-    m.architecture = "DeepseekV3ForCausalLM";
-    m.model_type = "deepseek_v3";
-    m.vocab_size = 129280;
-    m.hidden_size = 7168;
-    m.num_layers = 61;
-    m.num_attention_heads = 128;
-    m.num_kv_heads = 128;
-    m.head_dim = 192;
-    m.v_head_dim = 128;
-    m.intermediate_size = 18432;
-    m.attention = AttentionKind::kMla;
-    m.q_lora_rank = 1536;
-    m.kv_lora_rank = 512;
-    m.qk_nope_head_dim = 128;
-    m.qk_rope_head_dim = 64;
-    m.num_experts = 256;
-    m.experts_per_token = 8;
-    m.moe_intermediate_size = 2048;
-    m.num_shared_experts = 1;
-    m.first_k_dense_layers = 3;
-    m.layer_is_moe.assign(61, true);
-    for (int i = 0; i < 3; ++i) m.layer_is_moe[i] = false;
-    m.layer_kinds.assign(61, LayerKind::kFull);
-    m.num_nextn_predict_layers = 1;
-    m.quant.method = "fp8";
-    m.quant.weight_bits = 8;
-    m.quant.block_n = m.quant.block_k = 128;
-    m.quant.scale_bytes = 4;  // float32 block scales
-    m.quant.attention_quantized = m.quant.dense_mlp_quantized = true;
-    m.quant.experts_quantized = m.quant.shared_experts_quantized = true;
-    return m;
-  }
+  if (id == "deepseek-v3") return DeepseekV3(id);
   if (id == "llama-3.3-70b-fp8") {
     // Llama-3.3-70B-Instruct has Llama-3.1-70B's geometry; NIM's FP8 profile
     // stores every decoder linear layer in FP8 with per-tensor scales.

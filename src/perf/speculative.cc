@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "base/text.h"
+#include "engines/sglang/era.h"
+#include "engines/sglang/graph_estimate.h"
+#include "engines/sglang/speculative.h"
 #include "kvplan/error.h"
 #include "perf/cuda_graph.h"
 
@@ -38,7 +41,8 @@ const char* SpecAlgorithmName(SpecAlgorithm a) {
 }
 
 SpecConfig ResolveSglangSpec(SpecAlgorithm algo, const std::string& arch, std::optional<int> steps,
-                             std::optional<int> topk, std::optional<int> draft_tokens) {
+                             std::optional<int> topk, std::optional<int> draft_tokens,
+                             const std::string& sglang_version) {
   SpecConfig s;
   s.algorithm = algo;
   if (algo == SpecAlgorithm::kNone) return s;
@@ -49,25 +53,25 @@ SpecConfig ResolveSglangSpec(SpecAlgorithm algo, const std::string& arch, std::o
         "set all of --speculative-num-steps, --speculative-eagle-topk and "
         "--speculative-num-draft-tokens, or none (SGLang auto-chooses them together)");
   }
-  if (!any) {
-    // sglang server_args.py auto_choose_speculative_params: Llama/Grok 5/4/8, else 3/1/4.
-    const bool llama =
-        arch.find("Llama") != std::string::npos || arch.find("Grok") != std::string::npos;
-    s.num_steps = llama ? 5 : 3;
-    s.eagle_topk = llama ? 4 : 1;
-    s.num_draft_tokens = llama ? 8 : 4;
-    return s;
-  }
-  s.num_steps = *steps;
-  s.eagle_topk = *topk;
-  s.num_draft_tokens = draft_tokens ? *draft_tokens : *steps + 1;
+  SglangArgs a;
+  a.speculative_algorithm = SpecAlgorithmName(algo);
+  if (steps) a.speculative_num_steps = *steps;
+  if (topk) a.speculative_eagle_topk = *topk;
+  if (draft_tokens) a.speculative_num_draft_tokens = *draft_tokens;
+  ModelSpec target;
+  target.architecture = arch;
+  std::string canonical;
+  int64_t version = 0;
+  SglangEraFor(sglang_version, &canonical, &version);
+  const SglangSpecParams p = SglangSpeculativeParams(version, target, a);
+  s.num_steps = static_cast<int>(p.steps);
+  s.eagle_topk = static_cast<int>(p.topk);
+  s.num_draft_tokens = static_cast<int>(p.draft_tokens);
   if (s.num_steps < 1 || s.eagle_topk < 1 || s.num_draft_tokens < 2) {
     throw InputError(
         "speculative settings must be num_steps >= 1, eagle_topk >= 1, "
         "num_draft_tokens >= 2");
   }
-  // server_args.py: "If topk=1, num_draft_tokens is adjusted to num_steps + 1".
-  if (s.eagle_topk == 1) s.num_draft_tokens = s.num_steps + 1;
   return s;
 }
 
@@ -164,9 +168,12 @@ SpecMemory SpeculativeMemory(const ModelGeometry& d, const Parallelism& par,
                               : 1.0;
   m.kv_bytes_per_token =
       static_cast<int64_t>(d.layers * d.kv_elems_per_token * kv_split * kv_bytes_per_elem);
-  const double topk = std::max(1, spec.eagle_topk);
-  m.graph_bytes = CudaGraphMemoryBytes(d, par, cuda_graph_max_bs * topk) +
-                  CudaGraphMemoryBytes(d, par, cuda_graph_max_bs * (spec.num_steps + 1.0));
+  SglangSpecParams sp;
+  sp.steps = spec.num_steps;
+  sp.topk = spec.eagle_topk;
+  sp.draft_tokens = spec.num_draft_tokens;
+  const SglangDraftGraphWidths w = SglangDraftGraphTokens(cuda_graph_max_bs, sp);
+  m.graph_bytes = CudaGraphMemoryBytes(d, par, w.decode) + CudaGraphMemoryBytes(d, par, w.extend);
   return m;
 }
 

@@ -32,13 +32,16 @@ struct SpecConfig {
   bool sglang_spec_v2 = false;
 };
 
-// SGLang's auto values (server_args, docs): num_steps 5 / topk 4 / draft
-// tokens 8 for Llama and Grok targets, 3 / 1 / 4 otherwise; with topk 1 the
-// draft tokens are num_steps + 1. Throws InputError when only some are set
-// or the values are impossible.
+// The speculative settings SGLang `sglang_version` ("" = newest) runs for a
+// target of `target_architecture`: the engine's own rule
+// (engines/sglang/speculative.h SglangSpeculativeParams: the release's
+// automatic values for what the user leaves unset, then top-k 1 sets
+// num_draft_tokens = num_steps + 1). Throws InputError when only the draft
+// tokens or only one of steps / top-k is set, or the values are impossible.
 SpecConfig ResolveSglangSpec(SpecAlgorithm algo, const std::string& target_architecture,
                              std::optional<int> steps, std::optional<int> topk,
-                             std::optional<int> draft_tokens);
+                             std::optional<int> draft_tokens,
+                             const std::string& sglang_version = "");
 
 // Per-token acceptance of a chain draft, fitted to published chain-drafting
 // acceptance lengths (nebius/EAGLE3-Llama-3.3-70B-Instruct card, K=7, T=1:

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "base/units.h"
+#include "engines/sglang/graph_estimate.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 #include "perf/cuda_graph.h"
@@ -111,8 +112,9 @@ int64_t SlackNeed(const TuneRequest& req, const TuneSpace& s, const TimeSetup& t
   par.pp = c.pp;
   const TuneSpec& sp = s.specs[c.spec];
   const bool spec = sp.algorithm != SpecAlgorithm::kNone;
-  const double graph_tokens =
-      static_cast<double>(c.cuda_graph_max_bs) * (spec ? sp.draft_tokens : 1);
+  SglangSpecParams widths;
+  widths.draft_tokens = sp.draft_tokens;
+  const double graph_tokens = SglangTargetGraphTokens(c.cuda_graph_max_bs, spec, widths);
   int64_t need = CudaGraphMemoryBytes(t.target, par, graph_tokens) + kMiscReserveBytes;
   if (spec) {
     SpecConfig cfg;
@@ -319,81 +321,69 @@ TuneSpace MakeTuneSpace(const TuneRequest& req) {
   return s;
 }
 
-TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int64_t)>& progress) {
-  const auto start = std::chrono::steady_clock::now();
-  const TuneSpace s = MakeTuneSpace(req);
+namespace {
+
+// The three passes over the grid (see RunTune), filling `results`.
+void SearchGrid(const TuneRequest& req, const TuneSpace& s, const TimeSetup& t, int threads,
+                std::atomic<int64_t>* done, std::vector<TuneResult>* results) {
   const int64_t n = s.Size();
-  const int threads = req.threads > 0
-                          ? req.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::vector<MemPoint> mem(static_cast<size_t>(n));
   const int64_t keys = n / static_cast<int64_t>(s.mfs.size());
   std::vector<MemFacts> facts(static_cast<size_t>(keys));
-  std::vector<TuneResult> results(static_cast<size_t>(n));
-  TimeSetup t;
-  FillTimeSetup(req, s, &t);
-  std::atomic<int64_t> done{0};
-  // Phase 1 plans memory with the engine's planner; phase 2 times each
-  // candidate without allocating. Progress counts both (2n steps).
-  // Phase 1 plans memory with SGLang's planner: once per launch at the
-  // automatic fraction, and per candidate where the replay does not apply.
-  // Phase 2 replays the other fractions and times each candidate without
-  // allocating. Progress counts both (2n steps).
-  auto search = [&] {
-    ParallelFor(n, threads, &done, [&](int64_t i) {
-      const Index x = Decompose(s, i);
-      const TuneCandidate c = Candidate(s, x);
-      if (x.mfs == 0) {
-        facts[KeyOf(s, x)] = PlanMemoryFacts(req.sglang_version, req.model, req.gpu,
-                                             ArgsFor(req, s, c), DraftFor(req, s, c));
-      }
-    });
-    ParallelFor(n, threads, &done, [&](int64_t i) {
-      const Index x = Decompose(s, i);
-      const MemFacts& f = facts[KeyOf(s, x)];
-      if (x.mfs != 0 && !f.replayable) {
-        const TuneCandidate c = Candidate(s, x);
-        mem[i] = PlanMemoryPoint(req.sglang_version, req.model, req.gpu, ArgsFor(req, s, c),
-                                 DraftFor(req, s, c));
-      }
-    });
-    ParallelFor(n, threads, &done, [&](int64_t i) {
-      const Index x = Decompose(s, i);
-      const MemFacts& f = facts[KeyOf(s, x)];
-      const MemPoint m = x.mfs == 0     ? f.at_auto
-                         : f.replayable ? ReplayMemory(f, s.mfs[x.mfs])
-                                        : mem[i];
-      Evaluate(req, s, t, x, m, &results[i]);
-    });
-  };
-  if (!progress) {
-    search();
-  } else {
-    std::mutex mu;
-    std::condition_variable cv;
-    bool finished = false;
-    std::thread work([&] {
-      search();
-      const std::lock_guard<std::mutex> lock(mu);
-      finished = true;
-      cv.notify_one();
-    });
-    std::unique_lock<std::mutex> lock(mu);
-    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; })) {
-      progress(done.load(), 3 * n);
+  ParallelFor(n, threads, done, [&](int64_t i) {
+    const Index x = Decompose(s, i);
+    const TuneCandidate c = Candidate(s, x);
+    if (x.mfs == 0) {
+      facts[KeyOf(s, x)] = PlanMemoryFacts(req.sglang_version, req.model, req.gpu,
+                                           ArgsFor(req, s, c), DraftFor(req, s, c));
     }
-    lock.unlock();
-    work.join();
-  }
-  if (progress) progress(3 * n, 3 * n);
+  });
+  ParallelFor(n, threads, done, [&](int64_t i) {
+    const Index x = Decompose(s, i);
+    const MemFacts& f = facts[KeyOf(s, x)];
+    if (x.mfs != 0 && !f.replayable) {
+      const TuneCandidate c = Candidate(s, x);
+      mem[i] = PlanMemoryPoint(req.sglang_version, req.model, req.gpu, ArgsFor(req, s, c),
+                               DraftFor(req, s, c));
+    }
+  });
+  ParallelFor(n, threads, done, [&](int64_t i) {
+    const Index x = Decompose(s, i);
+    const MemFacts& f = facts[KeyOf(s, x)];
+    const MemPoint m = x.mfs == 0     ? f.at_auto
+                       : f.replayable ? ReplayMemory(f, s.mfs[x.mfs])
+                                      : mem[i];
+    Evaluate(req, s, t, x, m, &(*results)[i]);
+  });
+}
 
-  TuneReport rep;
-  rep.evaluated = n;
+// Runs `search` on its own thread, calling `progress` a few times a second.
+void WithProgress(const std::function<void()>& search, std::atomic<int64_t>* done, int64_t total,
+                  const std::function<void(int64_t, int64_t)>& progress) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::thread work([&] {
+    search();
+    const std::lock_guard<std::mutex> lock(mu);
+    finished = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished; })) {
+    progress(done->load(), total);
+  }
+  lock.unlock();
+  work.join();
+}
+
+// The ranked list, the Pareto front and, when nothing fits, why.
+void RankResults(const std::vector<TuneResult>& results, TuneReport* rep) {
   std::vector<TuneResult> ok;
   for (const TuneResult& r : results) {
     if (r.verdict == TuneVerdict::kOk) ok.push_back(r);
   }
-  rep.feasible = static_cast<int64_t>(ok.size());
+  rep->feasible = static_cast<int64_t>(ok.size());
   // Best throughput first; among equals the lower latency, then the larger
   // KV cache (headroom for bursts), then the smaller graph capture.
   std::sort(ok.begin(), ok.end(), [](const TuneResult& a, const TuneResult& b) {
@@ -403,18 +393,48 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
     if (a.kv_tokens != b.kv_tokens) return a.kv_tokens > b.kv_tokens;  // more headroom
     return a.c.cuda_graph_max_bs < b.c.cuda_graph_max_bs;
   });
-  rep.pareto = ParetoFront(ok);
+  rep->pareto = ParetoFront(ok);
   if (ok.size() > 20) ok.resize(20);
-  rep.ranked = std::move(ok);
-  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rep.feasible == 0) {
+  rep->ranked = std::move(ok);
+  if (rep->feasible == 0) {
     int64_t counts[5] = {};
     for (const TuneResult& r : results) ++counts[static_cast<int>(r.verdict)];
-    rep.notes.push_back(fmt::format(
+    rep->notes.push_back(fmt::format(
         "no configuration meets the constraints: {} refused by the planner, {} without room for "
         "CUDA graphs, {} short of the concurrency, {} over the latency limits",
         counts[1], counts[2], counts[3], counts[4]));
   }
+}
+
+}  // namespace
+
+TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int64_t)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const TuneSpace s = MakeTuneSpace(req);
+  const int64_t n = s.Size();
+  const int threads = req.threads > 0
+                          ? req.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<TuneResult> results(static_cast<size_t>(n));
+  TimeSetup t;
+  FillTimeSetup(req, s, &t);
+  std::atomic<int64_t> done{0};
+  // Phase 1 plans memory with SGLang's planner: once per launch at the
+  // automatic fraction, and per candidate where the replay does not apply.
+  // Phase 2 replays the other fractions and times each candidate without
+  // allocating. Progress counts all three passes (3n steps).
+  auto search = [&] { SearchGrid(req, s, t, threads, &done, &results); };
+  if (!progress) {
+    search();
+  } else {
+    WithProgress(search, &done, 3 * n, progress);
+  }
+  if (progress) progress(3 * n, 3 * n);
+
+  TuneReport rep;
+  rep.evaluated = n;
+  RankResults(results, &rep);
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return rep;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "engines/common/flag_parser.h"
+#include "engines/sglang/attention_backend.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 
@@ -17,22 +18,22 @@ int SmallInt(const char* flag, const std::optional<int64_t>& v, int fallback) {
   return static_cast<int>(*v);
 }
 
-}  // namespace
-
-SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
-  FlagParser p("SGLang");
+// The flags whose raw values need resolving after parsing.
+struct RawFlags {
   std::optional<std::string> model_path, kv_dtype, quantization, spec_algo, draft_path, backend;
   std::optional<int64_t> tp, pp, dp, ep;
   std::optional<bool> dp_attention, disable_graph, piecewise_on, piecewise_off;
-  SglangArgs a;
-  p.String({"--model-path", "--model"}, &model_path);
-  p.Int({"--tp-size", "--tp", "--tensor-parallel-size"}, &tp);
-  p.Int({"--pp-size", "--pp", "--pipeline-parallel-size"}, &pp);
-  p.Int({"--dp-size", "--dp", "--data-parallel-size"}, &dp);
-  p.Int({"--ep-size", "--ep", "--expert-parallel-size"}, &ep);
-  p.Bool({"--enable-dp-attention"}, &dp_attention);
+};
+
+void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
+  p.String({"--model-path", "--model"}, &f.model_path);
+  p.Int({"--tp-size", "--tp", "--tensor-parallel-size"}, &f.tp);
+  p.Int({"--pp-size", "--pp", "--pipeline-parallel-size"}, &f.pp);
+  p.Int({"--dp-size", "--dp", "--data-parallel-size"}, &f.dp);
+  p.Int({"--ep-size", "--ep", "--expert-parallel-size"}, &f.ep);
+  p.Bool({"--enable-dp-attention"}, &f.dp_attention);
   p.Double({"--mem-fraction-static"}, &a.mem_fraction_static);
-  p.String({"--kv-cache-dtype"}, &kv_dtype);
+  p.String({"--kv-cache-dtype"}, &f.kv_dtype);
   p.Int({"--page-size"}, &a.page_size);
   p.Int({"--context-length"}, &a.context_length);
   p.Int({"--max-running-requests"}, &a.max_running_requests);
@@ -40,18 +41,21 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
   p.Int({"--chunked-prefill-size"}, &a.chunked_prefill_size);
   p.Int({"--max-prefill-tokens"}, &a.max_prefill_tokens);
   p.Int({"--cuda-graph-max-bs"}, &a.cuda_graph_max_bs);
-  p.Bool({"--disable-cuda-graph"}, &disable_graph);
-  p.Bool({"--enable-piecewise-cuda-graph"}, &piecewise_on);
-  p.Bool({"--disable-piecewise-cuda-graph"}, &piecewise_off);
-  p.String({"--quantization"}, &quantization);
-  p.String({"--speculative-algorithm", "--speculative-algo"}, &spec_algo);
-  p.String({"--speculative-draft-model-path", "--speculative-draft-model"}, &draft_path);
+  p.Bool({"--disable-cuda-graph"}, &f.disable_graph);
+  p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
+  p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
+  p.String({"--quantization"}, &f.quantization);
+  p.String({"--speculative-algorithm", "--speculative-algo"}, &f.spec_algo);
+  p.String({"--speculative-draft-model-path", "--speculative-draft-model"}, &f.draft_path);
   p.Int({"--speculative-num-steps"}, &a.speculative_num_steps);
   p.Int({"--speculative-eagle-topk"}, &a.speculative_eagle_topk);
   p.Int({"--speculative-num-draft-tokens"}, &a.speculative_num_draft_tokens);
   p.Double({"--swa-full-tokens-ratio"}, &a.swa_full_tokens_ratio);
-  p.String({"--attention-backend"}, &backend);
-  // Accepted, and irrelevant to memory accounting.
+  p.String({"--attention-backend"}, &f.backend);
+}
+
+// Accepted, and irrelevant to memory accounting.
+void AddIgnoredFlags(FlagParser& p) {
   for (const char* f : {"--host",
                         "--port",
                         "--served-model-name",
@@ -86,28 +90,45 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
         "--disable-custom-all-reduce", "--enable-cache-report", "--disable-overlap-schedule"}) {
     p.Ignored({f}, false);
   }
-  p.Parse(argv);
-  a.model_path = model_path.value_or("");
-  a.tp = SmallInt("--tp-size", tp, 1);
-  a.pp = SmallInt("--pp-size", pp, 1);
-  a.dp = SmallInt("--dp-size", dp, 1);
-  a.ep = SmallInt("--ep-size", ep, 1);
-  a.enable_dp_attention = dp_attention.value_or(false);
-  a.kv_cache_dtype = kv_dtype.value_or("auto");
-  a.quantization = quantization.value_or("");
-  a.speculative_algorithm = spec_algo.value_or("");
-  a.speculative_draft_model_path = draft_path.value_or("");
-  a.attention_backend = backend.value_or("");
-  a.disable_cuda_graph = disable_graph.value_or(false);
-  if (piecewise_on && piecewise_off) {
+}
+
+// Fills `a` from the raw values and refuses what SGLang's argparse refuses.
+void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
+  a.model_path = f.model_path.value_or("");
+  a.tp = SmallInt("--tp-size", f.tp, 1);
+  a.pp = SmallInt("--pp-size", f.pp, 1);
+  a.dp = SmallInt("--dp-size", f.dp, 1);
+  a.ep = SmallInt("--ep-size", f.ep, 1);
+  a.enable_dp_attention = f.dp_attention.value_or(false);
+  a.kv_cache_dtype = f.kv_dtype.value_or("auto");
+  a.quantization = f.quantization.value_or("");
+  a.speculative_algorithm = f.spec_algo.value_or("");
+  a.speculative_draft_model_path = f.draft_path.value_or("");
+  a.attention_backend = f.backend.value_or("");
+  // server_args.py: --attention-backend is an argparse `choices` flag.
+  CheckSglangAttentionBackend(a.attention_backend);
+  a.disable_cuda_graph = f.disable_graph.value_or(false);
+  if (f.piecewise_on && f.piecewise_off) {
     throw InputError(
         "--enable-piecewise-cuda-graph and --disable-piecewise-cuda-graph contradict each other");
   }
-  if (piecewise_on) a.piecewise_cuda_graph = true;
-  if (piecewise_off) a.piecewise_cuda_graph = false;
+  if (f.piecewise_on) a.piecewise_cuda_graph = true;
+  if (f.piecewise_off) a.piecewise_cuda_graph = false;
   if (a.disable_cuda_graph && a.cuda_graph_max_bs) {
     throw InputError("--disable-cuda-graph and --cuda-graph-max-bs contradict each other");
   }
+}
+
+}  // namespace
+
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
+  FlagParser p("SGLang");
+  RawFlags f;
+  SglangArgs a;
+  AddMemoryFlags(p, f, a);
+  AddIgnoredFlags(p);
+  p.Parse(argv);
+  ResolveRawFlags(f, a);
   return a;
 }
 

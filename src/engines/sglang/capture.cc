@@ -2,7 +2,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/text.h"
 #include "engines/sglang/era.h"
+#include "engines/sglang/speculative.h"
 
 namespace kvplan {
 
@@ -67,6 +69,23 @@ std::vector<int64_t> SglangPiecewiseTokens(int64_t max_tokens) {
   range(1280, 4097, 256);
   range(4608, max_tokens + 1, 512);
   return t;
+}
+
+std::vector<int64_t> SglangDecodeCaptureList(const std::string& version, const ModelSpec& model,
+                                             int64_t gpu_mem_mib, const SglangArgs& args) {
+  if (args.disable_cuda_graph) return {};
+  std::string canonical;
+  int64_t key = 0;
+  const SglangEra& era = SglangEraFor(version, &canonical, &key);
+  SglangDefaultsInput in;
+  in.version = key;
+  in.explain = false;
+  in.args = &args;
+  in.model = &model;
+  in.gpu_mem_mib = gpu_mem_mib;
+  in.is_mla = model.attention == AttentionKind::kMla;
+  in.speculative = SglangHasDraft(ToUpper(args.speculative_algorithm));
+  return era.defaults(in).capture_bs;
 }
 
 }  // namespace kvplan

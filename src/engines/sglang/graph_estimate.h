@@ -23,6 +23,18 @@ struct SglangGraphEstimate {
   int64_t Total() const { return target_bytes + draft_bytes; }
 };
 
+// The token width of the target's largest graph at batch `graph_max_bs`:
+// decode bs, or bs x num_draft_tokens for a speculative target's verify graphs.
+double SglangTargetGraphTokens(int64_t graph_max_bs, bool spec, const SglangSpecParams& sp);
+
+// The token widths of the draft's two graph runners at their largest batch
+// `graph_max_bs`: draft decode bs x topk, draft extend bs x (steps + 1).
+struct SglangDraftGraphWidths {
+  double decode = 0;
+  double extend = 0;
+};
+SglangDraftGraphWidths SglangDraftGraphTokens(int64_t graph_max_bs, const SglangSpecParams& sp);
+
 // `graph_max_bs` is the largest captured batch (0: graphs disabled); `spec`
 // whether a draft runs, with `sp` its resolved parameters; `draft` the draft
 // model when one is given (nullptr: NEXTN/MTP heads of the target).

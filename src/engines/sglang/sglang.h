@@ -68,6 +68,12 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
                       const SglangArgs& args, const SglangMeasured& measured,
                       const ModelSpec* draft = nullptr, const SglangPlanOptions& opts = {});
 
+// The decode batch sizes SGLang `version` ("" = newest) captures CUDA graphs
+// for (the era's rule, engines/sglang/capture.cc and eras/*), on GPUs of
+// `gpu_mem_mib` (nvidia-smi capacity; 0 unknown). Empty with graphs disabled.
+std::vector<int64_t> SglangDecodeCaptureList(const std::string& version, const ModelSpec& model,
+                                             int64_t gpu_mem_mib, const SglangArgs& args);
+
 // The modelled SGLang releases, oldest first, e.g. "0.4.6", ..., "2026.8".
 std::vector<std::string> SglangVersions();
 
