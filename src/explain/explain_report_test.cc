@@ -12,7 +12,7 @@ namespace kvplan {
 namespace {
 
 RunRecord Load(const std::string& name) {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name).runs.at(0);
+  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs.at(0);
 }
 
 TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {
