@@ -25,7 +25,7 @@
 namespace {
 
 std::string Data(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name;
+  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
 }
 
 std::string ReadFile(const std::string& path) {

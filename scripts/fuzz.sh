@@ -10,9 +10,9 @@ seconds=${FUZZ_SECONDS:-15}
 targets=$(find src -name '*_fuzz.cc' -exec basename {} .cc \; | sort)
 cmake --build "$build" -j "$(nproc)" --target $targets
 declare -A seeds=(
-  [py_repr_fuzz]="tests/data/fuzz/py_repr"
-  [log_scanner_fuzz]="tests/data/sglang tests/data/vllm tests/data/hostile"
-  [line_split_fuzz]="tests/data/vllm"
+  [py_repr_fuzz]="tests/data/synthetic/fuzz/py_repr"
+  [log_scanner_fuzz]="tests/data/synthetic/sglang tests/data/synthetic/vllm tests/data/synthetic/hostile tests/data/real/sglang"
+  [line_split_fuzz]="tests/data/synthetic/vllm tests/data/real/sglang"
   [config_parser_fuzz]="data/models"
 )
 for t in $targets; do

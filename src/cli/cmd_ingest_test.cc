@@ -12,32 +12,19 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "testing/cli_test_util.h"
+
 namespace {
 
-std::string Binary() {
-  const char* env = std::getenv("KVPLAN_BINARY");
-  return env != nullptr ? env : KVPLAN_BINARY;
-}
+using kvplan::testing::KvplanBinary;
+using Result = kvplan::testing::ShellRun;
 
 std::string Data(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name;
+  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
 }
 
-struct Result {
-  int status;
-  std::string out;
-};
-
-Result Kvplan(const std::string& args) {
-  std::string cmd = Binary() + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int st = ::pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+// kvplan ARGS through the shell, stderr joined to stdout.
+Result Kvplan(const std::string& args) { return kvplan::testing::RunKvplanShell(args); }
 
 class LogVerbs : public ::testing::Test {
  protected:
@@ -113,7 +100,7 @@ TEST_F(LogVerbs, ConcurrentIngestProcessesLoseNothing) {
   for (int p = 0; p < 4; ++p) {
     pid_t pid = ::fork();
     if (pid == 0) {
-      std::vector<std::string> args = {Binary(), "ingest", "--db", db_};
+      std::vector<std::string> args = {KvplanBinary(), "ingest", "--db", db_};
       for (int i = 0; i < 6; ++i) args.push_back(logs[static_cast<size_t>((i + p) % 6)]);
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());

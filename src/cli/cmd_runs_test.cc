@@ -15,7 +15,7 @@ namespace {
 using kvplan::testing::RunKvplan;
 
 std::string Data(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name;
+  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
 }
 
 TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {

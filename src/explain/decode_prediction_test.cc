@@ -1,5 +1,5 @@
 // kvplan's decode prediction beside the measured figures, on the synthetic
-// decode logs of tests/data (make_decode_logs.py: Llama-3.1-8B-Instruct, TP 2,
+// decode logs of tests/data/synthetic (make_decode_logs.py: Llama-3.1-8B-Instruct, TP 2,
 // SGLang v0.4.9 lines; the logs carry no nvidia-smi table, so the tests name
 // the GPU as `kvplan explain --gpu` does). The checks are properties that hold
 // whatever the efficiency factors: a roofline bound, orderings, and the
@@ -27,7 +27,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 
 RunRecord Load(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
   std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name).runs;
+      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs;
   EXPECT_EQ(runs.size(), 1u);
   RunRecord r = runs.at(0);
   r.gpu_name = gpu;

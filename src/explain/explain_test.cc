@@ -19,7 +19,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 RunRecord Load(const std::string& name) {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name).runs.at(0);
+  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs.at(0);
 }
 
 TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {

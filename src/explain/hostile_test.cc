@@ -1,4 +1,4 @@
-// Hostile inputs (tests/data/hostile, plus a 100 MB single line made at test
+// Hostile inputs (tests/data/synthetic/hostile, plus a 100 MB single line made at test
 // time): each gives a clear InputError or a partial record marked incomplete;
 // never a crash or a hang.
 #include <unistd.h>
@@ -28,7 +28,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 std::string Hostile(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/hostile/" + name;
+  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/hostile/" + name;
 }
 
 // Scans `path` and renders every run: returns the runs, or throws InputError.

@@ -14,7 +14,7 @@ namespace {
 
 RunRecord StoryBaseline() {
   return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) +
-                     "/tests/data/sglang/story_baseline_auto_mfs.log")
+                     "/tests/data/synthetic/sglang/story_baseline_auto_mfs.log")
       .runs.at(0);
 }
 
@@ -34,8 +34,9 @@ TEST(LogReplan, SglangInputsFromTheStoryBaseline) {
   EXPECT_EQ(v.cell_bytes, 1 * 128 * 94 * 2 * 2);
   EXPECT_EQ(b->log_cell_bytes, v.cell_bytes);  // the log's KV line agrees
   EXPECT_TRUE(v.ok);
-  // int((21.70 - 94.00*0.12) * 2^30) // 48128; the engine, with the unrounded 93.999
-  // and 21.697, logged 232407: within the +-126 tokens the rounding allows.
+  // int((21.70 - 94.00*0.12) * 2^30) // 48128; the synthetic log prints 232407, generated
+  // (make_story_logs.py) from the unrounded 93.999 and 21.697: within the +-126 tokens the
+  // rounding allows.
   ASSERT_TRUE(v.tokens);
   EXPECT_NEAR(static_cast<double>(*v.tokens), 232407, 126);
 }

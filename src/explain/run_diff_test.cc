@@ -19,7 +19,7 @@ namespace {
 
 RunRecord Load(const std::string& name) {
   std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/sglang/" + name).runs;
+      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/" + name).runs;
   EXPECT_EQ(runs.size(), 1u);
   return runs.at(0);
 }

@@ -1,5 +1,5 @@
-// Parser tests on realistic logs of each era (tests/data), written in the
-// engines' exact formats, and on logs as people have them: several launches in
+// Parser tests on synthetic logs of each era (tests/data/synthetic), written in
+// the engines' exact formats, and on logs as people have them: several launches in
 // one file, interleaved ranks, CRLF, ANSI colours, progress bars, cut lines.
 #include "logs/log_scanner.h"
 
@@ -15,7 +15,7 @@ namespace kvplan {
 namespace {
 
 std::string DataPath(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/" + name;
+  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
 }
 
 std::string ReadData(const std::string& name) {
@@ -26,6 +26,35 @@ std::string ReadData(const std::string& name) {
 }
 
 std::vector<RunRecord> Runs(const std::string& name) { return ScanLogFile(DataPath(name)).runs; }
+
+std::vector<RunRecord> RealRuns(const std::string& name) {
+  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/real/" + name).runs;
+}
+
+// Real public logs (tests/data/real/SOURCES.md): the figures are the ones each log prints.
+TEST(RealSglangLogs, Pr17392DpAttentionFourRanks) {
+  std::vector<RunRecord> runs = RealRuns("sglang/pr17392_qwen3_30b_a3b_dp4_dpattn.log");
+  ASSERT_EQ(runs.size(), 1u);
+  const RunRecord& r = runs[0];
+  EXPECT_EQ(r.RankCount(kStageLoadWeightEnd), 4);
+  EXPECT_DOUBLE_EQ(*r.MinAvail(kStageLoadWeightEnd), 121.90);
+  EXPECT_DOUBLE_EQ(*r.Figure("kv_tokens"), 1029388);
+  EXPECT_DOUBLE_EQ(*r.Figure("k_size_gib"), 47.12);
+  EXPECT_DOUBLE_EQ(*r.MinAvail(kStageMemoryPoolEnd), 27.57);
+  EXPECT_EQ(r.kv_dtype, "torch.bfloat16");
+}
+
+TEST(RealSglangLogs, Xinference3481Qwen3_14bSingleGpu) {
+  std::vector<RunRecord> runs = RealRuns("sglang/xinference3481_qwen3_14b.log");
+  ASSERT_EQ(runs.size(), 1u);
+  const RunRecord& r = runs[0];
+  EXPECT_DOUBLE_EQ(*r.MinAvail(kStageLoadWeightEnd), 19.67);
+  EXPECT_DOUBLE_EQ(*r.MinUsage(kStageLoadWeightEnd), 27.57);
+  EXPECT_DOUBLE_EQ(*r.Figure("kv_tokens"), 91749);
+  EXPECT_DOUBLE_EQ(*r.Figure("k_size_gib"), 7.00);
+  EXPECT_DOUBLE_EQ(*r.MinAvail(kStageGraphBegin), 4.64);
+  EXPECT_EQ(r.cuda_graph_bs.back(), 160);
+}
 
 TEST(SglangLogs, StoryBaselineV049Tp8) {
   std::vector<RunRecord> runs = Runs("sglang/story_baseline_auto_mfs.log");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -29,10 +30,17 @@ inline std::string ReadAll(int fd) {
   return s;
 }
 
+// The kvplan binary under test: $KVPLAN_BINARY (ctest sets it) or the one
+// this test binary was built with.
+inline std::string KvplanBinary() {
+  const char* env = std::getenv("KVPLAN_BINARY");
+  return env != nullptr && *env != '\0' ? env : KVPLAN_BINARY;
+}
+
 // Runs `kvplan args...` without a shell, so arguments need no quoting.
 inline CliResult RunKvplan(const std::vector<std::string>& args) {
   CliResult r;
-  std::vector<std::string> argv_s = {KVPLAN_BINARY};
+  std::vector<std::string> argv_s = {KvplanBinary()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : argv_s) argv.push_back(s.data());
@@ -74,8 +82,7 @@ struct ShellRun {
 // redirections. stderr joins stdout, or is discarded when merge_stderr is false.
 inline ShellRun RunKvplanShell(const std::string& args, bool merge_stderr = true) {
   ShellRun r;
-  const std::string cmd =
-      std::string(KVPLAN_BINARY) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string cmd = KvplanBinary() + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
   char buf[4096];

@@ -11,9 +11,7 @@ namespace kvplan {
 namespace {
 
 // Qwen/Qwen2.5-7B-Instruct config.json: 28 layers, hidden 3584, 28 heads, 4 KV heads.
-ModelSpec Qwen25_7B() {
-  return testing::Gqa("Qwen/Qwen2.5-7B-Instruct", 28, 28, 4, 128, 3584, 32768);
-}
+ModelSpec Qwen25_7B() { return LoadModel("Qwen/Qwen2.5-7B-Instruct"); }
 
 // Case sglang-b200-28layer-gqa-graphmem-pr11830: 52 decode graphs to bs 512
 // logged "mem usage=1.44 GB". By hand: 512 x 28 x 3584 x 2 B x 15.05 =

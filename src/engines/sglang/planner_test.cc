@@ -21,9 +21,18 @@ double Fig(const PlanResult& r, const char* key) {
   return f ? f->value : NAN;
 }
 
-// The log's "K size": (tokens + page) * heads * head_dim * layers * 2 / 2^30.
-double KSizeGiB(int64_t tokens, int64_t page, int heads, int head_dim, int layers) {
-  return static_cast<double>(tokens + page) * heads * head_dim * layers * 2 / (1 << 30);
+// The same launch with the pool held at the log's #tokens (--max-total-tokens,
+// on a GPU whose whole memory is free), so that the planner's "K size" / "KV
+// size" figures are its own rule applied to the engine's token count and can
+// be checked against the size the log prints.
+PlanResult PlanAtLoggedTokens(const char* version, const ModelSpec& m, const GpuSpec& gpu,
+                              SglangArgs a, int64_t logged_tokens) {
+  a.max_total_tokens = logged_tokens;
+  const double free_gib = ToGiB(gpu.total_bytes);
+  PlanResult r = PlanSglang(version, m, gpu, a, Measured(free_gib, free_gib));
+  EXPECT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(r.max_total_num_tokens, logged_tokens);
+  return r;
 }
 
 // Case sglang-b200-qwen3-32b-tp4-pr22537: B200 TP4, pre 176.28, post 160.78,
@@ -38,7 +47,8 @@ TEST(SglangCases, B200Qwen3_32B_Tp4_pr22537) {
   EXPECT_EQ(r.cell_size_bytes, 2 * 128 * 64 * 2 * 2);  // 2 heads/rank * (128+128) * 64 layers * 2 B
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 2206208, 0.001 * 2206208);
   EXPECT_EQ(r.max_total_num_tokens % 64, 0);
-  EXPECT_NEAR(KSizeGiB(2206208, 64, 2, 128, 64), 67.33, 0.005);
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.5.10", Qwen3_32B(), B200(), a, 2206208), "k_size_gib"),
+              67.33, 0.005);
 }
 
 // Same case: the 2026 default rule for a B200 (183,359 MiB assumed) at TP4
@@ -68,14 +78,21 @@ TEST(SglangCases, DpAttentionKeepsAllHeads_pr17392) {
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.cell_size_bytes, 98304);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 1029388, 0.001 * 1029388);
-  EXPECT_NEAR(KSizeGiB(1029388, 1, 4, 128, 48), 47.12, 0.005);
   EXPECT_NEAR(Fig(r, "k_size_gib"), 47.12, 0.01);
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.5.12", Qwen3_30B_A3B(), H200(), a, 1029388), "k_size_gib"),
+              47.12, 0.005);
 }
 
 // Case sglang-b200-28layer-gqa-graphmem-pr11830: K size of a 28-layer, 4-KV-head
-// model at 2,243,474 tokens is 59.91 GB.
+// model (Qwen2.5-7B class) at 2,243,474 tokens is 59.91 GB:
+// (2243474 + 1) * 4 * 128 * 28 * 2 / 2^30.
 TEST(SglangCases, KSizeFormula_pr11830) {
-  EXPECT_NEAR(KSizeGiB(2243474, 1, 4, 128, 28), 59.91, 0.005);
+  SglangArgs a;
+  a.mem_fraction_static = 0.85;
+  const PlanResult r =
+      PlanAtLoggedTokens("0.5.6", LoadModel("Qwen/Qwen2.5-7B-Instruct"), B200(), a, 2243474);
+  EXPECT_EQ(r.cell_size_bytes, 57344);
+  EXPECT_NEAR(Fig(r, "k_size_gib"), 59.91, 0.005);
 }
 
 // Case sglang-gemma3-4b-windows-mfs065-pr4840: before the hybrid SWA pool all
@@ -89,7 +106,7 @@ TEST(SglangCases, SlidingWindowSizedAsFullBeforeHybridPool_pr4840) {
   a.mem_fraction_static = 0.65;
   PlanResult r = PlanSglang("0.4.6", m, L40S(), a, Measured(40.0, 30.0));
   EXPECT_EQ(r.cell_size_bytes, 4 * 256 * 2 * 34 * 2);
-  EXPECT_NEAR(KSizeGiB(46045, 1, 4, 256, 34), 2.99, 0.005);
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.4.6", m, L40S(), a, 46045), "k_size_gib"), 2.99, 0.005);
 }
 
 // Cases sglang-b200-dsv32-nsa-dpattn-pr11309-with-indexer and -main: MLA with
@@ -105,10 +122,14 @@ TEST(SglangCases, DeepSeekV32IndexerInCell_pr11309) {
   a.page_size = 64;
   PlanResult with = PlanSglang("0.5.4", DeepSeekV32(), B200(), a, Measured(176.0, 100.0));
   EXPECT_EQ(with.cell_size_bytes, 48068);
-  EXPECT_NEAR(static_cast<double>(975424 + 64) * 48068 / (1 << 30), 43.67, 0.005);
+  // (975424 + 64) * 48068 / 2^30 = 43.67, the logged KV size.
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.5.4", DeepSeekV32(), B200(), a, 975424), "kv_size_gib"),
+              43.67, 0.005);
   PlanResult before = PlanSglang("0.5.3", DeepSeekV32(), B200(), a, Measured(176.0, 100.0));
   EXPECT_EQ(before.cell_size_bytes, 61 * 656);
-  EXPECT_NEAR(static_cast<double>(1462784 + 64) * 61 * 656 / (1 << 30), 54.52, 0.005);
+  // (1462784 + 64) * 61 * 656 / 2^30 = 54.52, the logged KV size.
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.5.3", DeepSeekV32(), B200(), a, 1462784), "kv_size_gib"),
+              54.52, 0.005);
 }
 
 // Case sglang-l40s-llama31-8b-default-mfs-pr13023: L40S (46,068 MiB), v0.5.5
@@ -135,7 +156,8 @@ TEST(SglangCases, MusaQwen3_0_6B_pr17246) {
   EXPECT_NEAR(r.fraction, 0.836, 0.0005);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 605665, 0.001 * 605665);
   EXPECT_EQ(r.max_running_requests, 4096);
-  EXPECT_NEAR(KSizeGiB(605665, 1, 8, 128, 28), 32.35, 0.005);
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.5.7", Qwen3_0_6B(), H100(), a, 605665), "k_size_gib"),
+              32.35, 0.005);
 }
 
 // Case sglang-48gb-qwen3-14b-xinference3481 (v0.4.6): a 48 GB card, tp 1 ->
@@ -149,7 +171,8 @@ TEST(SglangCases, V046Qwen3_14B_xinference3481) {
   ASSERT_TRUE(r.ok);
   EXPECT_DOUBLE_EQ(r.fraction, 0.88);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 91749, 0.001 * 91749);
-  EXPECT_NEAR(KSizeGiB(91749, 1, 8, 128, 40), 7.00, 0.005);
+  EXPECT_NEAR(Fig(PlanAtLoggedTokens("0.4.6", Qwen3_14B(), L40S(), a, 91749), "k_size_gib"), 7.00,
+              0.005);
   EXPECT_EQ(Fig(r, "cuda_graph_max_bs"), 160);
 }
 
@@ -320,11 +343,9 @@ TEST(SglangSpeculative, FortyEightDividedOverDpGroups) {
 // per layer; divisor 2048*12 + 0.8*2048*12 = 44236.8), Gemma-3 is sized as
 // full attention.
 TEST(SglangHybridSwa, GptOssHybridGemmaFull) {
-  ModelSpec oss = Gqa("openai/gpt-oss-20b", 24, 64, 8, 64, 2880, 131072);
-  oss.architecture = "GptOssForCausalLM";
-  for (int i = 0; i < 24; ++i) {
-    oss.layer_kinds[static_cast<size_t>(i)] = i % 2 == 0 ? LayerKind::kSliding : LayerKind::kFull;
-  }
+  ModelSpec oss = LoadModel("openai/gpt-oss-20b");
+  ASSERT_EQ(oss.layer_kinds[0], LayerKind::kSliding);
+  ASSERT_EQ(oss.layer_kinds[1], LayerKind::kFull);
   SglangArgs a;
   a.mem_fraction_static = 0.85;
   a.page_size = 1;

@@ -9,7 +9,7 @@
 #include "base/units.h"
 #include "engines/trtllm/fixes.h"
 #include "kvplan/error.h"
-#include "testing/engine_test_models.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -21,7 +21,7 @@ TrtllmMeasured Terms() {
 
 TEST(Trtllm, FractionOfFreeMemoryAfterLoading) {
   TrtllmArgs a = ParseTrtllmArgs({"trtllm-serve", "meta-llama/Llama-3.1-8B-Instruct"});
-  PlanResult r = PlanTrtllm("1.0.0", hand::Llama31_8B(), hand::H100(), a, Terms());
+  PlanResult r = PlanTrtllm("1.0.0", testing::Llama31_8B(), testing::H100(), a, Terms());
   ASSERT_TRUE(r.ok) << r.error_message;
   EXPECT_EQ(r.era, "PyTorch backend (KvCacheCreator)");
   int64_t free_after = GiBToBytes(79.19) - GiBToBytes(14.99) - GiBToBytes(1.0) - GiBToBytes(0.5);
@@ -39,7 +39,7 @@ TEST(Trtllm, TokensGrowWithFraction) {
   for (int pct = 10; pct <= 100; pct += 5) {
     TrtllmArgs a =
         ParseTrtllmArgs({"m", "--kv_cache_free_gpu_memory_fraction", std::to_string(pct / 100.0)});
-    PlanResult r = PlanTrtllm("1.0.0", hand::Llama31_8B(), hand::H100(), a, Terms());
+    PlanResult r = PlanTrtllm("1.0.0", testing::Llama31_8B(), testing::H100(), a, Terms());
     EXPECT_GT(r.max_total_num_tokens, prev) << pct;
     EXPECT_EQ(r.max_total_num_tokens % 32, 0);
     prev = r.max_total_num_tokens;
@@ -49,17 +49,19 @@ TEST(Trtllm, TokensGrowWithFraction) {
 TEST(Trtllm, KvSizePerTokenDividesHeadsByTp) {
   TrtllmArgs a = ParseTrtllmArgs({"m", "--tp_size", "4"});
   TrtllmMeasured m = TrtllmMeasuredFromGiB({{"weights", 55}});
-  EXPECT_EQ(PlanTrtllm("1.0.0", hand::Qwen3_235B_FP8(), hand::H100(), a, m).cell_size_bytes, 48128);
+  EXPECT_EQ(PlanTrtllm("1.0.0", testing::Qwen3_235B_FP8(), testing::H100(), a, m).cell_size_bytes,
+            48128);
   a.tp = 8;  // 128 * 4 // 8 = 64: the estimate halves, unlike vLLM's replicated head
-  EXPECT_EQ(PlanTrtllm("1.0.0", hand::Qwen3_235B_FP8(), hand::H100(), a, m).cell_size_bytes, 24064);
+  EXPECT_EQ(PlanTrtllm("1.0.0", testing::Qwen3_235B_FP8(), testing::H100(), a, m).cell_size_bytes,
+            24064);
   a.enable_attention_dp = true;  // tp 1 for the KV estimate under attention DP
-  EXPECT_EQ(PlanTrtllm("1.0.0", hand::Qwen3_235B_FP8(), hand::H100(), a, m).cell_size_bytes,
+  EXPECT_EQ(PlanTrtllm("1.0.0", testing::Qwen3_235B_FP8(), testing::H100(), a, m).cell_size_bytes,
             192512);
 }
 
 TEST(Trtllm, MlaLatentKvFactorOne) {
   TrtllmArgs a = ParseTrtllmArgs({"m", "--tp_size", "8"});
-  PlanResult r = PlanTrtllm("1.0.0", hand::DeepSeekMla("v3", 61, 163840), hand::H100(), a,
+  PlanResult r = PlanTrtllm("1.0.0", testing::DeepSeekMla("v3", 61, 163840), testing::H100(), a,
                             TrtllmMeasuredFromGiB({{"weights", 80}}));
   EXPECT_EQ(r.cell_size_bytes, 61 * 576 * 2);
 }
@@ -68,32 +70,33 @@ TEST(Trtllm, MaxTokensCapsTheCache) {
   TrtllmArgs a = ParseTrtllmArgs({"m"});
   ApplyTrtllmYaml("kv_cache_config:\n  max_tokens: 1000\n  free_gpu_memory_fraction: 0.5\n",
                   "t.yaml", &a);
-  PlanResult r = PlanTrtllm("1.0.0", hand::Llama31_8B(), hand::H100(), a, Terms());
+  PlanResult r = PlanTrtllm("1.0.0", testing::Llama31_8B(), testing::H100(), a, Terms());
   EXPECT_EQ(r.max_total_num_tokens, 1024);  // ceilDiv(1000, 32) * 32
   EXPECT_DOUBLE_EQ(r.fraction, 0.5);
 }
 
 TEST(Trtllm, MeasuredFreeAfterLoadingIsUsedDirectly) {
   TrtllmArgs a = ParseTrtllmArgs({"m"});
-  PlanResult r = PlanTrtllm("1.0.0", hand::Llama31_8B(), hand::H100(), a,
+  PlanResult r = PlanTrtllm("1.0.0", testing::Llama31_8B(), testing::H100(), a,
                             TrtllmMeasuredFromGiB({{"post_load_free", 10}}));
   EXPECT_EQ(r.rest_memory_bytes, static_cast<int64_t>(10.0 * kGiB * 0.9));
 }
 
 TEST(Trtllm, OldReleasesDefaultToTensorRtEngines) {
   TrtllmArgs a = ParseTrtllmArgs({"m"});
-  EXPECT_EQ(PlanTrtllm("0.17.0", hand::Llama31_8B(), hand::H100(), a, Terms()).era,
+  EXPECT_EQ(PlanTrtllm("0.17.0", testing::Llama31_8B(), testing::H100(), a, Terms()).era,
             "TensorRT engine (C++ KV cache manager)");
   a.free_gpu_memory_fraction = 1.0;  // the C++ manager requires < 1
-  EXPECT_THROW(PlanTrtllm("0.17.0", hand::Llama31_8B(), hand::H100(), a, Terms()), InputError);
+  EXPECT_THROW(PlanTrtllm("0.17.0", testing::Llama31_8B(), testing::H100(), a, Terms()),
+               InputError);
 }
 
 TEST(Trtllm, ShortCacheGetsFixes) {
   TrtllmArgs a = ParseTrtllmArgs({"m", "--kv_cache_free_gpu_memory_fraction", "0.2"});
   TrtllmMeasured m = TrtllmMeasuredFromGiB({{"total", 23.58}, {"weights", 14.99}});
-  PlanResult r = PlanTrtllm("1.0.0", hand::Llama31_8B(), hand::Rtx3090(), a, m);
+  PlanResult r = PlanTrtllm("1.0.0", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   ASSERT_LT(r.max_total_num_tokens, 131072);
-  std::vector<Fix> fixes = TrtllmFixes("1.0.0", hand::Llama31_8B(), hand::Rtx3090(), a, m, r);
+  std::vector<Fix> fixes = TrtllmFixes("1.0.0", testing::Llama31_8B(), testing::Rtx3090(), a, m, r);
   ASSERT_FALSE(fixes.empty());
   bool len = false;
   for (const Fix& f : fixes) len |= f.flag == "--max_seq_len";
@@ -108,8 +111,9 @@ TEST(Trtllm, BadInput) {
   EXPECT_THROW(ParseTrtllmArgs({"m", "--extra_llm_api_options", "/nonexistent/x.yaml"}),
                InputError);
   TrtllmArgs a = ParseTrtllmArgs({"m"});
-  EXPECT_THROW(PlanTrtllm("3.0.0", hand::Llama31_8B(), hand::H100(), a, Terms()), InputError);
-  EXPECT_THROW(PlanTrtllm("latest", hand::Llama31_8B(), hand::H100(), a, Terms()), InputError);
+  EXPECT_THROW(PlanTrtllm("3.0.0", testing::Llama31_8B(), testing::H100(), a, Terms()), InputError);
+  EXPECT_THROW(PlanTrtllm("latest", testing::Llama31_8B(), testing::H100(), a, Terms()),
+               InputError);
   EXPECT_THROW(TrtllmMeasuredFromGiB({{"peak", 3}}), InputError);
   EXPECT_THROW(ApplyTrtllmYaml("kv_cache_config:\n  free_gpu_memory_fraction: 2\n", "x", &a),
                InputError);

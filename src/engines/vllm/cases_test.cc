@@ -9,12 +9,12 @@
 
 #include "base/units.h"
 #include "engines/vllm/vllm.h"
-#include "testing/engine_test_models.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
 
-using hand::Gpu;
+using testing::Gpu;
 
 double Fig(const PlanResult& r, const std::string& key) {
   const Figure* f = r.FindFigure(key);
@@ -36,7 +36,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517) {
   VllmArgs a =
       ParseVllmArgs({"--model", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "20000"});
   auto m = Measured({{"total", 23.58}, {"peak_torch", 17.06}, {"non_torch", 0.35}});
-  PlanResult r = PlanVllm("0.6.3", hand::Llama31_8B(), hand::Rtx3090(), a, m);
+  PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 3.81, 0.01);
   EXPECT_NEAR(Fig(r, "num_gpu_blocks"), 1952, 3);
@@ -52,7 +52,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517) {
 TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517FromScratch) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "20000"});
   auto m = Measured({{"weights", 14.9888}});
-  PlanResult r = PlanVllm("0.6.3", hand::Llama31_8B(), hand::Rtx3090(), a, m);
+  PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_NEAR(Fig(r, "activation_peak_gib"), 17.06 - 14.9888, 0.10 * 2.07);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 1952.0 * 16, 0.05 * 1952 * 16);
 }
@@ -61,7 +61,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517FromScratch) {
 TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "29000"});
   auto m = Measured({{"total", 23.58}, {"peak_torch", 17.98}, {"non_torch", 0.35}});
-  PlanResult r = PlanVllm("0.6.3", hand::Llama31_8B(), hand::Rtx3090(), a, m);
+  PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_FALSE(r.ok);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 2.89, 0.01);
   double blocks = Fig(r, "num_gpu_blocks");
@@ -83,20 +83,20 @@ TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517) {
 // 2.99 GiB logged at 29000 tokens (17.98 - 14.99); the estimate within 10%.
 TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517ActivationEstimate) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "29000"});
-  PlanResult r =
-      PlanVllm("0.6.3", hand::Llama31_8B(), hand::Rtx3090(), a, Measured({{"weights", 14.9888}}));
+  PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a,
+                          Measured({{"weights", 14.9888}}));
   EXPECT_NEAR(Fig(r, "activation_peak_gib"), 17.98 - 14.9888, 0.10 * 2.99);
 }
 
 // vllm-v0-h100-llama32-11b-vision-pr12126: V0 0.7 multi-line log, 40 cached layers.
 TEST(VllmCases, V0H100Llama32VisionPr12126) {
   ModelSpec vision =
-      hand::Gqa("meta-llama/Llama-3.2-11B-Vision", 40, 32, 8, 128, 4096, 14336, 128256, 131072);
+      testing::Gqa("meta-llama/Llama-3.2-11B-Vision", 40, 32, 8, 128, 4096, 14336, 128256, 131072);
   VllmArgs a = ParseVllmArgs({"--max-model-len", "65536", "--max-num-seqs", "128",
                               "--enforce-eager", "--load-format", "dummy"});
   auto m = Measured(
       {{"total", 79.22}, {"weights", 19.86}, {"non_torch", 0.16}, {"activation_peak", 36.63}});
-  PlanResult r = PlanVllm("0.7.0", vision, hand::H100(), a, m);
+  PlanResult r = PlanVllm("0.7.0", vision, testing::H100(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(Fig(r, "requested_memory_gib"), 71.29, 0.01);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 14.65, 0.02);
@@ -111,7 +111,7 @@ TEST(VllmCases, V1EarlyLlama70BW8A8Pr12569) {
                               "2048", "--gpu-memory-utilization", "0.98"});
   // Given num_gpu_blocks 1381: the KV budget of exactly 1381 blocks.
   auto m = Measured({{"kv_cache", 1381.0 * 16 * 327680 / kGiB}});
-  PlanResult r = PlanVllm("0.7.0", hand::Llama31_70B(), hand::H100(), a, m);
+  PlanResult r = PlanVllm("0.7.0", testing::Llama31_70B(), testing::H100(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_EQ(Fig(r, "num_gpu_blocks"), 1381);
   EXPECT_NEAR(Fig(r, "max_concurrency"), 10.79, 0.01);
@@ -124,7 +124,7 @@ TEST(VllmCases, V1EarlyLlama70BW8A8Pr12569) {
 // vllm-v1-pp2-5070ti-5090d-qwen3-coder-30b-issue34076: 0.15.2 counts all 48
 // layers on each PP stage in the start-up check.
 TEST(VllmCases, V1Pp2Qwen3Coder30BIssue34076) {
-  ModelSpec coder = hand::Qwen3_30B_A3B();
+  ModelSpec coder = testing::Qwen3_30B_A3B();
   coder.max_position_embeddings = 262144;
   VllmArgs a =
       ParseVllmArgs({"--model", "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "--pipeline-parallel-size",
@@ -151,7 +151,7 @@ TEST(VllmCases, V1H100GptOss120BIssue27508) {
   VllmArgs a = ParseVllmArgs({"--model", "openai/gpt-oss-120b", "--gpu-memory-utilization", "0.95",
                               "--max-num-batched-tokens", "1024"});
   PlanResult r =
-      PlanVllm("0.11.0", hand::GptOss120B(), hand::H100(), a, Measured({{"kv_cache", 1.71}}));
+      PlanVllm("0.11.0", testing::GptOss120B(), testing::H100(), a, Measured({{"kv_cache", 1.71}}));
   EXPECT_FALSE(r.ok);
   EXPECT_NEAR(Fig(r, "needed_kv_gib"), 4.54, 0.02);
   EXPECT_EQ(Fig(r, "kv_cache_groups"), 2);  // 18 full + 18 sliding
@@ -160,16 +160,16 @@ TEST(VllmCases, V1H100GptOss120BIssue27508) {
 
 // vllm-v1-h20-qwen3-coder-480b-fp8-dp8-recipes12: DP replicas keep all KV heads.
 TEST(VllmCases, V1H20Qwen3Coder480BDp8Recipes12) {
-  ModelSpec coder = hand::Moe(hand::Gqa("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", 62, 96, 8, 128,
-                                        6144, 8192, 151936, 262144),
-                              160, 8, 2560);
+  ModelSpec coder = testing::Moe(testing::Gqa("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", 62, 96, 8,
+                                              128, 6144, 8192, 151936, 262144),
+                                 160, 8, 2560);
   VllmArgs a = ParseVllmArgs({"/tmp/model/Qwen3-Coder-480B-A35B-Instruct-FP8", "-dp=8",
                               "--enable-expert-parallel", "--enable-auto-tool-choice",
                               "--tool-call-parser", "qwen3_coder"});
   for (auto [avail, util, expected] : {std::tuple{48.66, 0.9, 205728}, {55.65, 0.95, 235296}}) {
     VllmArgs b = a;
     b.gpu_memory_utilization = util;
-    PlanResult r = PlanVllm("0.10.1.dev101+gbda9d0535", coder, hand::H20_141(), b,
+    PlanResult r = PlanVllm("0.10.1.dev101+gbda9d0535", coder, testing::H20_141(), b,
                             Measured({{"kv_cache", avail}}));
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.cell_size_bytes, 253952);
@@ -190,8 +190,8 @@ TEST(VllmCases, V1H20Qwen3Coder480BDp8Recipes12) {
 TEST(VllmCases, V1DeepSeekV2LiteIssue15871) {
   VllmArgs a = ParseVllmArgs({"--model", "deepseek-ai/DeepSeek-V2-Lite-Chat", "--max-model-len",
                               "32768", "--cpu-offload-gb", "13", "--enforce-eager"});
-  PlanResult r = PlanVllm("0.8.3.dev172+g2b93162f", hand::DeepSeekMla("ds-v2-lite", 27, 163840),
-                          hand::H100(), a, Measured({{"kv_cache", 0.93}}));
+  PlanResult r = PlanVllm("0.8.3.dev172+g2b93162f", testing::DeepSeekMla("ds-v2-lite", 27, 163840),
+                          testing::H100(), a, Measured({{"kv_cache", 0.93}}));
   EXPECT_FALSE(r.ok);
   EXPECT_NEAR(Fig(r, "needed_kv_gib"), 0.95, 0.005);
   EXPECT_EQ(r.cell_size_bytes, 31104);  // 27 * 576 * 2
@@ -208,7 +208,7 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
                               "--gpu-memory-utilization", "0.9", "--max-num-seqs", "8"});
   auto m = Measured(
       {{"total", 23.56}, {"weights", 15.6841}, {"non_torch", 0.06}, {"activation_peak", 0.12}});
-  PlanResult r = PlanVllm("0.8.5", hand::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a, m);
+  PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(Fig(r, "requested_memory_gib"), 21.2, 0.01);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 5.34, 0.01);
@@ -227,7 +227,7 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
 // tokens (max_model_len 40960 > 32K) within 10% of the logged 0.12 GiB.
 TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327ActivationEstimate) {
   VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--max-num-seqs", "8"});
-  PlanResult r = PlanVllm("0.8.5", hand::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a,
+  PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a,
                           Measured({{"weights", 15.6841}}));
   EXPECT_EQ(Fig(r, "max_num_batched_tokens"), 2048);
   EXPECT_NEAR(Fig(r, "activation_peak_gib"), 0.12, 0.012);
@@ -239,8 +239,8 @@ TEST(VllmCases, V1H100Qwen3_235BFp8Tp4Issue21348) {
   VllmArgs a =
       ParseVllmArgs({"vllm", "serve", "/path/to/Qwen3-235B-A22B-FP8", "--tensor-parallel-size", "4",
                      "--kv-transfer-config", "{\"kv_connector\":\"LMCacheConnectorV1\"}"});
-  PlanResult r =
-      PlanVllm("0.10.0", hand::Qwen3_235B_FP8(), hand::H100(), a, Measured({{"kv_cache", 8.11}}));
+  PlanResult r = PlanVllm("0.10.0", testing::Qwen3_235B_FP8(), testing::H100(), a,
+                          Measured({{"kv_cache", 8.11}}));
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_EQ(r.cell_size_bytes, 48128);  // 94 * 2 * 1 * 128 * 2 (4 KV heads / tp 4)
   // Rank 0's budget overstates the minimum over workers slightly (178,880 tokens).

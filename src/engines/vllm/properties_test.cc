@@ -7,7 +7,7 @@
 
 #include "base/units.h"
 #include "engines/vllm/vllm.h"
-#include "testing/engine_test_models.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -24,9 +24,9 @@ std::vector<Launch> Grid() {
     for (const char* util : {"0.3", "0.5", "0.7", "0.9"}) {
       for (const char* len : {"8192", "65536", "131072"}) {
         out.push_back(
-            {v, hand::Llama31_8B(), {"--gpu-memory-utilization", util, "--max-model-len", len}});
+            {v, testing::Llama31_8B(), {"--gpu-memory-utilization", util, "--max-model-len", len}});
         out.push_back(
-            {v, hand::GptOss120B(), {"--gpu-memory-utilization", util, "--max-model-len", len}});
+            {v, testing::GptOss120B(), {"--gpu-memory-utilization", util, "--max-model-len", len}});
       }
     }
   }
@@ -45,12 +45,12 @@ TEST(VllmProperties, EveryFixStartsWhenApplied) {
   int failing = 0, with_fixes = 0;
   for (const Launch& l : Grid()) {
     VllmArgs a = ParseVllmArgs(l.flags);
-    PlanResult r = PlanVllm(l.version, l.model, hand::H100(), a, VllmMeasured{});
+    PlanResult r = PlanVllm(l.version, l.model, testing::H100(), a, VllmMeasured{});
     if (r.ok) continue;
     ++failing;
     with_fixes += r.fixes.empty() ? 0 : 1;  // none when no single change is enough
     for (const Fix& f : r.fixes) {
-      PlanResult fixed = PlanVllm(l.version, l.model, hand::H100(), Apply(a, f), VllmMeasured{});
+      PlanResult fixed = PlanVllm(l.version, l.model, testing::H100(), Apply(a, f), VllmMeasured{});
       EXPECT_TRUE(fixed.ok) << l.version << " " << l.model.id << " " << f.flag << "=" << f.value
                             << ": " << fixed.error_message;
     }
@@ -61,9 +61,9 @@ TEST(VllmProperties, EveryFixStartsWhenApplied) {
 
 TEST(VllmProperties, TokensFollowFromBlocksForOneGroup) {
   for (const Launch& l : Grid()) {
-    if (l.model.id != hand::Llama31_8B().id) continue;
+    if (l.model.id != testing::Llama31_8B().id) continue;
     PlanResult r =
-        PlanVllm(l.version, l.model, hand::H100(), ParseVllmArgs(l.flags), VllmMeasured{});
+        PlanVllm(l.version, l.model, testing::H100(), ParseVllmArgs(l.flags), VllmMeasured{});
     if (!r.ok) continue;
     const Figure* blocks = r.FindFigure("num_gpu_blocks");
     ASSERT_NE(blocks, nullptr);
@@ -83,8 +83,8 @@ TEST(VllmProperties, LongerContextNeverAddsCapacity) {
     for (int64_t len : {4096, 8192, 16384, 32768, 65536}) {
       VllmArgs a = ParseVllmArgs({"--max-model-len", std::to_string(len)});
       // Weights as vLLM loads gpt-oss-120b (mxfp4 experts): ~61 GiB.
-      PlanResult r =
-          PlanVllm(v, hand::GptOss120B(), hand::H100(), a, VllmMeasuredFromGiB({{"weights", 61}}));
+      PlanResult r = PlanVllm(v, testing::GptOss120B(), testing::H100(), a,
+                              VllmMeasuredFromGiB({{"weights", 61}}));
       ASSERT_TRUE(r.ok) << r.error_message;
       double c = r.FindFigure("max_concurrency")->value;
       EXPECT_LE(c, prev) << v << " " << len;

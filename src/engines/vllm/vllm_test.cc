@@ -7,7 +7,7 @@
 
 #include "base/units.h"
 #include "kvplan/error.h"
-#include "testing/engine_test_models.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -21,7 +21,7 @@ VllmMeasured Weights(double gib) { return VllmMeasuredFromGiB({{"weights", gib}}
 
 PlanResult Llama8B(const std::string& version, std::vector<std::string> flags,
                    VllmMeasured m = Weights(14.99)) {
-  return PlanVllm(version, hand::Llama31_8B(), hand::H100(), ParseVllmArgs(flags), m);
+  return PlanVllm(version, testing::Llama31_8B(), testing::H100(), ParseVllmArgs(flags), m);
 }
 
 TEST(Vllm, BlocksGrowWithUtilization) {
@@ -59,7 +59,7 @@ TEST(Vllm, TokensAndConcurrencyAsEachEraComputesThem) {
 TEST(Vllm, HybridTokensCountBlocksPerGroup) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "32768"});
   VllmMeasured m = VllmMeasuredFromGiB({{"kv_cache", 20}});
-  PlanResult r = PlanVllm("0.11.0", hand::GptOss120B(), hand::H100(), a, m);
+  PlanResult r = PlanVllm("0.11.0", testing::GptOss120B(), testing::H100(), a, m);
   ASSERT_TRUE(r.ok) << r.error_message;
   int64_t blocks = static_cast<int64_t>(Fig(r, "num_gpu_blocks"));
   EXPECT_EQ(blocks, (int64_t{20} << 30) / (16 * 2048) / 18);
@@ -136,14 +136,14 @@ TEST(Vllm, FixesAreVerifiedByReplanning) {
 }
 
 TEST(Vllm, MtpAddsOneLayerOfKv) {
-  ModelSpec v3 = hand::DeepSeekMla("deepseek-v3", 61, 163840);
+  ModelSpec v3 = testing::DeepSeekMla("deepseek-v3", 61, 163840);
   v3.num_nextn_predict_layers = 1;
   VllmArgs plain = ParseVllmArgs({"--max-model-len", "4096"});
   VllmArgs mtp = ParseVllmArgs(
       {"--max-model-len", "4096", "--speculative-config", R"({"method":"deepseek_mtp"})"});
   VllmMeasured m = VllmMeasuredFromGiB({{"kv_cache", 10}});
-  EXPECT_EQ(PlanVllm("0.10.1", v3, hand::H100(), mtp, m).cell_size_bytes -
-                PlanVllm("0.10.1", v3, hand::H100(), plain, m).cell_size_bytes,
+  EXPECT_EQ(PlanVllm("0.10.1", v3, testing::H100(), mtp, m).cell_size_bytes -
+                PlanVllm("0.10.1", v3, testing::H100(), plain, m).cell_size_bytes,
             576 * 2);
 }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the two launches of the story (issue #4) in SGLang v0.4.9's exact
-line formats: Qwen3-235B-A22B-FP8, TP 8 on 8x RTX PRO 6000 Blackwell.
-Measured: pre-load free 93.999 GiB (min over ranks), post-load free 21.697 GiB.
+"""Writes the two launches of the story (issue #4). SYNTHETIC: the line formats
+are SGLang v0.4.9's own, the numbers are ours (the token count is kvplan's
+formula applied to the chosen free memory): Qwen3-235B-A22B-FP8, TP 8 on 8x RTX PRO 6000 Blackwell.
+Chosen: pre-load free 93.999 GiB (min over ranks), post-load free 21.697 GiB.
 Baseline: no --mem-fraction-static (SGLang chose 0.88); KV tokens =
 int((21.697 - 93.999*0.12) * 2**30) // 48128 = 232407.
 Second run: --mem-fraction-static 0.55 -> rest -20.60 GiB -> "Not enough memory".
-Run once; the outputs are committed."""
+Run once from this directory (tests/data/synthetic); the outputs are committed."""
 
 GPU = "NVIDIA RTX PRO 6000 Blackwell Server Edition"
 PRE = [93.999, 94.021, 94.018, 94.020, 94.019, 94.022, 94.017, 94.030]
