@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cli/command.h"
-#include "perf/efficiency.h"
+#include "kvplan/efficiency.h"
 
 namespace kvplan::cli {
 
