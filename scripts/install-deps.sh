@@ -3,7 +3,7 @@
 # Runs apt-get as root (or through sudo when available).
 set -euo pipefail
 pkgs=(g++ cmake ninja-build make git python3 clang clang-format libfmt-dev nlohmann-json3-dev
-      libcli11-dev libsqlite3-dev libgtest-dev libbenchmark-dev)
+      libcli11-dev libsqlite3-dev libssl-dev libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

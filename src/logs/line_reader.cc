@@ -5,9 +5,17 @@
 #include <cerrno>
 #include <cstring>
 
+#include <fmt/core.h>
+
 #include "logs/content_hash.h"
 
 namespace kvplan {
+
+LogReadError::LogReadError(int error_number, int64_t bytes_read)
+    : InputError(
+          fmt::format("read error after {} bytes: {}", bytes_read, std::strerror(error_number))),
+      errno_(error_number),
+      bytes_read_(bytes_read) {}
 
 LineReader::LineReader(ReadFn read, size_t buffer_bytes)
     : read_(std::move(read)), buf_(buffer_bytes < 64 ? 64 : buffer_bytes) {}
@@ -18,7 +26,7 @@ LineReader LineReader::FromFd(int fd, size_t buffer_bytes) {
         for (;;) {
           ssize_t got = ::read(fd, buf, n);
           if (got >= 0) return static_cast<size_t>(got);
-          if (errno != EINTR) return 0;
+          if (errno != EINTR) return kReadFailed;
         }
       },
       buffer_bytes);
@@ -46,6 +54,7 @@ bool LineReader::Fill() {
   }
   if (end_ == buf_.size()) return false;
   size_t got = read_(buf_.data() + end_, buf_.size() - end_);
+  if (got == kReadFailed) throw LogReadError(errno, bytes_read_);
   if (got == 0) {
     eof_ = true;
     return false;

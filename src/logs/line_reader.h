@@ -10,13 +10,30 @@
 #include <string_view>
 #include <vector>
 
+#include "kvplan/error.h"
+
 namespace kvplan {
 
 class ContentHasher;
 
+// The input failed to read (an I/O error, not its end). Thrown by
+// LineReader::Next, so that no reader can take a partial read for a whole log.
+class LogReadError : public InputError {
+ public:
+  LogReadError(int error_number, int64_t bytes_read);
+  int error_number() const { return errno_; }
+  int64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  int errno_;
+  int64_t bytes_read_;
+};
+
 class LineReader {
  public:
-  // `read` fills up to n bytes and returns how many (0 at the end).
+  // `read` fills up to n bytes and returns how many (0 at the end), or
+  // kReadFailed with errno set when the input cannot be read.
+  static constexpr size_t kReadFailed = static_cast<size_t>(-1);
   using ReadFn = std::function<size_t(char* buf, size_t n)>;
   LineReader(ReadFn read, size_t buffer_bytes = size_t{1} << 20);
 
@@ -29,7 +46,7 @@ class LineReader {
   void set_hasher(ContentHasher* hasher) { hasher_ = hasher; }
 
   // The next line, without its terminator; false at the end of input. The
-  // view stays valid until the next call.
+  // view stays valid until the next call. Throws LogReadError when a read fails.
   bool Next(std::string_view* line);
 
   bool last_truncated() const { return last_truncated_; }        // cut at the buffer size
@@ -38,7 +55,7 @@ class LineReader {
   int64_t bytes_read() const { return bytes_read_; }
 
  private:
-  bool Fill();  // reads more after compacting; false at the end of input
+  bool Fill();  // reads more after compacting; false at the end of input, throws on error
   bool SkipRestOfLine();
 
   ReadFn read_;
