@@ -165,7 +165,7 @@ DiffResult DiffLogs(const DiffRequest& request) {
     LoadedLog b = LoadLog(paths.front());
     const RunRecord& rb = b.runs.back();
     std::string db = RunStore::ResolvePath(request.db);
-    RunStore store(db);
+    RunStore store(db, StoreAccess::kRead);  // reading: works on a read-only store
     std::optional<StoredRun> good = store.LastGood(rb, b.content_hash);
     if (!good) {
       throw InputError(fmt::format(

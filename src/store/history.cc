@@ -6,7 +6,7 @@ namespace kvplan {
 
 HistoryListing ListHistory(const std::string& db, const RunFilter& filter) {
   HistoryListing listing{RunStore::ResolvePath(db), filter, {}};
-  RunStore store(listing.db_path);
+  RunStore store(listing.db_path, StoreAccess::kRead);
   listing.runs = store.List(filter);
   return listing;
 }

@@ -1,107 +1,23 @@
-#include "store/run_store.h"
-
+// Writing and querying the run store; opening it (schema, checks) is store_open.cc.
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <thread>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "kvplan/error.h"
 #include "logs/run_record_json.h"
+#include "store/run_store.h"
+#include "store/sqlite_stmt.h"
 
 namespace kvplan {
 namespace {
 
-constexpr int kBusyTimeoutMs = 30000;
-
-const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS logs(
-  hash TEXT PRIMARY KEY,
-  path TEXT NOT NULL,
-  bytes INTEGER NOT NULL,
-  runs INTEGER NOT NULL,
-  ingested_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs(
-  id INTEGER PRIMARY KEY,
-  log_hash TEXT NOT NULL REFERENCES logs(hash),
-  launch_index INTEGER NOT NULL,
-  engine TEXT NOT NULL,
-  model TEXT NOT NULL,
-  gpu TEXT NOT NULL,
-  tp INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  record TEXT NOT NULL,
-  UNIQUE(log_hash, launch_index));
-CREATE INDEX IF NOT EXISTS runs_by_model ON runs(model, gpu, tp, outcome);
-)sql";
-
-// Schema 2 adds what a run measured while decoding, NULL for runs without decode
-// reports and for runs stored before (their records hold none). Added with ALTER
-// TABLE, so no row is rewritten; older kvplan builds still read and write the table.
-constexpr int kSchemaVersion = 2;
-struct AddedColumn {
-  const char* name;
-  const char* type;
-};
-constexpr AddedColumn kDecodeColumns[] = {
-    {"decode_reports", "INTEGER"},  // decode reports counted
-    {"decode_batch", "INTEGER"},    // the most common running-request count
-    {"decode_tok_s", "REAL"},       // median tok/s at that count
-    {"decode_accept_len", "REAL"},  // mean accept length (speculative decoding)
-};
-
-// A prepared statement that finalises itself.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
-      throw InputError(fmt::format("run database: {}", sqlite3_errmsg(db)));
-    }
-  }
-  ~Stmt() { sqlite3_finalize(stmt_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  void Bind(int i, const std::string& v) {
-    sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  }
-  void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-  void Bind(int i, std::optional<double> v) {
-    if (v) {
-      sqlite3_bind_double(stmt_, i, *v);
-    } else {
-      sqlite3_bind_null(stmt_, i);
-    }
-  }
-  void Bind(int i, std::optional<int64_t> v) {
-    if (v) {
-      sqlite3_bind_int64(stmt_, i, *v);
-    } else {
-      sqlite3_bind_null(stmt_, i);
-    }
-  }
-  // True while a row is available.
-  bool Step() {
-    int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    throw InputError(fmt::format("run database: {}", sqlite3_errmsg(db_)));
-  }
-  std::string Text(int col) const {
-    const unsigned char* t = sqlite3_column_text(stmt_, col);
-    return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t));
-  }
-  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-
- private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-};
+// The growth rule compares logs by their first kHeadBytes first (head_sha256),
+// and reads a log again only for the stored logs that pass.
+constexpr int64_t kHeadBytes = 4096;
 
 std::string NowUtc() {
   std::time_t t = std::time(nullptr);
@@ -110,13 +26,6 @@ std::string NowUtc() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
-}
-
-std::vector<std::string> ColumnsOf(sqlite3* db, const char* table) {
-  Stmt s(db, (std::string("PRAGMA table_info(") + table + ")").c_str());
-  std::vector<std::string> out;
-  while (s.Step()) out.push_back(s.Text(1));
-  return out;
 }
 
 int64_t TpOf(const RunRecord& r) {
@@ -145,115 +54,49 @@ StoredRun RowToRun(const Stmt& s) {
   return out;
 }
 
+// The digest of the log's first min(bytes, kHeadBytes) bytes.
+std::string HeadOf(const LogContent& log) {
+  if (log.bytes <= kHeadBytes || !log.prefix_sha256) return log.sha256;
+  return log.prefix_sha256(kHeadBytes);
+}
+
+constexpr const char* kUpsertRun =
+    "INSERT INTO runs(log_hash, launch_index, engine, model, gpu, tp, outcome, record, "
+    "decode_reports, decode_batch, decode_tok_s, decode_accept_len) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(log_hash, launch_index) DO UPDATE SET "
+    "engine = excluded.engine, model = excluded.model, gpu = excluded.gpu, tp = excluded.tp, "
+    "outcome = excluded.outcome, record = excluded.record, "
+    "decode_reports = excluded.decode_reports, decode_batch = excluded.decode_batch, "
+    "decode_tok_s = excluded.decode_tok_s, decode_accept_len = excluded.decode_accept_len";
+
 }  // namespace
 
-std::string RunStore::DefaultPath() {
-  const char* xdg = std::getenv("XDG_DATA_HOME");
-  if (xdg != nullptr && *xdg != '\0') return std::string(xdg) + "/kvplan/runs.db";
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0') {
-    throw InputError("neither XDG_DATA_HOME nor HOME is set; pass --db PATH for the run history");
-  }
-  return std::string(home) + "/.local/share/kvplan/runs.db";
-}
-
-RunStore::RunStore(const std::string& path) : path_(path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!dir.empty()) std::filesystem::create_directories(dir, ec);
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
-    std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw InputError(fmt::format("cannot open run database {}: {}", path, why));
-  }
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-  try {
-    // Switching to WAL needs a moment alone with the file; other ingests may be
-    // starting at the same time.
-    for (int attempt = 0;; ++attempt) {
-      int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
-      if (rc == SQLITE_OK) break;
-      if (rc != SQLITE_BUSY || attempt > 300) {
-        throw InputError(
-            fmt::format("run database {} is not usable: {}", path, sqlite3_errmsg(db_)));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    Exec("PRAGMA synchronous=NORMAL");
-    Exec("BEGIN IMMEDIATE");
-    Exec(kSchema);
-    Migrate();
-    Exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw;
-  }
-}
-
-void RunStore::Migrate() {
-  // Inside the opening IMMEDIATE transaction: two processes opening an old
-  // database at once add the columns once.
-  std::vector<std::string> have = ColumnsOf(db_, "runs");
-  for (const AddedColumn& c : kDecodeColumns) {
-    if (std::find(have.begin(), have.end(), c.name) != have.end()) continue;
-    Exec(fmt::format("ALTER TABLE runs ADD COLUMN {} {}", c.name, c.type).c_str());
-  }
-  Stmt v(db_, "PRAGMA user_version");
-  v.Step();
-  if (v.Int(0) < kSchemaVersion) {
-    Exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion).c_str());
-  }
-}
-
-RunStore::~RunStore() { sqlite3_close(db_); }
-
-void RunStore::Exec(const char* sql) const {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string why = err != nullptr ? err : sqlite3_errmsg(db_);
-    sqlite3_free(err);
-    throw InputError(fmt::format("run database {}: {}", path_, why));
-  }
-}
-
-IngestOutcome RunStore::Ingest(const std::string& log_path, const std::string& content_hash,
-                               int64_t bytes, const std::vector<RunRecord>& runs) {
+IngestOutcome RunStore::Ingest(const LogContent& log, const std::vector<RunRecord>& runs) {
+  // Read before the write lock is taken: it may read the log again.
+  std::string head = HeadOf(log);
   IngestOutcome out;
   Exec("BEGIN IMMEDIATE");
   try {
     {
       Stmt seen(db_, "SELECT 1 FROM logs WHERE hash = ?");
-      seen.Bind(1, content_hash);
+      seen.Bind(1, log.sha256);
       out.already_present = seen.Step();
     }
+    if (!out.already_present) out.already_present = MatchLegacy(log, runs, head);
     if (!out.already_present) {
-      Stmt log(db_, "INSERT INTO logs(hash, path, bytes, runs, ingested_at) VALUES(?,?,?,?,?)");
-      log.Bind(1, content_hash);
-      log.Bind(2, log_path);
-      log.Bind(3, bytes);
-      log.Bind(4, static_cast<int64_t>(runs.size()));
-      log.Bind(5, NowUtc());
-      log.Step();
-      for (const RunRecord& r : runs) {
-        Stmt run(db_,
-                 "INSERT INTO runs(log_hash, launch_index, engine, model, gpu, tp, outcome, "
-                 "record, decode_reports, decode_batch, decode_tok_s, decode_accept_len) "
-                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
-        run.Bind(1, content_hash);
-        run.Bind(2, static_cast<int64_t>(r.launch_index));
-        run.Bind(3, r.engine);
-        run.Bind(4, r.model);
-        run.Bind(5, r.gpu_name);
-        run.Bind(6, TpOf(r));
-        run.Bind(7, r.outcome);
-        run.Bind(8, DumpJson(ToJson(r)));
-        BindDecode(run, r.decode);
-        run.Step();
-        ++out.runs_stored;
+      std::optional<std::string> from = GrownFrom(log, head, &out.grown_from);
+      if (from) {
+        ExtendLog(*from, log, head);
+      } else {
+        InsertLog(log, head, static_cast<int64_t>(runs.size()));
+      }
+      UpsertRuns(log.sha256, runs, &out);
+      if (from) {
+        Stmt n(db_,
+               "UPDATE logs SET runs = (SELECT count(*) FROM runs WHERE log_hash = ?1) "
+               "WHERE hash = ?1");
+        n.Bind(1, log.sha256);
+        n.Step();
       }
     }
     Exec("COMMIT");
@@ -262,6 +105,126 @@ IngestOutcome RunStore::Ingest(const std::string& log_path, const std::string& c
     throw;
   }
   return out;
+}
+
+// A log stored before schema 3 is known by its legacy digest. That digest is
+// not collision-resistant, so it counts only with the same length and the
+// same launches (engine, model, outcome each): a log made to collide with a
+// stored one is stored, not skipped. The row is re-keyed to the SHA-256.
+bool RunStore::MatchLegacy(const LogContent& log, const std::vector<RunRecord>& runs,
+                           const std::string& head) {
+  if (!log.legacy_digest) return false;
+  {
+    Stmt any(db_, "SELECT 1 FROM logs WHERE digest = 'legacy128' AND bytes = ? LIMIT 1");
+    any.Bind(1, log.bytes);
+    if (!any.Step()) return false;
+  }
+  std::string legacy = log.legacy_digest();
+  std::vector<std::string> stored, read;
+  Stmt s(db_,
+         "SELECT launch_index, engine, model, outcome FROM runs JOIN logs ON logs.hash = "
+         "runs.log_hash WHERE logs.hash = ? AND logs.digest = 'legacy128' AND logs.bytes = ? "
+         "ORDER BY launch_index");
+  s.Bind(1, legacy);
+  s.Bind(2, log.bytes);
+  while (s.Step()) {
+    stored.push_back(fmt::format("{}|{}|{}|{}", s.Int(0), s.Text(1), s.Text(2), s.Text(3)));
+  }
+  for (const RunRecord& r : runs) {
+    read.push_back(fmt::format("{}|{}|{}|{}", r.launch_index, r.engine, r.model, r.outcome));
+  }
+  if (stored.empty() || stored != read) return false;
+  Stmt rekey_runs(db_, "UPDATE runs SET log_hash = ? WHERE log_hash = ?");
+  rekey_runs.Bind(1, log.sha256);
+  rekey_runs.Bind(2, legacy);
+  rekey_runs.Step();
+  Stmt rekey(db_, "UPDATE logs SET hash = ?, digest = 'sha256', head_sha256 = ? WHERE hash = ?");
+  rekey.Bind(1, log.sha256);
+  rekey.Bind(2, head);
+  rekey.Bind(3, legacy);
+  rekey.Step();
+  return true;
+}
+
+// The growth rule: a stored log whose whole content is the start of `log`
+// (same first `bytes` bytes, compared by SHA-256) is the same file, written
+// further since. The longest such log is the one `log` grew from.
+std::optional<std::string> RunStore::GrownFrom(const LogContent& log, const std::string& head,
+                                               std::string* from_path) const {
+  if (!log.prefix_sha256) return std::nullopt;
+  Stmt s(db_,
+         "SELECT hash, bytes, path FROM logs WHERE digest = 'sha256' AND bytes < ?1 AND "
+         "(head_sha256 = ?2 OR bytes < ?3) ORDER BY bytes DESC");
+  s.Bind(1, log.bytes);
+  s.Bind(2, head);
+  s.Bind(3, kHeadBytes);
+  while (s.Step()) {
+    if (s.Int(1) <= 0 || log.prefix_sha256(s.Int(1)) != s.Text(0)) continue;
+    *from_path = s.Text(2);
+    return s.Text(0);
+  }
+  return std::nullopt;
+}
+
+void RunStore::InsertLog(const LogContent& log, const std::string& head, int64_t runs) {
+  Stmt s(db_,
+         "INSERT INTO logs(hash, path, bytes, runs, ingested_at, digest, head_sha256) "
+         "VALUES(?,?,?,?,?,'sha256',?)");
+  s.Bind(1, log.sha256);
+  s.Bind(2, log.path);
+  s.Bind(3, log.bytes);
+  s.Bind(4, runs);
+  s.Bind(5, NowUtc());
+  s.Bind(6, head);
+  s.Step();
+}
+
+// The stored log becomes `log`: same row, its runs re-keyed (ids kept).
+void RunStore::ExtendLog(const std::string& old_hash, const LogContent& log,
+                         const std::string& head) {
+  Stmt runs(db_, "UPDATE runs SET log_hash = ? WHERE log_hash = ?");
+  runs.Bind(1, log.sha256);
+  runs.Bind(2, old_hash);
+  runs.Step();
+  Stmt s(db_,
+         "UPDATE logs SET hash = ?, path = ?, bytes = ?, ingested_at = ?, head_sha256 = ? "
+         "WHERE hash = ?");
+  s.Bind(1, log.sha256);
+  s.Bind(2, log.path);
+  s.Bind(3, log.bytes);
+  s.Bind(4, NowUtc());
+  s.Bind(5, head);
+  s.Bind(6, old_hash);
+  s.Step();
+}
+
+void RunStore::UpsertRuns(const std::string& log_hash, const std::vector<RunRecord>& runs,
+                          IngestOutcome* out) {
+  int64_t before = 0;
+  {
+    Stmt n(db_, "SELECT count(*) FROM runs WHERE log_hash = ?");
+    n.Bind(1, log_hash);
+    if (n.Step()) before = n.Int(0);
+  }
+  Stmt run(db_, kUpsertRun);
+  for (const RunRecord& r : runs) {
+    run.Reset();
+    run.Bind(1, log_hash);
+    run.Bind(2, static_cast<int64_t>(r.launch_index));
+    run.Bind(3, r.engine);
+    run.Bind(4, r.model);
+    run.Bind(5, r.gpu_name);
+    run.Bind(6, TpOf(r));
+    run.Bind(7, r.outcome);
+    run.Bind(8, DumpJson(ToJson(r)));
+    BindDecode(run, r.decode);
+    run.Step();
+  }
+  Stmt n(db_, "SELECT count(*) FROM runs WHERE log_hash = ?");
+  n.Bind(1, log_hash);
+  int64_t after = n.Step() ? n.Int(0) : before;
+  out->runs_stored = static_cast<int>(after - before);
+  out->runs_updated = static_cast<int>(runs.size()) - out->runs_stored;
 }
 
 std::vector<StoredRun> RunStore::List(const RunFilter& filter) const {

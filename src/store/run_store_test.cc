@@ -3,15 +3,18 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <nlohmann/json.hpp>
 
 #include "kvplan/error.h"
+#include "logs/content_hash.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
 
@@ -48,7 +51,8 @@ RunRecord MakeRun(const std::string& model, const std::string& outcome, int inde
 
 TEST(RunStore, IngestIsIdempotentByContentHash) {
   TempDir dir;
-  RunStore store(dir.File("sub/dir/runs.db"));  // creates the directories
+  RunStore store(dir.File("runs.db"));
+  EXPECT_TRUE(store.created());
   std::vector<RunRecord> runs = {MakeRun("m", "ok", 0), MakeRun("m", "failed", 1)};
   IngestOutcome first = store.Ingest("a.log", "hash-a", 100, runs);
   EXPECT_FALSE(first.already_present);
@@ -209,7 +213,7 @@ TEST(RunStore, Schema1DatabaseIsMigratedInPlaceKeepingItsRuns) {
     EXPECT_DOUBLE_EQ(*runs[0].record.Figure("kv_tokens"), 1234);
     store.Ingest("new.log", "new-hash", 20, {WithDecode(MakeRun("new-model", "ok"), 81, 2.25)});
   }
-  EXPECT_EQ(Query(path, "PRAGMA user_version"), std::vector<std::string>{"2"});
+  EXPECT_EQ(Query(path, "PRAGMA user_version"), std::vector<std::string>{"3"});
   EXPECT_EQ(Query(path,
                   "SELECT model, decode_reports, decode_batch, decode_tok_s, decode_accept_len "
                   "FROM runs ORDER BY id"),
@@ -250,6 +254,174 @@ TEST(RunStore, ConcurrentFirstOpensOfAnOldDatabaseMigrateOnce) {
   for (const std::string& e : errors) EXPECT_EQ(e, "");
   EXPECT_EQ(Query(path, "SELECT count(*), count(decode_tok_s) FROM runs"),
             std::vector<std::string>{"7|6"});
+}
+
+// A database as kvplan wrote it at schema 2: logs keyed by the 128-bit legacy digest.
+void WriteSchema2Database(const std::string& path, const std::string& legacy_hash, int64_t bytes) {
+  WriteSchema1Database(path);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  std::string sql = fmt::format(
+      "UPDATE logs SET hash = '{0}', bytes = {1}; UPDATE runs SET log_hash = '{0}'; "
+      "PRAGMA user_version = 2;",
+      legacy_hash, bytes);
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+// A log in memory as ingest sees a file: its digests, read again on demand.
+LogContent ContentOf(const std::string& path, const std::string& text) {
+  LogContent c{path, Sha256Hex(text), static_cast<int64_t>(text.size()), nullptr, nullptr};
+  c.prefix_sha256 = [text](int64_t n) { return Sha256Hex(text.substr(0, n)); };
+  c.legacy_digest = [text] {
+    LegacyContentHasher h;
+    h.Update(text.data(), text.size());
+    return h.HexDigest();
+  };
+  return c;
+}
+
+std::string LegacyOf(const std::string& text) {
+  LegacyContentHasher h;
+  h.Update(text.data(), text.size());
+  return h.HexDigest();
+}
+
+TEST(RunStore, LogsIngestedBeforeSchema3StayIngested) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  std::string text = "the old log's bytes\n";
+  WriteSchema2Database(path, LegacyOf(text), static_cast<int64_t>(text.size()));
+  RunStore store(path);
+  IngestOutcome again = store.Ingest(ContentOf("old.log", text), {MakeRun("old-model", "ok")});
+  EXPECT_TRUE(again.already_present);
+  EXPECT_EQ(store.CountRuns(), 1);
+  // Re-keyed to the SHA-256: found directly from now on, the run kept.
+  EXPECT_EQ(Query(path, fmt::format("SELECT hash = '{}', digest FROM logs", Sha256Hex(text))),
+            std::vector<std::string>{"1|sha256"});
+  EXPECT_EQ(
+      Query(path, fmt::format("SELECT count(*) FROM runs WHERE log_hash = '{}'", Sha256Hex(text))),
+      std::vector<std::string>{"1"});
+}
+
+// The legacy digest is not collision-resistant: a log that shares it with a
+// stored one but has other launches (a failed run made to look like an ok
+// one) is stored, not skipped.
+TEST(RunStore, ALegacyDigestCollisionIsStoredNotSkipped) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  std::string text = "a failed launch\n";
+  WriteSchema2Database(path, LegacyOf(text), static_cast<int64_t>(text.size()));
+  RunStore store(path);
+  IngestOutcome out = store.Ingest(ContentOf("failed.log", text), {MakeRun("old-model", "failed")});
+  EXPECT_FALSE(out.already_present);
+  EXPECT_EQ(out.runs_stored, 1);
+  EXPECT_EQ(store.CountRuns(), 2);
+}
+
+// The growth rule: a log whose first bytes are exactly a stored log is that
+// log written further; its runs are updated (ids kept) and new launches added.
+TEST(RunStore, AGrownLogUpdatesItsRunsInsteadOfDuplicatingThem) {
+  TempDir dir;
+  RunStore store(dir.File("runs.db"));
+  std::string start(5000, 'x');  // longer than the head compared first
+  RunRecord starting = MakeRun("m", "starting", 0);
+  store.Ingest(ContentOf("a.log", start), {starting});
+  IngestOutcome newline = store.Ingest(ContentOf("a.log", start + "\n"), {MakeRun("m", "ok", 0)});
+  EXPECT_FALSE(newline.already_present);
+  EXPECT_EQ(newline.grown_from, "a.log");
+  EXPECT_EQ(newline.runs_updated, 1);
+  EXPECT_EQ(newline.runs_stored, 0);
+  IngestOutcome relaunch = store.Ingest(ContentOf("a.log", start + "\nmore\n"),
+                                        {MakeRun("m", "ok", 0), MakeRun("m", "failed", 1)});
+  EXPECT_EQ(relaunch.runs_updated, 1);
+  EXPECT_EQ(relaunch.runs_stored, 1);
+  EXPECT_EQ(store.CountLogs(), 1);
+  std::vector<StoredRun> runs = store.List({});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, 1);
+  EXPECT_EQ(runs[0].record.outcome, "ok");
+  EXPECT_EQ(runs[1].record.outcome, "failed");
+  // The same length of other bytes is another log; so is a short log's edit.
+  std::string other = start;
+  other[10] = 'y';
+  EXPECT_EQ(store.Ingest(ContentOf("b.log", other + "\n\n\n"), {MakeRun("m", "ok")}).grown_from,
+            "");
+  store.Ingest(ContentOf("s.log", "short"), {MakeRun("s", "ok")});
+  EXPECT_EQ(store.Ingest(ContentOf("s.log", "shorT!"), {MakeRun("s", "ok")}).grown_from, "");
+  EXPECT_EQ(store.Ingest(ContentOf("s.log", "short!"), {MakeRun("s", "ok")}).grown_from, "s.log");
+  EXPECT_EQ(store.CountLogs(), 4);
+}
+
+TEST(RunStore, RefusesAnInMemoryDatabase) {
+  EXPECT_THROW(RunStore(":memory:"), InputError);
+  EXPECT_THROW(RunStore("file::memory:?cache=shared"), InputError);
+  EXPECT_THROW(RunStore(""), InputError);
+}
+
+TEST(RunStore, CreatesAStoreOnlyInAnExistingDirectory) {
+  TempDir dir;
+  EXPECT_THROW(RunStore(dir.File("typo/runs.db")), InputError);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("typo")));
+  EXPECT_THROW(RunStore(dir.File("missing.db"), StoreAccess::kRead), InputError);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("missing.db")));
+  { RunStore created(dir.File("runs.db")); }
+  RunStore reopened(dir.File("runs.db"));
+  EXPECT_FALSE(reopened.created());
+}
+
+// The bytes of the file at `path`.
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void ExecOn(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  sqlite3_close(db);
+}
+
+// Refused stores are left byte for byte as they were.
+void ExpectRefusedUntouched(const std::string& path, const std::string& why) {
+  std::string before = Slurp(path);
+  try {
+    RunStore store(path);
+    ADD_FAILURE() << "opened " << path;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Slurp(path), before);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+}
+
+TEST(RunStore, RefusesANewerForeignOrDamagedDatabaseWithoutWriting) {
+  TempDir dir;
+  std::string newer = dir.File("newer.db");
+  { RunStore store(newer); }
+  ExecOn(newer, "PRAGMA journal_mode=DELETE; PRAGMA user_version = 9");
+  ExpectRefusedUntouched(newer, "newer kvplan");
+  std::string foreign = dir.File("foreign.db");
+  ExecOn(foreign, "CREATE TABLE notes(x)");
+  ExpectRefusedUntouched(foreign, "not a kvplan run store");
+  std::string other_app = dir.File("app.db");
+  ExecOn(other_app, "PRAGMA application_id = 42");
+  ExpectRefusedUntouched(other_app, "another application");
+  std::string damaged = dir.File("damaged.db");
+  {
+    RunStore store(damaged);
+    for (int i = 0; i < 40; ++i) {
+      store.Ingest("l.log", fmt::format("h{}", i), 1, {MakeRun(std::string(300, 'm'), "ok")});
+    }
+  }
+  ExecOn(damaged, "PRAGMA journal_mode=DELETE");
+  std::string bytes = Slurp(damaged);
+  ASSERT_GT(bytes.size(), 4u * 4096);
+  std::fill(bytes.begin() + 2 * 4096, bytes.begin() + 3 * 4096, 'Z');  // a garbage page
+  std::ofstream(damaged, std::ios::binary | std::ios::trunc) << bytes;
+  ExpectRefusedUntouched(damaged, "damaged");
 }
 
 TEST(RunStore, DefaultPathFollowsXdgDataHome) {

@@ -25,7 +25,9 @@ struct RunFilter {
 
 struct IngestOutcome {
   bool already_present = false;  // the same content was ingested before
-  int runs_stored = 0;
+  int runs_stored = 0;           // new rows
+  int runs_updated = 0;          // rows of the stored log this one grew from
+  std::string grown_from;        // that log's stored path; "" = a new log
 };
 
 // `kvplan runs`: the history's runs that pass the filter, oldest first.
