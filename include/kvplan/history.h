@@ -15,12 +15,21 @@
 
 namespace kvplan {
 
-// One log ingested: its launches, and whether they were stored.
+// One log ingested: its launches, and whether they were stored; or why
+// nothing of it was (error: one line, naming the log).
 struct IngestedLog {
   std::string path;
   std::string content_hash;
   IngestOutcome outcome;
   std::vector<RunRecord> runs;
+  std::string error;
+};
+
+// The store ingest writes to, as opened.
+struct OpenedStore {
+  std::string db_path;
+  bool created = false;    // this ingest created it
+  std::string network_fs;  // "nfs", ... when on a network filesystem; "" otherwise
 };
 
 struct IngestRequest {
@@ -28,6 +37,8 @@ struct IngestRequest {
   std::vector<std::string> logs;
   // Bytes read of the log at `path` (total: its size), as it is read.
   std::function<void(const std::string& path, int64_t bytes, int64_t total)> progress;
+  // Called once the store is open, before the first log is read.
+  std::function<void(const OpenedStore& store)> opened;
   // Called as each log is done, before the next is read.
   std::function<void(const IngestedLog& log)> done;
 };
@@ -35,15 +46,22 @@ struct IngestRequest {
 struct IngestResult {
   std::string db_path;
   std::vector<IngestedLog> logs;
+  int failed = 0;  // logs with an error
 };
 
-// Throws InputError when the database or a log cannot be read (the logs
-// before it are stored).
+// Reads every log; one that cannot be read or stored is reported in its
+// IngestedLog::error and nothing of it is stored. Throws InputError when the
+// store cannot be opened.
 IngestResult IngestLogs(const IngestRequest& request);
-// What `kvplan ingest` prints for one log.
+// What `kvplan ingest` prints for one log (for a failed one: one line).
 std::string RenderIngestedLogText(const IngestedLog& log);
+// What `kvplan ingest` prints on opening the store ("" when nothing to say).
+std::string RenderOpenedStoreText(const OpenedStore& store);
+// The warning for a store on a network filesystem ("" when it is not on one).
+std::string RenderStoreWarningText(const OpenedStore& store);
 
-// `db` "" = the default path. Throws InputError when it cannot be opened.
+// `db` "" = the default path, opened read-only. Throws InputError when it is
+// missing or cannot be opened.
 HistoryListing ListHistory(const std::string& db, const RunFilter& filter);
 std::string RenderHistoryText(const HistoryListing& listing);
 // The JSON array of `kvplan runs --json` (indented, ends with a newline).

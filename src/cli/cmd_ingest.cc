@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -49,11 +50,26 @@ void RegisterIngestVerb(Command& app) {
     r.progress = [progress](const std::string& path, int64_t bytes, int64_t total) {
       progress->Update(path, bytes, total);
     };
+    r.opened = [](const OpenedStore& store) {
+      fmt::print("{}", RenderOpenedStoreText(store));
+      fmt::print(stderr, "{}", RenderStoreWarningText(store));
+    };
     r.done = [progress](const IngestedLog& log) {
       progress->Done();
-      fmt::print("{}", RenderIngestedLogText(log));
+      if (log.error.empty()) {
+        fmt::print("{}", RenderIngestedLogText(log));
+      } else {
+        std::fflush(stdout);  // keeps the lines in order when both go to one file
+        fmt::print(stderr, "kvplan: error: {}", RenderIngestedLogText(log));
+      }
     };
-    IngestLogs(r);
+    IngestResult result = IngestLogs(r);
+    if (result.failed > 0) {
+      // Every log was read and the good ones stored; exit 1 says some were not
+      // (2 stays for a command that could not run at all).
+      std::fflush(stdout);
+      std::exit(1);
+    }
   });
 }
 

@@ -122,4 +122,107 @@ TEST_F(LogVerbs, ConcurrentIngestProcessesLoseNothing) {
   EXPECT_EQ(nlohmann::json::parse(json.out).size(), 6u);
 }
 
+using kvplan::testing::CliResult;
+using kvplan::testing::RunKvplan;
+
+size_t CountOf(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Every log is read; each bad one is one line on stderr; the good ones are
+// stored; exit 1 says some were not.
+TEST_F(LogVerbs, IngestReadsEveryLogAndReportsEachBadOne) {
+  CliResult r = RunKvplan({"ingest", "--db", db_, "/nonexistent.log",
+                           Data("sglang/story_baseline_auto_mfs.log"), dir_.string(),
+                           Data("vllm/v1_qwen3_8b_h100_ok.log")});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.out.find("created new run store " + db_ + "\n"), 0u) << r.out;
+  EXPECT_EQ(CountOf(r.out, "1 run stored"), 2u) << r.out;
+  EXPECT_EQ(CountOf(r.err, "\n"), 2u) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent.log: not ingested: cannot open log"), std::string::npos);
+  // A directory opens but fails to read: a read error, never an empty log.
+  EXPECT_NE(r.err.find(dir_.string() + ": not ingested: read error after 0 bytes"),
+            std::string::npos)
+      << r.err;
+  CliResult runs = RunKvplan({"runs", "--json", "--db", db_});
+  EXPECT_EQ(nlohmann::json::parse(runs.out).size(), 2u);
+}
+
+TEST_F(LogVerbs, AnInMemoryOrMistypedStoreIsRefused) {
+  std::string log = Data("vllm/v1_qwen3_8b_h100_ok.log");
+  CliResult memory = RunKvplan({"ingest", "--db", ":memory:", log});
+  EXPECT_EQ(memory.exit_code, 2);
+  EXPECT_EQ(CountOf(memory.err, "\n"), 1u) << memory.err;
+  EXPECT_NE(memory.err.find("must be a file path"), std::string::npos) << memory.err;
+  std::string typo = (dir_ / "typo" / "runs.db").string();
+  EXPECT_EQ(RunKvplan({"ingest", "--db", typo, log}).exit_code, 2);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"runs", "--db", db_},
+        std::vector<std::string>{"diff", "--last-good", "--db", db_, log}}) {
+    CliResult r = RunKvplan(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    EXPECT_NE(r.err.find("no run store at " + db_), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(db_));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "typo"));
+}
+
+// A log still being written, ingested again: the same launches, updated.
+TEST_F(LogVerbs, AGrowingLogIsTheSameLaunches) {
+  std::string log = (dir_ / "live.log").string();
+  std::filesystem::copy_file(Data("sglang/story_baseline_auto_mfs.log"), log);
+  ASSERT_EQ(RunKvplan({"ingest", "--db", db_, log}).exit_code, 0);
+  std::FILE* f = std::fopen(log.c_str(), "a");
+  std::fputs("\n", f);
+  std::fclose(f);
+  CliResult again = RunKvplan({"ingest", "--db", db_, log});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("grown since ingested as " + log + ": 1 run updated, 0 stored"),
+            std::string::npos)
+      << again.out;
+  CliResult runs = RunKvplan({"runs", "--json", "--db", db_});
+  EXPECT_EQ(nlohmann::json::parse(runs.out).size(), 1u);
+}
+
+// Reading verbs open read-only: a store nobody may write to still lists. As
+// root, permissions do not apply, so the reader runs as nobody.
+TEST_F(LogVerbs, AReadOnlyStoreCanBeListed) {
+  ASSERT_EQ(
+      RunKvplan({"ingest", "--db", db_, Data("sglang/story_baseline_auto_mfs.log")}).exit_code, 0);
+  std::filesystem::permissions(db_, std::filesystem::perms(0444));
+  std::filesystem::permissions(dir_, std::filesystem::perms(0555));
+  std::string out_path = (std::filesystem::temp_directory_path() /
+                          ("kvplan-ro-" + std::to_string(::getpid()) + ".out"))
+                             .string();
+  for (const char* verb : {"runs", "diff"}) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+      if (::geteuid() == 0 && ::setuid(65534) != 0) ::_exit(126);
+      std::string bin = KvplanBinary(), db = db_, log = Data("sglang/story_mfs_0.55_failed.log");
+      if (std::string(verb) == "runs") {
+        ::execl(bin.c_str(), bin.c_str(), "runs", "--db", db.c_str(), nullptr);
+      } else {
+        ::execl(bin.c_str(), bin.c_str(), "diff", "--last-good", "--db", db.c_str(), log.c_str(),
+                nullptr);
+      }
+      ::_exit(127);
+    }
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    std::FILE* f = std::fopen(out_path.c_str(), "r");
+    std::string out;
+    for (int c; f != nullptr && (c = std::fgetc(f)) != EOF;) out.push_back(static_cast<char>(c));
+    if (f != nullptr) std::fclose(f);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << verb << ": " << out;
+    EXPECT_NE(out.find("story_baseline_auto_mfs.log"), std::string::npos) << out;
+  }
+  std::filesystem::remove(out_path);
+  std::filesystem::permissions(dir_, std::filesystem::perms(0755));
+}
+
 }  // namespace

@@ -1,0 +1,171 @@
+// The crash-and-fault test of `kvplan ingest`: ingest processes run 8 at a
+// time into one store; some are SIGKILLed at random moments, others run out of
+// file size (RLIMIT_FSIZE, so their writes fail with EFBIG as on a full disk).
+// Afterwards every log is stored whole or not at all, never twice, and a
+// clean ingest completes the store exactly.
+//
+// Faults come from the operating system, not from a hook in kvplan:
+// RLIMIT_FSIZE makes the kernel fail SQLite's real write() calls (the WAL, the
+// shared memory, the database at checkpoint) at a chosen size, unprivileged and
+// with no code in the store that only tests run.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "logs/content_hash.h"
+#include "testing/cli_test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Rows of `sql`, "|"-joined.
+std::vector<std::string> Query(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::vector<std::string> rows;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return {"cannot open"};
+  }
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+  while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+    std::string row;
+    for (int c = 0; c < sqlite3_column_count(st); ++c) {
+      const unsigned char* t = sqlite3_column_text(st, c);
+      if (c > 0) row.push_back('|');
+      row.append(t ? reinterpret_cast<const char*>(t) : "NULL");
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return rows;
+}
+
+struct Fault {
+  int kill_after_ms = -1;      // SIGKILL after this long; -1 = never
+  rlim_t file_size_limit = 0;  // 0 = none
+};
+
+pid_t StartIngest(const std::string& db, const std::vector<std::string>& logs, const Fault& f) {
+  pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  if (f.file_size_limit > 0) {
+    ::signal(SIGXFSZ, SIG_IGN);  // kept across exec: writes fail with EFBIG instead
+    rlimit lim{f.file_size_limit, f.file_size_limit};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+  }
+  std::vector<std::string> args = {kvplan::testing::KvplanBinary(), "ingest", "--db", db};
+  args.insert(args.end(), logs.begin(), logs.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int devnull = ::open("/dev/null", O_WRONLY);
+  ::dup2(devnull, 1);
+  ::dup2(devnull, 2);
+  ::execv(argv[0], argv.data());
+  ::_exit(127);
+}
+
+// The store's invariant at any moment: each log's hash is the SHA-256 of one
+// of the files, stored at most once, with all its launches.
+void ExpectNothingPartialOrDoubled(const std::string& db, const std::map<std::string, int>& sha,
+                                   int launches) {
+  EXPECT_EQ(Query(db, "PRAGMA quick_check"), std::vector<std::string>{"ok"});
+  for (const std::string& row : Query(db,
+                                      "SELECT hash, runs, (SELECT count(*) FROM runs WHERE "
+                                      "log_hash = logs.hash) FROM logs")) {
+    std::string hash = row.substr(0, row.find('|'));
+    EXPECT_TRUE(sha.count(hash)) << "a log no file has: " << row;
+    std::string want = fmt::format("|{0}|{0}", launches);
+    EXPECT_EQ(row.substr(hash.size()), want) << row;
+  }
+  EXPECT_EQ(Query(db,
+                  "SELECT count(*) FROM (SELECT log_hash, launch_index FROM runs GROUP BY 1, "
+                  "2 HAVING count(*) > 1)"),
+            std::vector<std::string>{"0"});
+}
+
+TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
+  fs::path dir = fs::temp_directory_path() / ("kvplan-faults-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string db = (dir / "runs.db").string();
+  std::string data = std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/";
+  // Two launches per log (an ok one, then a failed one), each log distinct.
+  std::string two =
+      Slurp(data + "story_baseline_auto_mfs.log") + Slurp(data + "story_mfs_0.55_failed.log");
+  std::vector<std::string> logs;
+  std::map<std::string, int> sha;
+  for (int i = 0; i < 12; ++i) {
+    std::string text = fmt::format("[2025-07-20 00:00:00] log {}\n{}", i, two);
+    logs.push_back((dir / ("log" + std::to_string(i) + ".log")).string());
+    std::ofstream(logs.back(), std::ios::binary) << text;
+    sha[kvplan::Sha256Hex(text)] = i;
+  }
+  std::mt19937 rng(20250721);
+  auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::pair<pid_t, Fault>> kids;
+    for (int k = 0; k < 8; ++k) {
+      std::vector<std::string> mine = logs;
+      std::shuffle(mine.begin(), mine.end(), rng);
+      mine.resize(4 + rng() % 8);
+      Fault f;
+      if (k % 3 == 0) f.kill_after_ms = static_cast<int>(rng() % 60);
+      if (k % 3 == 1) f.file_size_limit = 1 + rng() % (192 * 1024);
+      kids.emplace_back(StartIngest(db, mine, f), f);
+    }
+    for (int ms = 0; ms <= 60; ++ms) {
+      for (auto& [pid, f] : kids) {
+        if (f.kill_after_ms == ms) ::kill(pid, SIGKILL);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    for (auto& [pid, f] : kids) {
+      int st = 0;
+      ::waitpid(pid, &st, 0);
+      // Killed, or exited: 0 (all stored), 1 (some logs not), 2 (store not opened).
+      bool ok = (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL && f.kill_after_ms >= 0) ||
+                (WIFEXITED(st) && WEXITSTATUS(st) <= 2);
+      EXPECT_TRUE(ok) << "status " << st;
+      if (f.kill_after_ms < 0 && f.file_size_limit == 0) {
+        EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "status " << st;
+      }
+    }
+    if (fs::exists(db)) ExpectNothingPartialOrDoubled(db, sha, 2);
+  }
+  // A clean ingest afterwards stores exactly what is missing.
+  kvplan::testing::CliResult clean = kvplan::testing::RunKvplan([&] {
+    std::vector<std::string> a = {"ingest", "--db", db};
+    a.insert(a.end(), logs.begin(), logs.end());
+    return a;
+  }());
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+  ExpectNothingPartialOrDoubled(db, sha, 2);
+  EXPECT_EQ(Query(db, "SELECT count(*), (SELECT count(*) FROM runs) FROM logs"),
+            std::vector<std::string>{"12|24"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  fs::remove_all(dir);
+}
+
+}  // namespace
