@@ -67,8 +67,7 @@ void RegisterIngestVerb(Command& app) {
     if (result.failed > 0) {
       // Every log was read and the good ones stored; exit 1 says some were not
       // (2 stays for a command that could not run at all).
-      std::fflush(stdout);
-      std::exit(1);
+      throw VerbExitCode{1};
     }
   });
 }

@@ -106,6 +106,8 @@ int RunCommandLine(int argc, char** argv, const std::string& description,
       fmt::print(stderr, "kvplan: error: {}\n", e.what());
     }
     return kExitBadInput;
+  } catch (const VerbExitCode& e) {
+    return e.code;
   } catch (const InputError& e) {
     fmt::print(stderr, "kvplan: error: {}\n", e.what());
     return kExitBadInput;

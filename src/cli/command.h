@@ -56,6 +56,12 @@ class Command {
   std::vector<std::unique_ptr<Command>> subcommands_;
 };
 
+// Thrown by a verb whose work ran but did not all succeed (e.g. ingest with
+// some bad logs): RunCommandLine returns `code` without printing anything.
+struct VerbExitCode {
+  int code = 1;
+};
+
 // Parses argv with the verbs `register_verbs` adds and runs the verb named.
 // Returns the exit code: CLI11's for help and version, kExitBadInput (one line
 // on stderr) for a bad command line or an InputError, 1 for anything else.
