@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "logs/common_lines.h"
+
 namespace kvplan {
 namespace {
 
@@ -19,7 +21,8 @@ bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 // The bytes an engine line can start with; everything else is skipped cheaply.
 constexpr std::array<bool, 256> FirstBytes() {
   std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view("[(IWEDC")) t[c] = true;
+  t['['] = t['('] = true;
+  for (unsigned char c = 'A'; c <= 'Z'; ++c) t[c] = true;  // levels, exception names
   return t;
 }
 constexpr std::array<bool, 256> kFirst = FirstBytes();
@@ -118,7 +121,8 @@ bool StartsWithEngineLine(std::string_view s) {
   if (s.empty() || !kFirst[static_cast<unsigned char>(s[0])]) return false;
   if (s[0] == '[') return StartsWithBracketTag(s);
   if (s[0] == '(') return StartsWithProcessTag(s);
-  return StartsWithLevel(s);
+  // "ValueError: ..." on its own, as a compose or journald line carries it.
+  return StartsWithLevel(s) || IsExceptionLine(s);
 }
 
 std::string_view LinePrefixes::Strip(std::string_view line) {

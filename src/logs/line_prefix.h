@@ -4,7 +4,7 @@
 // --prefix's "[pod/name/container] ", CI runner timestamps, e-mail and
 // markdown quoting ("> ", "▎", "| "). No list of formats: a prefix is whatever
 // precedes an engine's own line start ("[2025-...", "INFO 08-18 ...",
-// "(EngineCore pid=...)", "[TP0]"); its shape (words, digits, punctuation) is
+// "(EngineCore pid=...)", "[TP0]", "ValueError: "); its shape (words, digits, punctuation) is
 // remembered, so the lines of the same source that carry no engine line start
 // (tracebacks, exception lines, nvidia-smi tables, a launch command) lose it too.
 #pragma once
@@ -23,6 +23,8 @@ class LinePrefixes {
  public:
   // `line` without its collector prefix; `line` itself when it has none.
   std::string_view Strip(std::string_view line);
+  // Whether a prefix shape has been learned.
+  bool learned() const { return !shapes_.empty(); }
 
  private:
   std::string_view StripKnownShape(std::string_view line) const;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -41,12 +42,41 @@ void ScanOneLine(const LineJoiner::Line& joined, RunBuilder& b) {
 }
 
 // One physical line: colours off, the collector's prefix off, then re-joined
-// with the pieces a terminal wrapped it into.
+// with the pieces a terminal wrapped it into. The lines before the first one
+// that teaches a prefix (an nvidia-smi table, the launch command) wait in a
+// bounded buffer until one does, so they lose the same prefix.
 class LineCleaner {
  public:
   explicit LineCleaner(RunBuilder& b) : b_(b) {}
   void Feed(std::string_view raw, int64_t number) {
     std::string_view clean = StripAnsi(raw, &scratch_);
+    if (!head_done_) {
+      prefixes_.Strip(clean);  // learning only
+      head_bytes_ += clean.size();
+      head_.push_back({std::string(clean), number});
+      if (prefixes_.learned() || head_.size() >= kHeadLines || head_bytes_ >= kHeadBytes) {
+        ReplayHead();
+      }
+      return;
+    }
+    Clean(clean, number);
+  }
+  void Finish() {
+    ReplayHead();
+    LineJoiner::Line out[1];
+    if (joiner_.Finish(out) == 1) ScanOneLine(out[0], b_);
+  }
+
+ private:
+  static constexpr size_t kHeadLines = 400, kHeadBytes = size_t{1} << 20;
+
+  void ReplayHead() {
+    head_done_ = true;
+    for (const auto& [text, number] : head_) Clean(text, number);
+    head_.clear();
+    head_.shrink_to_fit();
+  }
+  void Clean(std::string_view clean, int64_t number) {
     LineJoiner::Physical p{{}, clean.size(), false, number};
     while (!clean.empty() && (clean.back() == ' ' || clean.back() == '\t')) {
       clean.remove_suffix(1);
@@ -57,16 +87,14 @@ class LineCleaner {
     int n = joiner_.Push(p, out);
     for (int i = 0; i < n; ++i) ScanOneLine(out[i], b_);
   }
-  void Finish() {
-    LineJoiner::Line out[1];
-    if (joiner_.Finish(out) == 1) ScanOneLine(out[0], b_);
-  }
 
- private:
   RunBuilder& b_;
   std::string scratch_;
   LinePrefixes prefixes_;
   LineJoiner joiner_;
+  std::vector<std::pair<std::string, int64_t>> head_;
+  size_t head_bytes_ = 0;
+  bool head_done_ = false;
 };
 
 class Fd {
