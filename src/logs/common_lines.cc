@@ -12,11 +12,24 @@ bool IsWordChar(char c) {
          c == '.';
 }
 
+// A shell prompt pasted before the command: "user@host:~/x$ python ..." or
+// "root@box:/# vllm serve ...". Returns the command after it, or `msg`.
+std::string_view AfterPrompt(std::string_view msg) {
+  std::string_view head = msg.substr(0, 160);
+  for (std::string_view mark : {"$ ", "# "}) {
+    size_t at = head.find(mark);
+    if (at != std::string_view::npos && at > 0 && head[at - 1] != ' ') return msg.substr(at + 2);
+  }
+  return msg;
+}
+
 // "$ python -m sglang.launch_server --model-path ... --tp 8" and the like.
 bool LaunchCommand(std::string_view msg, RunBuilder& b) {
   char c = msg[0];
   if (c != '$' && c != 'p' && c != 'v' && c != 's' && c != 'C' && c != 'N' && c != '+') {
-    return false;
+    std::string_view cmd = AfterPrompt(msg);
+    if (cmd.size() == msg.size() || cmd.empty()) return false;
+    msg = cmd;
   }
   if (!Contains(msg, "sglang.launch_server") && !Contains(msg, "sglang serve") &&
       !Contains(msg, "vllm serve ") && !Contains(msg, "vllm.entrypoints.openai.api_server")) {

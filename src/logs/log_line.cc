@@ -72,7 +72,12 @@ bool TakeSglangPrefix(std::string_view s, LogLine* out) {
 LogLine SplitLogLine(std::string_view line) {
   LogLine out;
   std::string_view s = SkipContainerTimestamp(line);
+  // Ray nests its workers' tags in the engine core's: "(EngineCore_DP0 pid=1)
+  // (RayWorkerWrapper pid=2) INFO ..."; the innermost names the process.
   std::string_view tag = TakeProcessTag(&s);
+  for (std::string_view inner = TakeProcessTag(&s); !inner.empty(); inner = TakeProcessTag(&s)) {
+    tag = inner;
+  }
   out.message = s;
   if (!TakeVllmPrefix(s, &out)) TakeSglangPrefix(s, &out);
   if (!tag.empty()) out.rank = tag;

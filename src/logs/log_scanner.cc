@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -12,6 +13,8 @@
 #include "logs/common_lines.h"
 #include "logs/content_hash.h"
 #include "logs/decode_handler.h"
+#include "logs/line_joiner.h"
+#include "logs/line_prefix.h"
 #include "logs/log_line.h"
 #include "logs/provenance.h"
 #include "logs/run_builder.h"
@@ -21,16 +24,13 @@
 namespace kvplan {
 namespace {
 
-void ScanOneLine(std::string_view raw, int64_t number, RunBuilder& b, std::string* scratch) {
-  std::string_view clean = StripAnsi(raw, scratch);
-  while (!clean.empty() && (clean.back() == ' ' || clean.back() == '\t')) clean.remove_suffix(1);
-  if (clean.empty()) return;
-  LogLine line = SplitLogLine(clean);
-  b.BeginLine(line, number);
+void ScanOneLine(const LineJoiner::Line& joined, RunBuilder& b) {
+  const LogLine& line = joined.split;
+  b.BeginLine(line, joined.number);
   // Inside a traceback every line belongs to it, up to the exception line.
   if (b.in_traceback()) {
     if (!IsExceptionLine(line.message)) {
-      HandleCommonLine(line.message, clean, b);
+      HandleCommonLine(line.message, joined.text, b);
       return;
     }
     b.EndTraceback();
@@ -38,8 +38,64 @@ void ScanOneLine(std::string_view raw, int64_t number, RunBuilder& b, std::strin
   if (HandleSglangLine(line.message, b)) return;
   if (HandleVllmLine(line.message, b)) return;
   if (HandleDecodeLine(line.message, b)) return;
-  HandleCommonLine(line.message, clean, b);
+  HandleCommonLine(line.message, joined.text, b);
 }
+
+// One physical line: colours off, the collector's prefix off, then re-joined
+// with the pieces a terminal wrapped it into. The lines before the first one
+// that teaches a prefix (an nvidia-smi table, the launch command) wait in a
+// bounded buffer until one does, so they lose the same prefix.
+class LineCleaner {
+ public:
+  explicit LineCleaner(RunBuilder& b) : b_(b) {}
+  void Feed(std::string_view raw, int64_t number) {
+    std::string_view clean = StripAnsi(raw, &scratch_);
+    if (!head_done_) {
+      prefixes_.Strip(clean);  // learning only
+      head_bytes_ += clean.size();
+      head_.push_back({std::string(clean), number});
+      if (prefixes_.learned() || head_.size() >= kHeadLines || head_bytes_ >= kHeadBytes) {
+        ReplayHead();
+      }
+      return;
+    }
+    Clean(clean, number);
+  }
+  void Finish() {
+    ReplayHead();
+    LineJoiner::Line out[1];
+    if (joiner_.Finish(out) == 1) ScanOneLine(out[0], b_);
+  }
+
+ private:
+  static constexpr size_t kHeadLines = 400, kHeadBytes = size_t{1} << 20;
+
+  void ReplayHead() {
+    head_done_ = true;
+    for (const auto& [text, number] : head_) Clean(text, number);
+    head_.clear();
+    head_.shrink_to_fit();
+  }
+  void Clean(std::string_view clean, int64_t number) {
+    LineJoiner::Physical p{{}, clean.size(), false, number};
+    while (!clean.empty() && (clean.back() == ' ' || clean.back() == '\t')) {
+      clean.remove_suffix(1);
+      p.trailing_blank = true;
+    }
+    p.text = prefixes_.Strip(clean);
+    LineJoiner::Line out[2];
+    int n = joiner_.Push(p, out);
+    for (int i = 0; i < n; ++i) ScanOneLine(out[i], b_);
+  }
+
+  RunBuilder& b_;
+  std::string scratch_;
+  LinePrefixes prefixes_;
+  LineJoiner joiner_;
+  std::vector<std::pair<std::string, int64_t>> head_;
+  size_t head_bytes_ = 0;
+  bool head_done_ = false;
+};
 
 class Fd {
  public:
@@ -55,14 +111,20 @@ class Fd {
   int fd_;
 };
 
+// A run read from engine lines, not only from a launch command or a traceback
+// (a README or a shell transcript that merely mentions the engines).
+bool HoldsStartUpLines(const RunRecord& r) {
+  return !r.engine.empty() || !r.settings.empty() || !r.timeline.empty() || !r.figures.empty();
+}
+
 }  // namespace
 
 ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
   ContentHasher hasher;
   reader.set_hasher(&hasher);
   RunBuilder builder;
+  LineCleaner cleaner(builder);
   ScanResult result;
-  std::string scratch;
   std::string_view raw;
   bool ended_mid_line = false, saw_cut_line = false;
   int64_t next_progress = options.progress_every;
@@ -73,12 +135,13 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
       ++result.binary_lines;
       continue;  // binary junk: no engine writes NUL bytes
     }
-    ScanOneLine(raw, reader.line_number(), builder, &scratch);
+    cleaner.Feed(raw, reader.line_number());
     if (options.progress && reader.bytes_read() >= next_progress) {
       options.progress(reader.bytes_read());
       next_progress = reader.bytes_read() + options.progress_every;
     }
   }
+  cleaner.Finish();
   result.runs = builder.Finish(ended_mid_line, saw_cut_line);
   for (RunRecord& r : result.runs) AssignProvenance(&r);
   result.content_hash = hasher.HexDigest();
@@ -107,7 +170,9 @@ ScanResult ScanLogFile(const std::string& path, const ScanOptions& options) {
 }
 
 std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult& scanned) {
-  if (!scanned.runs.empty()) return scanned.runs;
+  for (const RunRecord& r : scanned.runs) {
+    if (HoldsStartUpLines(r)) return scanned.runs;
+  }
   if (scanned.bytes == 0) throw InputError(fmt::format("log {} is empty", path));
   if (scanned.binary_lines * 2 > scanned.lines) {
     throw InputError(fmt::format(

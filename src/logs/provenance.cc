@@ -42,6 +42,32 @@ void FromCommandLine(RunRecord* run) {
   }
 }
 
+// A log that prints no server_args still names its layout in the rank tags of
+// its lines: the largest TP, DP and PP rank + 1. Kept as a derived setting so
+// a re-plan uses it and a reader sees where it came from.
+void LayoutFromRankTags(RunRecord* run) {
+  bool sglang = run->engine == "sglang";
+  if (!sglang && run->engine != "vllm") return;
+  struct Axis {
+    std::string_view sglang_key, vllm_key, tag;
+    int size;
+  };
+  const Axis axes[] = {
+      {"tp_size", "tensor_parallel_size", "TP", run->tp_from_ranks},
+      {"dp_size", "data_parallel_size", "DP", run->dp_from_ranks},
+      {"pp_size", "pipeline_parallel_size", "PP", run->pp_from_ranks},
+  };
+  for (const Axis& a : axes) {
+    std::string_view key = sglang ? a.sglang_key : a.vllm_key;
+    if (a.size < 2 || run->FindSetting(key) != nullptr) continue;
+    run->settings.push_back(
+        {std::string(key), fmt::format("{}", a.size), "derived",
+         fmt::format("derived from rank tags (largest {} rank seen is {}); the log prints no "
+                     "server arguments for it",
+                     a.tag, a.size - 1)});
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> CommandFlags(std::string_view command) {
@@ -87,6 +113,11 @@ std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view
 }
 
 void AssignProvenance(RunRecord* run) {
+  AssignPrintedProvenance(run);
+  LayoutFromRankTags(run);
+}
+
+void AssignPrintedProvenance(RunRecord* run) {
   if (!run->launch_command.empty()) {
     FromCommandLine(run);
     return;

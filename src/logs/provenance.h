@@ -23,6 +23,9 @@
 namespace kvplan {
 
 void AssignProvenance(RunRecord* run);
+// The provenance of the printed settings only (AssignProvenance without the layout
+// derived from rank tags).
+void AssignPrintedProvenance(RunRecord* run);
 
 // Rule 3: `default_value` is what the engine's default rule gives for this
 // run (from the SGLang planner); only settings still "unknown" change.

@@ -15,11 +15,40 @@ std::string Kept(std::string_view text) { return std::string(text.substr(0, kMax
 // or non-finite values come from garbled lines and would overflow the arithmetic.
 bool Plausible(double v) { return std::isfinite(v) && std::fabs(v) <= 1e15; }
 
+// The number after `tag` ("TP", "DP", "PP", "rank=") where it starts a word of
+// `rank` ("DP1 TP2", "EngineCore_DP0", "VllmWorker rank=3"); -1 when absent.
+int RankAfter(std::string_view rank, std::string_view tag) {
+  for (size_t at = rank.find(tag); at != std::string_view::npos; at = rank.find(tag, at + 1)) {
+    if (at > 0 && rank[at - 1] != ' ' && rank[at - 1] != '_') continue;
+    size_t i = at + tag.size();
+    int n = 0;
+    size_t digits = 0;
+    while (i < rank.size() && rank[i] >= '0' && rank[i] <= '9' && digits < 6) {
+      n = n * 10 + (rank[i++] - '0');
+      ++digits;
+    }
+    if (digits > 0) return n;
+  }
+  return -1;
+}
+
 }  // namespace
+
+void RunBuilder::NoteRankTags(std::string_view rank) {
+  if (rank == last_rank_) return;  // most lines repeat the last rank: skip the parse
+  last_rank_.assign(rank.substr(0, 96));
+  int tp = RankAfter(rank, "TP"), dp = RankAfter(rank, "DP"), pp = RankAfter(rank, "PP");
+  if (tp < 0) tp = RankAfter(rank, "rank=");  // vLLM's workers number the ranks of one engine
+  RunRecord& r = current_;
+  r.tp_from_ranks = std::max(r.tp_from_ranks, tp + 1);
+  r.dp_from_ranks = std::max(r.dp_from_ranks, dp + 1);
+  r.pp_from_ranks = std::max(r.pp_from_ranks, pp + 1);
+}
 
 void RunBuilder::BeginLine(const LogLine& line, int64_t line_number) {
   line_ = line;
   line_number_ = line_number;
+  if (!line.rank.empty()) NoteRankTags(line.rank);
 }
 
 bool RunBuilder::HasLaunchContent() const {
@@ -37,6 +66,7 @@ void RunBuilder::CloseCurrent() {
   current_.decode = decode_.Summary();
   done_.push_back(std::move(current_));
   current_ = RunRecord{};
+  last_rank_.clear();
   decode_ = DecodeSummarizer{};
   in_traceback_ = false;
   failure_kind_ = FailureKind::kGeneric;

@@ -62,7 +62,10 @@ class RunBuilder {
   bool HasLaunchContent() const;
   void CloseCurrent();
 
+  void NoteRankTags(std::string_view rank);
+
   RunRecord current_;
+  std::string last_rank_;    // the rank tag NoteRankTags read last
   DecodeSummarizer decode_;  // the current run's decode reports
   std::vector<RunRecord> done_;
   LogLine line_;

@@ -67,6 +67,10 @@ struct RunRecord {
   std::vector<std::string> traceback;
   std::vector<std::string> notes;  // what kvplan could not read, and why
 
+  // The largest rank each rank tag names, + 1 ("TP7" -> 8, "DP3 TP1" -> dp 4, "(VllmWorker
+  // rank=3 pid=..)" -> tp 4); 0 when the log shows no such tag.
+  int tp_from_ranks = 0, dp_from_ranks = 0, pp_from_ranks = 0;
+
   int launch_index = 0;  // 0-based position of this launch in its log
   int64_t first_line = 0, last_line = 0;
   std::string started_at;  // the first timestamp of the launch, as printed
