@@ -16,19 +16,21 @@ namespace kvplan {
 // Names as the user typed them; PredictPerf resolves and checks them.
 struct PerfQuery {
   std::string model, gpu;
-  std::string engine = "sglang";   // "sglang" or "vllm" (the speculative schedule)
+  // NAME[@VERSION] as for `kvplan plan` (SplitEngineSpec): sglang (the newest
+  // modelled release by default) or vllm (its speculative schedule).
+  std::string engine = "sglang";
   std::string topology;            // "" = the GPU's usual one
   std::string allreduce = "auto";  // "auto", "nccl" or "custom"
   std::string kv_dtype = "auto";   // SGLang --kv-cache-dtype
   int tp = 1, pp = 1, dp = 1, ep = 1;
   bool dp_attention = false;
-  int64_t context = 4096;               // tokens in each request's KV cache while decoding
-  std::vector<int> batch_sizes;         // empty: the model's default sweep
-  std::vector<int64_t> prompt_lengths;  // empty: the model's default sweep
-  std::optional<int> cuda_graph_max_bs;
+  std::optional<int64_t> context;        // tokens in each request's KV cache (unset: 4096)
+  std::vector<int> batch_sizes;          // empty: the model's default sweep
+  std::vector<int64_t> prompt_lengths;   // empty: the model's default sweep
+  std::optional<int> cuda_graph_max_bs;  // unset: the engine's default for the launch
   bool disable_cuda_graph = false;
-  int chunked_prefill_size = 8192;
-  std::string spec_algo, draft_path;  // --speculative-algorithm, draft model
+  std::optional<int> chunked_prefill_size;  // unset: the engine's default for the launch
+  std::string spec_algo, draft_path;        // --speculative-algorithm, draft model
   std::optional<int> spec_steps, spec_topk, spec_draft_tokens;
   std::optional<double> accept_length;
   bool spec_v2 = false;           // SGLANG_ENABLE_SPEC_V2=1

@@ -17,15 +17,15 @@ namespace kvplan {
 // Names as the user typed them; SearchLaunchSettings resolves and checks them.
 struct TuneQuery {
   std::string model, gpu;
-  int gpus = 8;             // GPUs in the node
-  std::string topology;     // "" = the GPU's usual one
-  int64_t context = 4096;   // tokens per request (prompt + output) in the KV cache
-  int64_t prompt = 0;       // prompt length for TTFT (0: context / 2)
-  int64_t concurrency = 0;  // requests that must run at once (0: as many as fit)
+  std::optional<int> gpus;         // GPUs in the node (unset: 8, declared in the output)
+  std::string topology;            // "" = the GPU's usual one
+  std::optional<int64_t> context;  // tokens per request (prompt + output) in the KV cache (4096)
+  int64_t prompt = 0;              // prompt length for TTFT (0: context / 2)
+  int64_t concurrency = 0;         // requests that must run at once (0: as many as fit)
   std::optional<double> ttft_ms, tpot_ms;
   std::string draft;  // EAGLE-3 draft model ("" = none)
   std::optional<double> accept_length;
-  std::string version;            // SGLang release ("" = the newest modelled)
+  std::string engine = "sglang";  // sglang[@VERSION] (SplitEngineSpec; default: newest modelled)
   std::string attention_backend;  // for every candidate ("" = SGLang's choice)
   bool spec_v2 = false;           // SGLANG_ENABLE_SPEC_V2=1 for speculative candidates
   int threads = 0;                // 0: all cores

@@ -37,7 +37,9 @@ void RegisterPerfVerb(Command& app) {
   auto o = std::make_shared<PerfOptions>();
   cmd->add_option("--model", o->query.model, "Model id, config.json or model directory");
   cmd->add_option("--gpu", o->query.gpu, "GPU id from `kvplan gpus`");
-  cmd->add_option("--engine", o->query.engine, "sglang (default) or vllm (speculative schedule)");
+  cmd->add_option("--engine", o->query.engine,
+                  "Engine and release: sglang[@VERSION] (default: sglang, newest modelled "
+                  "release) or vllm[@VERSION] (vLLM's speculative schedule)");
   cmd->add_option("--tp,--tp-size", o->query.tp, "Tensor parallel size");
   cmd->add_option("--pp,--pp-size", o->query.pp, "Pipeline parallel size");
   cmd->add_option("--dp,--dp-size", o->query.dp, "Data parallel size");
@@ -50,17 +52,16 @@ void RegisterPerfVerb(Command& app) {
                   "auto (engine rule), nccl, or custom (custom allreduce forced on)");
   cmd->add_option("--kv-cache-dtype", o->query.kv_dtype, "auto, fp8_e4m3, fp8_e5m2, bf16");
   cmd->add_option("--context", o->query.context,
-                  "Tokens in each request's KV cache while decoding");
+                  "Tokens in each request's KV cache while decoding (default 4096)");
   cmd->add_option("--batch-sizes", o->query.batch_sizes, "Decode batch sizes, e.g. 1,2,4,8")
       ->delimiter(',');
   cmd->add_option("--prompt-lengths", o->query.prompt_lengths, "Prompt lengths for TTFT")
       ->delimiter(',');
-  cmd->add_option(
-      "--cuda-graph-max-bs", o->query.cuda_graph_max_bs,
-      "Largest decode batch replayed from a CUDA graph (default 256; 48 with speculation)");
+  cmd->add_option("--cuda-graph-max-bs", o->query.cuda_graph_max_bs,
+                  "SGLang --cuda-graph-max-bs (default: the engine's rule for this launch)");
   cmd->add_flag("--disable-cuda-graph", o->query.disable_cuda_graph, "Run every step eagerly");
   cmd->add_option("--chunked-prefill-size", o->query.chunked_prefill_size,
-                  "Prefill chunk (tokens)");
+                  "SGLang prefill chunk in tokens (default: the engine's rule for this launch)");
   cmd->add_option("--speculative-algorithm", o->query.spec_algo,
                   "EAGLE, EAGLE3, NEXTN/MTP, STANDALONE");
   cmd->add_option("--speculative-num-steps", o->query.spec_steps, "Draft depth");

@@ -52,11 +52,11 @@ void RegisterTuneVerb(Command& app) {
   auto o = std::make_shared<TuneOptions>();
   cmd->add_option("--model", o->query.model, "Model id, config.json or model directory");
   cmd->add_option("--gpu", o->query.gpu, "GPU id from `kvplan gpus`");
-  cmd->add_option("--gpus", o->query.gpus, "GPUs in the node");
+  cmd->add_option("--gpus", o->query.gpus, "GPUs in the node (default 8, said in the output)");
   cmd->add_option("--topology", o->query.topology,
                   "nvswitch, nvlink-pairs, pcie-switch, pcie-dual-socket or pcie-no-p2p");
   cmd->add_option("--context", o->query.context,
-                  "Tokens per request (prompt + output) in the KV cache");
+                  "Tokens per request (prompt + output) in the KV cache (default 4096)");
   cmd->add_option("--prompt", o->query.prompt, "Prompt length for TTFT (default: context / 2)");
   cmd->add_option("--concurrency", o->query.concurrency, "Requests that must run at once");
   cmd->add_option("--ttft-ms", o->query.ttft_ms, "Time-to-first-token limit");
@@ -64,8 +64,9 @@ void RegisterTuneVerb(Command& app) {
   cmd->add_option("--speculative-draft-model-path,--draft-model", o->query.draft,
                   "EAGLE-3 draft to include speculative settings");
   cmd->add_option("--accept-length", o->query.accept_length, "Mean accepted tokens per iteration");
-  cmd->add_option("--engine-version", o->query.version,
-                  "SGLang release (default: newest modelled)");
+  cmd->add_option(
+      "--engine", o->query.engine,
+      "Engine and release: sglang[@VERSION] (default: sglang, newest modelled release)");
   cmd->add_option("--attention-backend", o->query.attention_backend,
                   "SGLang --attention-backend for every candidate (default: SGLang's choice)");
   cmd->add_flag("--spec-v2", o->query.spec_v2,

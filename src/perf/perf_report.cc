@@ -3,6 +3,7 @@
 #include "engines/sglang/graph_estimate.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/speculative.h"
+#include "engines/sglang/stages.h"
 
 #include <algorithm>
 
@@ -71,6 +72,14 @@ void AddSpeculationNotes(const PerfRequest& r, const StepContext& tc, PerfReport
         "on Hopper) splits the cache",
         tc.compute_capability / 10, tc.compute_capability % 10, blocks, tc.sm_count, ms,
         r.context));
+  }
+  const bool above_48 =
+      std::any_of(r.batch_sizes.begin(), r.batch_sizes.end(), [](int b) { return b > 48; });
+  if (r.spec_engine == SpecEngine::kSglang && above_48) {
+    // server_args.py (#4908): speculative decoding resets max_running_requests to 48.
+    out->notes.push_back(
+        "SGLang runs at most 48 requests with speculative decoding unless "
+        "--max-running-requests is given (#4908); the rows above 48 assume it is");
   }
   if (r.spec_engine == SpecEngine::kSglang && !r.spec.sglang_spec_v2) {
     out->notes.push_back(fmt::format(
@@ -158,6 +167,7 @@ ModelGeometry SpeculationSetup(const PerfRequest& r, const ModelGeometry& target
   out->spec =
       fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(r.spec.algorithm),
                   r.spec.num_steps, r.spec.eagle_topk, r.spec.num_draft_tokens);
+  out->spec_config = r.spec;
   out->accept_length = AcceptLength(r.spec);
   const bool eagle3_under_eagle = r.spec_engine == SpecEngine::kSglang &&
                                   r.spec.algorithm == SpecAlgorithm::kEagle && r.draft &&
@@ -184,6 +194,7 @@ void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
                     const ModelGeometry& draft_geom, PerfReport* out) {
   const bool spec = r.spec.algorithm != SpecAlgorithm::kNone;
   out->cuda_graph_max_bs = r.cuda_graph_max_bs;
+  int64_t largest = 0;
   if (r.cuda_graph_max_bs > 0) {
     SglangArgs a;
     a.tp = r.par.tp;
@@ -193,11 +204,15 @@ void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
     a.enable_dp_attention = r.par.dp_attention;
     a.cuda_graph_max_bs = r.cuda_graph_max_bs;
     if (spec) a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
-    out->cuda_graphs = static_cast<int>(
-        SglangDecodeCaptureList(r.sglang_version, r.model, r.gpu.capacity_mib, a).size());
+    const std::vector<int64_t> list =
+        SglangDecodeCaptureList(r.sglang_version, r.model, r.gpu.capacity_mib, a);
+    out->cuda_graphs = static_cast<int>(list.size());
+    // cuda_graph_runner.py can_run: a batch above the largest captured one runs eagerly.
+    if (!list.empty()) largest = list.back();
   }
   SglangSpecParams sp;
   sp.draft_tokens = r.spec.num_draft_tokens;
+  out->largest_graphed_batch = static_cast<int>(largest);
   out->cuda_graph_bytes =
       CudaGraphMemoryBytes(target, r.par, SglangTargetGraphTokens(r.cuda_graph_max_bs, spec, sp));
   if (spec) {
@@ -210,6 +225,43 @@ void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
 }
 
 }  // namespace
+
+SglangLaunchDefaults SglangLaunchDefaultsOf(const PerfRequest& r,
+                                            std::optional<int> cuda_graph_max_bs) {
+  Validate(r);  // perf's own messages before the engine's
+  SglangArgs a;
+  a.tp = r.par.tp;
+  a.pp = r.par.pp;
+  a.dp = r.par.dp;
+  a.ep = r.par.ep;
+  a.enable_dp_attention = r.par.dp_attention;
+  a.attention_backend = r.attention_backend;
+  if (cuda_graph_max_bs) a.cuda_graph_max_bs = *cuda_graph_max_bs;
+  if (r.spec.algorithm != SpecAlgorithm::kNone) {
+    a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
+  }
+  // Only a model without a context length needs one for the settings stage.
+  if (r.model.max_position_embeddings <= 0) a.context_length = std::max<int64_t>(1, r.context);
+  const ModelSpec* draft = r.draft ? &*r.draft : nullptr;
+  const SglangLaunch launch = SglangLaunchOf(r.sglang_version, r.model, r.gpu, a, draft);
+  const SglangSettings s = SglangSettingsOf(launch, r.model, r.gpu, SglangMeasured{}, true);
+  SglangLaunchDefaults d;
+  d.version = launch.version;
+  d.cuda_graph_max_bs = static_cast<int>(s.defaults.cuda_graph_max_bs);
+  d.cuda_graph_rule = s.defaults.cuda_graph_rule;
+  // The request pool depends on the profiled tokens only without speculation,
+  // and is then at least 2048, above every capture list: 0 tokens suffice.
+  const SglangRequestPool pool = SglangRequestPoolOf(launch, s, 0);
+  if (launch.era->capture_clipped_to_pool && d.cuda_graph_max_bs > pool.max_num_reqs) {
+    d.cuda_graph_max_bs = static_cast<int>(pool.max_num_reqs);
+    d.cuda_graph_rule += fmt::format("{}clipped to the request pool ({})",
+                                     d.cuda_graph_rule.empty() ? "" : "; ", pool.max_num_reqs);
+    d.clipped_to_pool = true;
+  }
+  d.chunked_prefill_size = static_cast<int>(s.chunked_prefill_size);
+  d.chunked_prefill_rule = s.defaults.chunked_prefill_rule;
+  return d;
+}
 
 PerfReport RunPerf(const PerfRequest& r) {
   Validate(r);
@@ -232,7 +284,7 @@ PerfReport RunPerf(const PerfRequest& r) {
   for (int b : r.batch_sizes) {
     DecodeRow row;
     row.batch = b;
-    row.cuda_graph = r.cuda_graph_max_bs > 0 && b <= r.cuda_graph_max_bs;
+    row.cuda_graph = b <= out.largest_graphed_batch;
     const double bs = b;
     const ForwardShape s{bs, 1, static_cast<double>(r.context), bs, row.cuda_graph};
     const StepBreakdown d = ForwardTime(tc, s);

@@ -21,8 +21,10 @@ struct PerfRequest {
   Topology topology = Topology::kNvswitch;
   AllreducePolicy allreduce = AllreducePolicy::kEngineDefault;
   double kv_bytes_per_elem = 2;
-  int64_t context = 4096;           // tokens already in the KV cache while decoding
-  int cuda_graph_max_bs = 256;      // decode batches above it run eagerly (0: no graphs)
+  int64_t context = 4096;  // tokens already in the KV cache while decoding
+  // SGLang --cuda-graph-max-bs as the engine resolved it (SglangLaunchDefaultsOf when the user
+  // gives none); 0: graphs disabled. Which batches replay a graph is the capture list's.
+  int cuda_graph_max_bs = 256;
   int chunked_prefill_size = 8192;  // prefill chunk
   std::vector<int> batch_sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256};
   std::vector<int64_t> prompt_lengths = {128, 512, 1024, 2048, 4096, 8192, 16384, 32768};
@@ -33,6 +35,34 @@ struct PerfRequest {
   std::string sglang_version;     // the SGLang release whose rules apply ("" = newest)
   Efficiency eff;
 };
+
+// A value a verb chose because the user gave none, declared in its output
+// ("Assumed:" in text, `assumed` in JSON): `key` is the JSON key and, with
+// dashes, the flag that sets it; `numbers` is the value unless `text` is set;
+// `why` says where the value comes from.
+struct Assumption {
+  std::string key;
+  std::vector<int64_t> numbers;
+  std::string text;
+  std::string unit;  // for people: "tokens", "" ...
+  std::string why;
+  bool list = false;  // `numbers` is a list even when it holds one value
+};
+
+// What SGLang chooses for a launch where the user sets nothing, as its
+// planner resolves it (engines/sglang/stages.h: the launch, settings and
+// request-pool stages `kvplan plan` runs), so that perf and plan agree on the
+// same launch. `cuda_graph_max_bs` is the user's value when given.
+struct SglangLaunchDefaults {
+  std::string version;        // the canonical release
+  int cuda_graph_max_bs = 0;  // effective: up to v0.5.2 clipped to the request pool
+  std::string cuda_graph_rule;
+  bool clipped_to_pool = false;
+  int chunked_prefill_size = 0;  // after the DP-attention division
+  std::string chunked_prefill_rule;
+};
+SglangLaunchDefaults SglangLaunchDefaultsOf(const PerfRequest& r,
+                                            std::optional<int> cuda_graph_max_bs = {});
 
 struct DecodeRow {
   int batch = 0;
@@ -58,17 +88,20 @@ struct PerfReport {
   std::string model_id, gpu_id, topology;
   Parallelism par;
   int64_t context = 0;
-  std::string allreduce;  // how allreduces run at decode sizes, for people
-  std::string spec;       // "" or e.g. "EAGLE3 steps 3 topk 1 draft 4"
+  std::string allreduce;   // how allreduces run at decode sizes, for people
+  std::string spec;        // "" or e.g. "EAGLE3 steps 3 topk 1 draft tokens 4"
+  SpecConfig spec_config;  // the resolved speculative settings (algorithm kNone: none)
   double accept_length = 0;
-  int cuda_graph_max_bs = 0;
-  int cuda_graphs = 0;           // decode graphs SGLang captures
-  int64_t cuda_graph_bytes = 0;  // their memory per rank (fitted model)
-  int64_t spec_extra_bytes = 0;  // draft weights + draft graphs per rank
+  int cuda_graph_max_bs = 0;      // the engine's setting (0: graphs disabled)
+  int largest_graphed_batch = 0;  // the largest captured batch; larger batches run eagerly
+  int cuda_graphs = 0;            // decode graphs SGLang captures
+  int64_t cuda_graph_bytes = 0;   // their memory per rank (fitted model)
+  int64_t spec_extra_bytes = 0;   // draft weights + draft graphs per rank
   int64_t spec_kv_bytes_per_token = 0;
   std::vector<DecodeRow> decode;
   std::vector<PrefillRow> prefill;
   std::vector<std::string> notes;
+  std::vector<Assumption> assumed;  // filled by the caller that resolved the user's request
 };
 
 // Throws InputError for impossible requests (batch < 1, TP not dividing heads...).

@@ -3,6 +3,7 @@
 
 #include "kvplan/render.h"
 #include "perf/perf_report.h"
+#include "report/perf_assumed.h"
 
 namespace kvplan {
 namespace {
@@ -20,10 +21,15 @@ nlohmann::json ToJson(const PerfReport& p) {
   j["context"] = p.context;
   j["allreduce"] = p.allreduce;
   j["cuda_graph_max_bs"] = p.cuda_graph_max_bs;
+  j["largest_graphed_batch"] = p.largest_graphed_batch;
   j["cuda_graphs"] = p.cuda_graphs;
   j["cuda_graph_bytes_per_rank"] = p.cuda_graph_bytes;
   if (!p.spec.empty()) {
     j["speculative"] = p.spec;
+    j["speculative_algorithm"] = SpecAlgorithmName(p.spec_config.algorithm);
+    j["speculative_num_steps"] = p.spec_config.num_steps;
+    j["speculative_eagle_topk"] = p.spec_config.eagle_topk;
+    j["speculative_num_draft_tokens"] = p.spec_config.num_draft_tokens;
     j["accept_length"] = p.accept_length;
     j["draft_weights_and_graphs_bytes_per_rank"] = p.spec_extra_bytes;
     j["draft_kv_bytes_per_token_per_rank"] = p.spec_kv_bytes_per_token;
@@ -45,6 +51,7 @@ nlohmann::json ToJson(const PerfReport& p) {
         {{"prompt", r.prompt}, {"ttft_ms", r.ttft_ms}, {"comm_share", r.comm_share}});
   }
   j["notes"] = p.notes;
+  j["assumed"] = AssumedJson(p.assumed);
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
+#include "report/perf_assumed.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
@@ -45,6 +46,7 @@ std::string RenderTuneJson(const TuneOutcome& o) {
   for (const TuneResult& r : rep.ranked) j["ranked"].push_back(ResultJson(req, o.space, r));
   for (const TuneResult& r : rep.pareto) j["pareto"].push_back(ResultJson(req, o.space, r));
   j["notes"] = rep.notes;
+  j["assumed"] = AssumedJson(o.assumed);
   return j.dump(2);
 }
 

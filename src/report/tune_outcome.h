@@ -3,7 +3,10 @@
 // launch command of a row is built from all three).
 #pragma once
 
+#include <vector>
+
 #include "kvplan/tune.h"
+#include "perf/perf_report.h"
 #include "tune/tune.h"
 
 namespace kvplan {
@@ -12,6 +15,7 @@ struct TuneOutcome {
   TuneRequest request;
   TuneSpace space;
   TuneReport report;
+  std::vector<Assumption> assumed;  // what the search took because the user gave none
 };
 
 }  // namespace kvplan

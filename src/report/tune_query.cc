@@ -1,14 +1,56 @@
 // `kvplan tune`'s entry point (kvplan/tune.h): the user's names resolved into
 // the search's request, and the search run.
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "engines/sglang/era.h"
 #include "kvplan/error.h"
+#include "kvplan/plan.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
 namespace {
+
+constexpr int kDefaultGpus = 8;
+constexpr int64_t kDefaultContext = 4096;
+
+// The release: tune searches SGLang launches only.
+std::string SglangVersionOf(const std::string& engine_spec) {
+  auto [engine, version] = SplitEngineSpec(engine_spec);
+  if (engine != "sglang") {
+    throw InputError(fmt::format(
+        "--engine '{}': kvplan tune searches SGLang launches (sglang[@VERSION])", engine_spec));
+  }
+  return version;
+}
+
+// GPU count, context, prompt and release the user left to kvplan.
+std::vector<Assumption> Assumptions(const TuneQuery& o, const TuneRequest& req) {
+  std::vector<Assumption> a;
+  if (req.sglang_version.empty()) {
+    std::string canonical;
+    int64_t key = 0;
+    SglangEraFor("", &canonical, &key);
+    a.push_back({"engine", {}, "sglang@" + canonical, "", "the newest modelled release"});
+  }
+  if (!o.gpus) a.push_back({"gpus", {req.gpus}, "", "", "a full node searched; pass --gpus N"});
+  if (!o.context) {
+    a.push_back({"context", {req.context}, "", "tokens", "kvplan's default tokens per request"});
+  }
+  if (o.prompt == 0) {
+    a.push_back({"prompt",
+                 {std::max<int64_t>(1, req.context / 2)},
+                 "",
+                 "tokens",
+                 "half the context, for TTFT"});
+  }
+  return a;
+}
 
 TuneRequest BuildRequest(const TuneQuery& o) {
   if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan tune needs --model and --gpu");
@@ -19,15 +61,16 @@ TuneRequest BuildRequest(const TuneQuery& o) {
   TuneRequest req;
   req.model = LoadModel(o.model);
   req.gpu = FindGpu(o.gpu);
-  req.gpus = o.gpus;
+  req.gpus = o.gpus.value_or(kDefaultGpus);
+  if (req.gpus < 1) throw InputError("--gpus must be at least 1");
   req.topology = o.topology.empty() ? DefaultTopology(req.gpu) : ParseTopology(o.topology);
-  req.context = o.context;
+  req.context = o.context.value_or(kDefaultContext);
   req.prompt = o.prompt;
   req.concurrency = o.concurrency;
   req.ttft_ms = o.ttft_ms;
   req.tpot_ms = o.tpot_ms;
   req.accept_length = o.accept_length;
-  req.sglang_version = o.version;
+  req.sglang_version = SglangVersionOf(o.engine);
   CheckSglangAttentionBackend(o.attention_backend);
   req.attention_backend = o.attention_backend;
   req.sglang_spec_v2 = o.spec_v2;
@@ -48,6 +91,7 @@ std::shared_ptr<const TuneOutcome> SearchLaunchSettings(const TuneQuery& query,
   outcome->request = BuildRequest(query);
   outcome->space = MakeTuneSpace(outcome->request);
   outcome->report = RunTune(outcome->request, progress);
+  outcome->assumed = Assumptions(query, outcome->request);
   return outcome;
 }
 

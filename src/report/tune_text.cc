@@ -5,10 +5,36 @@
 #include <fmt/format.h>
 
 #include "kvplan/render.h"
+#include "report/perf_assumed.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
 namespace {
+
+// A launch command to copy, broken before flags into lines of at most 100
+// columns joined with shell continuations; `indent` spaces before each line.
+std::string WrapCommand(const std::string& cmd, size_t indent) {
+  std::vector<std::string> parts;  // a flag with its value stays on one line
+  size_t start = 0;
+  for (size_t at = cmd.find(" --"); at != std::string::npos; at = cmd.find(" --", at + 1)) {
+    parts.push_back(cmd.substr(start, at - start));
+    start = at + 1;
+  }
+  parts.push_back(cmd.substr(start));
+  const std::string pad(indent, ' ');
+  std::string out, line = pad;
+  for (const std::string& p : parts) {
+    const bool first = line.size() == pad.size();
+    if (!first && line.size() + 1 + p.size() + 2 > kTextColumns) {
+      out += line + " \\\n";
+      line = pad;
+      line.append("  ").append(p);
+    } else {
+      line += (first ? "" : " ") + p;
+    }
+  }
+  return out + line + "\n";
+}
 
 void PrintTable(std::string& out, const char* title, const TuneRequest& req, const TuneSpace& s,
                 const std::vector<TuneResult>& rows, int top) {
@@ -35,7 +61,7 @@ void PrintTable(std::string& out, const char* title, const TuneRequest& req, con
     fmt::format_to(std::back_inserter(out),
                    "{:>3} {:>10.0f} {:>9.1f} {:>9.0f} {:>7.0f} {:>10} {:>6.3f}  {}\n", i,
                    r.tokens_per_s, r.tpot_ms, r.ttft_ms, r.batch, r.kv_tokens, r.mfs, layout);
-    fmt::format_to(std::back_inserter(out), "    {}\n", LaunchCommand(req, s, r));
+    out += WrapCommand(LaunchCommand(req, s, r), 4);
   }
 }
 
@@ -47,14 +73,18 @@ std::string RenderTuneText(const TuneOutcome& o, int top) {
   const TuneSpace& space = o.space;
   std::string out;
   auto it = std::back_inserter(out);
-  fmt::format_to(it, "{} on {} x {} ({}), {} tokens per request{}{}{}\n", req.model.id, req.gpus,
-                 req.gpu.id, TopologyName(req.topology), req.context,
-                 req.concurrency > 0 ? fmt::format(", {} concurrent", req.concurrency) : "",
-                 req.ttft_ms ? fmt::format(", TTFT <= {} ms", *req.ttft_ms) : "",
-                 req.tpot_ms ? fmt::format(", TPOT <= {} ms", *req.tpot_ms) : "");
+  out += WrapText(
+      fmt::format("{} on {} x {} ({}), {} tokens per request{}{}{}", req.model.id, req.gpus,
+                  req.gpu.id, TopologyName(req.topology), req.context,
+                  req.concurrency > 0 ? fmt::format(", {} concurrent", req.concurrency) : "",
+                  req.ttft_ms ? fmt::format(", TTFT <= {} ms", *req.ttft_ms) : "",
+                  req.tpot_ms ? fmt::format(", TPOT <= {} ms", *req.tpot_ms) : ""),
+      2);
   fmt::format_to(it, "evaluated {} configurations in {:.2f} s ({:.0f}/s), {} feasible\n",
                  rep.evaluated, rep.seconds, rep.evaluated / rep.seconds, rep.feasible);
-  for (const std::string& n : rep.notes) fmt::format_to(it, "note: {}\n", n);
+  const std::string assumed = RenderAssumedText(o.assumed);
+  if (!assumed.empty()) out.append("\n").append(assumed);
+  if (!rep.notes.empty()) out += RenderNotesText(rep.notes);
   if (rep.ranked.empty()) return out;
   PrintTable(out, "BEST THROUGHPUT", req, space, rep.ranked, top);
   PrintTable(out, "PARETO FRONT (throughput vs time per output token)", req, space, rep.pareto,

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "engines/sglang/attention_backend.h"
 #include "engines/sglang/stages.h"
 #include "kvplan/error.h"
 
@@ -32,14 +33,16 @@ int64_t ResolvePageSize(const SglangArgs& a, const ModelSpec& model, const GpuSp
     *rule = SglangPageRule::kCutlassMla128;
     return 128;
   }
-  // server_args.py: on SM100 the default backend is trtllm_mla for DeepSeek V3/R1 and
-  // trtllm_mha for GPT-OSS, both with 64-token pages (first release [inferred]: v0.5.3).
-  if (a.attention_backend.empty() && gpu.compute_capability == 100 &&
-      version >= SglangVersionKey(0, 5, 3) &&
-      (model.architecture == "DeepseekV3ForCausalLM" ||
-       model.architecture == "GptOssForCausalLM")) {
-    *rule = SglangPageRule::kSm100Default;
-    return 64;
+  // server_args.py (first release [inferred]: v0.5.3): the backend SGLang picks when none is
+  // given (engines/sglang/attention_backend.h, the one owner) may be a 64-token-page one:
+  // trtllm_mla (MLA on SM100) or trtllm_mha (GPT-OSS on SM100).
+  if (a.attention_backend.empty() && version >= SglangVersionKey(0, 5, 3)) {
+    const std::string backend = SglangDefaultAttentionBackend(
+        gpu.compute_capability, model.attention == AttentionKind::kMla, model.architecture);
+    if (backend == "trtllm_mla" || backend == "trtllm_mha") {
+      *rule = SglangPageRule::kSm100Default;
+      return 64;
+    }
   }
   *rule = SglangPageRule::kDefault;
   return 1;

@@ -1,0 +1,31 @@
+// The parts `kvplan perf` and `kvplan tune` print alike: the "Assumed:"
+// section (values chosen because the user gave none) and text wrapped to
+// the 100 columns of a terminal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perf/perf_report.h"
+
+namespace kvplan {
+
+inline constexpr size_t kTextColumns = 100;
+
+// `text` broken at spaces into lines of at most `width` columns; lines after
+// the first start with `indent` spaces. Each line ends with '\n'.
+std::string WrapText(const std::string& text, size_t indent, size_t width = kTextColumns);
+
+// "Assumed:" and one line per assumption ("  --context 4096 tokens: why"),
+// or "" when nothing was assumed.
+std::string RenderAssumedText(const std::vector<Assumption>& assumed);
+
+// {"context": {"value": 4096, "why": "..."}, ...}: a list value as an array.
+nlohmann::json AssumedJson(const std::vector<Assumption>& assumed);
+
+// "Notes:" and one wrapped bullet per note, or "" without notes.
+std::string RenderNotesText(const std::vector<std::string>& notes);
+
+}  // namespace kvplan
