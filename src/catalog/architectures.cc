@@ -5,30 +5,160 @@
 namespace kvplan {
 namespace {
 
+using TW = TowerWeights;
+
+// transformers src/transformers/models/gemma3/configuration_gemma3.py @008f5c8
+// Gemma3TextConfig.__init__: hub configs of gemma-3-4b/12b/27b omit these.
+constexpr FieldDefault kGemma3TextDefaults[] = {
+    {"vocab_size", 262208},      {"hidden_size", 2304},
+    {"intermediate_size", 9216}, {"num_hidden_layers", 26},
+    {"num_attention_heads", 8},  {"num_key_value_heads", 4},
+    {"head_dim", 256},           {"max_position_embeddings", 131072},
+    {"sliding_window", 4096},    {"tie_word_embeddings", 1, true},
+};
+// transformers models/gemma/configuration_gemma.py and gemma2/configuration_gemma2.py:
+// tie_word_embeddings=True.
+constexpr FieldDefault kGemmaDefaults[] = {{"tie_word_embeddings", 1, true}};
+
+// One entry per architecture; the comment names the model file whose layers
+// the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
+// unless said otherwise; SGLang python/sglang/srt/models/, vLLM
+// vllm/model_executor/models/ carry files of the same name).
 constexpr ArchitectureInfo kArchitectures[] = {
+    // llama/modeling_llama.py
     {"LlamaForCausalLM", "llama", "llama", ModelFamily::kDense},
+    // mistral/modeling_mistral.py
     {"MistralForCausalLM", "mistral", "mistral", ModelFamily::kDense},
-    {"Qwen2ForCausalLM", "qwen2", "qwen2", ModelFamily::kDense},
-    {"Qwen3ForCausalLM", "qwen3", "qwen3", ModelFamily::kDense},
+    // qwen2/modeling_qwen2.py: q/k/v always biased
+    {"Qwen2ForCausalLM", "qwen2", "qwen2", ModelFamily::kDense, "", "", TW::kNone, "", {}, true},
+    // qwen3/modeling_qwen3.py: per-head q/k RMSNorm
+    {"Qwen3ForCausalLM",
+     "qwen3",
+     "qwen3",
+     ModelFamily::kDense,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     false,
+     true},
+    // phi3/modeling_phi3.py: Llama layers with fused qkv_proj / gate_up_proj (same
+    // parameters); SGLang and vLLM serve it without a sliding window
+    {"Phi3ForCausalLM", "phi3", "phi3", ModelFamily::kDense},
+    // granite/modeling_granite.py: Llama layers with scalar multipliers (no weights)
+    {"GraniteForCausalLM", "granite", "granite", ModelFamily::kDense},
+    // olmo2/modeling_olmo2.py: q/k RMSNorm over the whole projections, post-norms
+    {"Olmo2ForCausalLM",
+     "olmo2",
+     "olmo2",
+     ModelFamily::kDense,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     false,
+     true},
+    // gemma/modeling_gemma.py: Llama layers, tied embedding, head_dim 256
+    {"GemmaForCausalLM", "gemma", "gemma", ModelFamily::kDense, "", "", TW::kNone, "",
+     kGemmaDefaults},
+    // mixtral/modeling_mixtral.py
     {"MixtralForCausalLM", "mixtral", "mixtral", ModelFamily::kMoe},
-    {"Qwen2MoeForCausalLM", "qwen2_moe", "qwen2_moe", ModelFamily::kMoe},
-    {"Qwen3MoeForCausalLM", "qwen3_moe", "qwen3_moe", ModelFamily::kMoe},
+    // qwen2_moe/modeling_qwen2_moe.py
+    {"Qwen2MoeForCausalLM",
+     "qwen2_moe",
+     "qwen2_moe",
+     ModelFamily::kMoe,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     true},
+    // qwen3_moe/modeling_qwen3_moe.py
+    {"Qwen3MoeForCausalLM",
+     "qwen3_moe",
+     "qwen3_moe",
+     ModelFamily::kMoe,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     false,
+     true},
+    // glm4_moe/modeling_glm4_moe.py (q/k norm when use_qk_norm)
     {"Glm4MoeForCausalLM", "glm4_moe", "glm4_moe", ModelFamily::kMoe},
+    // deepseek_v2 / deepseek_v3 modeling files; SGLang deepseek_v2.py serves all four
     {"DeepseekV2ForCausalLM", "deepseek_v2", "deepseek", ModelFamily::kDeepseek},
     {"DeepseekV3ForCausalLM", "deepseek_v3", "deepseek", ModelFamily::kDeepseek},
     {"DeepseekV32ForCausalLM", "deepseek_v32", "deepseek", ModelFamily::kDeepseek},
     {"KimiK2ForCausalLM", "kimi_k2", "deepseek", ModelFamily::kDeepseek},
+    // gpt_oss/modeling_gpt_oss.py
     {"GptOssForCausalLM", "gpt_oss", "gpt_oss", ModelFamily::kGptOss},
-    {"Gemma2ForCausalLM", "gemma2", "gemma2", ModelFamily::kGemma2},
-    {"Gemma3ForCausalLM", "gemma3_text", "gemma3", ModelFamily::kGemma3},
-    {"Gemma3ForConditionalGeneration", "gemma3", "gemma3", ModelFamily::kGemma3},
+    // gemma2/modeling_gemma2.py
+    {"Gemma2ForCausalLM", "gemma2", "gemma2", ModelFamily::kGemma2, "", "", TW::kNone, "",
+     kGemmaDefaults},
+    // gemma3/modeling_gemma3.py: Gemma3ForCausalLM (text) and the SigLIP wrapper
+    {"Gemma3ForCausalLM", "gemma3_text", "gemma3", ModelFamily::kGemma3, "", "", TW::kNone, "",
+     kGemma3TextDefaults},
+    {"Gemma3ForConditionalGeneration", "gemma3", "gemma3", ModelFamily::kGemma3, "text_config",
+     "Gemma3ForCausalLM", TW::kCounted, "SigLIP vision tower"},
+    // qwen3_next/modeling_qwen3_next.py
     {"Qwen3NextForCausalLM", "qwen3_next", "qwen3_next", ModelFamily::kQwen3Next},
-    {"Llama4ForConditionalGeneration", "llama4", "llama4", ModelFamily::kLlama4},
+    // llama4/modeling_llama4.py
+    {"Llama4ForConditionalGeneration", "llama4", "llama4", ModelFamily::kLlama4, "text_config",
+     "Llama4ForCausalLM", TW::kCounted, "vision tower"},
     {"Llama4ForCausalLM", "llama4_text", "llama4", ModelFamily::kLlama4},
+    // Vision-language and omni wrappers around a supported text model; the
+    // family is the inner model's. qwen2_5_vl/modeling_qwen2_5_vl.py (older
+    // configs keep the text fields at the root)
+    {"Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "qwen2", ModelFamily::kDense,
+     "text_config", "Qwen2ForCausalLM", TW::kUncounted, "vision tower"},
+    // qwen2_vl/modeling_qwen2_vl.py
+    {"Qwen2VLForConditionalGeneration", "qwen2_vl", "qwen2", ModelFamily::kDense, "text_config",
+     "Qwen2ForCausalLM", TW::kUncounted, "vision tower"},
+    // qwen3_vl/modeling_qwen3_vl.py, qwen3_vl_moe/modeling_qwen3_vl_moe.py
+    {"Qwen3VLForConditionalGeneration", "qwen3_vl", "qwen3", ModelFamily::kDense, "text_config",
+     "Qwen3ForCausalLM", TW::kUncounted, "vision tower"},
+    {"Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "qwen3_moe", ModelFamily::kMoe,
+     "text_config", "Qwen3MoeForCausalLM", TW::kUncounted, "vision tower"},
+    // qwen3_omni_moe/modeling_qwen3_omni_moe.py: the thinker's text model is
+    // served; its audio and vision encoders and the talker are not counted
+    {"Qwen3OmniMoeForConditionalGeneration", "qwen3_omni_moe", "qwen3_moe", ModelFamily::kMoe,
+     "thinker_config.text_config", "Qwen3MoeForCausalLM", TW::kUncounted,
+     "audio and vision encoders, talker"},
+    // mistral3/modeling_mistral3.py (Mistral-Small-3.x, Pixtral tower)
+    {"Mistral3ForConditionalGeneration", "mistral3", "mistral", ModelFamily::kDense, "text_config",
+     "MistralForCausalLM", TW::kUncounted, "Pixtral vision tower"},
+    // llava/modeling_llava.py, llava_next/modeling_llava_next.py (CLIP tower)
+    {"LlavaForConditionalGeneration", "llava", "llama", ModelFamily::kDense, "text_config",
+     "LlamaForCausalLM", TW::kUncounted, "vision tower"},
+    {"LlavaNextForConditionalGeneration", "llava_next", "llama", ModelFamily::kDense, "text_config",
+     "LlamaForCausalLM", TW::kUncounted, "vision tower"},
+    // InternVL (remote code modeling_internvl_chat.py; vLLM internvl.py): llm_config
+    {"InternVLChatModel", "internvl_chat", "qwen2", ModelFamily::kDense, "llm_config",
+     "Qwen2ForCausalLM", TW::kUncounted, "InternViT vision tower"},
+    // Kimi-VL (remote code; vLLM kimi_vl.py): a DeepSeek-V3 text model
+    {"KimiVLForConditionalGeneration", "kimi_vl", "deepseek", ModelFamily::kDeepseek, "text_config",
+     "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+    // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
     {"LlamaForCausalLMEagle3", "", "eagle3", ModelFamily::kEagle3},
     {"Eagle3LlamaForCausalLM", "", "eagle3", ModelFamily::kEagle3},
+};
+
+// Hybrid attention / state-space architectures: their per-request state
+// (mamba conv + SSM state, linear-attention state) needs engine memory rules
+// kvplan does not have yet (Qwen3-Next is the one modelled).
+constexpr std::string_view kUnmodelledState[] = {
+    "NemotronHForCausalLM",     "MambaForCausalLM",          "Mamba2ForCausalLM",
+    "JambaForCausalLM",         "FalconH1ForCausalLM",       "GraniteMoeHybridForCausalLM",
+    "BambaForCausalLM",         "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
+    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
+    "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
 };
 
 }  // namespace
@@ -46,6 +176,13 @@ const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type)
     if (model_type == a.model_type) return &a;
   }
   return nullptr;
+}
+
+std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
+  for (std::string_view a : kUnmodelledState) {
+    if (a == architecture) return a;
+  }
+  return {};
 }
 
 const std::vector<std::string>& SupportedArchitectures() {

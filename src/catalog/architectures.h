@@ -1,8 +1,11 @@
 // The model families kvplan understands, keyed by config.json architectures[0]
 // (or model_type when architectures is absent). Anything else is refused by
-// name rather than guessed.
+// name rather than guessed. The table is data (architectures.cc): one entry per
+// architecture, citing the model file it mirrors.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,7 +13,7 @@
 namespace kvplan {
 
 enum class ModelFamily {
-  kDense,      // Llama, Mistral, Qwen2, Qwen3: GQA + dense MLP
+  kDense,      // Llama, Mistral, Qwen2, Qwen3, Phi-3, Granite, OLMo-2, Gemma: GQA + dense MLP
   kMoe,        // Mixtral, Qwen2-MoE, Qwen3-MoE, GLM-4.5: GQA + routed experts
   kDeepseek,   // DeepSeek-V2/V3/V3.2, Kimi-K2: MLA + MoE with shared experts
   kGptOss,     // gpt-oss: alternating sliding/full GQA with sinks, mxfp4 experts
@@ -22,15 +25,46 @@ enum class ModelFamily {
   kEagle3,     // EAGLE-3 Llama draft
 };
 
+// A value transformers' config class gives a field the config.json omits.
+struct FieldDefault {
+  const char* key;
+  int64_t value;  // booleans as 0 / 1
+  bool is_bool = false;
+};
+
+// What a wrapper's encoder towers cost in kvplan's weight estimate.
+enum class TowerWeights {
+  kNone,       // text-only model
+  kCounted,    // vision_config read and counted (SigLIP for Gemma-3, Llama-4's own)
+  kUncounted,  // present in the checkpoint but not counted (said in ModelSpec)
+};
+
 struct ArchitectureInfo {
   const char* architecture;  // architectures[0]
   const char* model_type;    // the matching model_type
   const char* family_name;   // ModelSpec::family
   ModelFamily family;
+  // Wrappers (vision-language, omni): where the language model's config is
+  // ("text_config", "llm_config", "thinker_config.text_config"; "" = the root)
+  // and the text architecture to read it as when the inner config names none
+  // that kvplan knows. The family then comes from that inner entry.
+  const char* text_config = "";
+  const char* inner_architecture = "";
+  TowerWeights towers = TowerWeights::kNone;
+  const char* towers_named = "";  // e.g. "vision tower" for the uncounted note
+  // transformers defaults for fields the config may omit.
+  std::span<const FieldDefault> defaults = {};
+  bool qkv_bias = false;  // q/k/v biases whatever attention_bias says (Qwen2)
+  bool qk_norm = false;   // per-head (or per-projection) q/k RMSNorm
 };
 
 // nullptr when unsupported.
 const ArchitectureInfo* FindArchitecture(std::string_view architecture);
 const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type);
+
+// Non-empty when `architecture` is a known hybrid or state-space model whose
+// per-request state (mamba / linear attention) kvplan does not model yet: the
+// refusal text says so, so that it is never planned as all-attention.
+std::string_view UnmodelledStateArchitecture(std::string_view architecture);
 
 }  // namespace kvplan

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/architectures.h"
+#include "catalog/config_json_text.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
 #include "catalog/quantization.h"
@@ -37,12 +38,7 @@ Json ParseRoot(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(origin + ": the file is empty; expected a Hugging Face config.json object");
   }
-  Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) {
-    throw InputError(origin +
-                     ": not valid JSON (binary, truncated or garbled); expected a Hugging Face "
-                     "config.json object");
-  }
+  Json root = ParseConfigJsonText(text, origin);
   if (!root.is_object()) {
     throw InputError(origin + ": expected a JSON object (a Hugging Face config.json), got " +
                      std::string(root.type_name()));
@@ -67,6 +63,12 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
     if (info != nullptr && info->family == ModelFamily::kDense &&
         root.contains("draft_vocab_size")) {
       info = FindArchitecture("LlamaForCausalLMEagle3");
+    }
+    if (info == nullptr && !UnmodelledStateArchitecture(arch).empty()) {
+      throw InputError(origin + ": \"" + arch +
+                       "\" mixes attention with mamba / linear-attention layers, whose "
+                       "per-request state memory kvplan does not model yet; refused rather than "
+                       "planned as all-attention");
     }
     if (info == nullptr) {
       throw InputError(origin + ": unsupported architecture \"" + arch +
@@ -164,12 +166,13 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
   }
   m.v_head_dim = m.head_dim;
   m.intermediate_size = OptPositiveInt(cfg, "intermediate_size", origin, 0);
-  bool gemma = arch.family == ModelFamily::kGemma2 || arch.family == ModelFamily::kGemma3;
-  // Gemma ties lm_head to the embedding by default (transformers Gemma*Config).
+  // A default from the architecture table (Gemma ties) was merged into cfg
+  // only when neither cfg nor root states it.
   m.tie_word_embeddings =
       OptBool(cfg, "tie_word_embeddings", origin)
-          .value_or(OptBool(root, "tie_word_embeddings", origin).value_or(gemma));
-  m.attention_bias = OptBool(cfg, "attention_bias", origin).value_or(false);
+          .value_or(OptBool(root, "tie_word_embeddings", origin).value_or(false));
+  m.attention_bias = OptBool(cfg, "attention_bias", origin).value_or(false) || arch.qkv_bias;
+  m.qk_norm = arch.qk_norm;
   m.max_position_embeddings = OptInt(cfg, "max_position_embeddings", origin).value_or(0);
   if (m.max_position_embeddings < 0 || m.max_position_embeddings > (int64_t{1} << 40)) {
     throw InputError(origin + ": config key \"max_position_embeddings\" is out of range: " +
@@ -270,13 +273,10 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
   plan.layer_types = StringList(cfg, "layer_types", origin);
   switch (arch.family) {
     case ModelFamily::kDense:
-      m.qk_norm = m.family == "qwen3";
-      if (m.family == "qwen2") m.attention_bias = true;  // Qwen2 always has q/k/v biases
       break;
     case ModelFamily::kMoe:
       ReadMoe(cfg, origin, m, plan);
-      m.qk_norm = m.family == "qwen3_moe" || OptBool(cfg, "use_qk_norm", origin).value_or(false);
-      if (m.family == "qwen2_moe") m.attention_bias = true;
+      m.qk_norm = m.qk_norm || OptBool(cfg, "use_qk_norm", origin).value_or(false);
       break;
     case ModelFamily::kDeepseek:
       ReadMoe(cfg, origin, m, plan);
@@ -426,20 +426,91 @@ void Validate(const std::string& origin, ModelSpec& m) {
   }
 }
 
+// A wrapper's language-model config ("text_config", "llm_config",
+// "thinker_config.text_config"); the root when the wrapper keeps the text
+// fields there (Qwen2-VL and older Qwen2.5-VL configs) or is no wrapper.
+const Json& TextConfig(const Json& root, const ArchitectureInfo& outer, const std::string& origin) {
+  std::string_view path = outer.text_config;
+  const Json* cfg = &root;
+  while (!path.empty()) {
+    size_t dot = path.find('.');
+    std::string key(path.substr(0, dot));
+    cfg = OptObject(*cfg, key.c_str(), origin);
+    if (cfg == nullptr) return root;
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  return *cfg;
+}
+
+bool IsWrapper(const ArchitectureInfo* a) { return a != nullptr && *a->inner_architecture; }
+
+// The text architecture of a wrapper: the one its text config names (by
+// architectures[0], then model_type) when kvplan knows it, else the table's.
+const ArchitectureInfo& InnerArchitecture(const Json& text, const ArchitectureInfo& outer,
+                                          const std::string& origin) {
+  if (!IsWrapper(&outer)) return outer;
+  std::vector<std::string> archs = StringList(text, "architectures", origin);
+  const ArchitectureInfo* inner = archs.empty() ? nullptr : FindArchitecture(archs[0]);
+  if (inner == nullptr || IsWrapper(inner)) {
+    inner = FindArchitectureByModelType(OptString(text, "model_type", origin).value_or(""));
+  }
+  if (inner == nullptr || IsWrapper(inner)) inner = FindArchitecture(outer.inner_architecture);
+  return *inner;
+}
+
+// The text config with the transformers defaults of the fields it omits
+// (architectures.cc cites the config class of each).
+Json WithDefaults(const Json& root, const Json& text, const ArchitectureInfo& arch) {
+  Json cfg = text;
+  for (const FieldDefault& d : arch.defaults) {
+    if (cfg.contains(d.key) || root.contains(d.key)) continue;
+    cfg[d.key] = d.is_bool ? Json(d.value != 0) : Json(d.value);
+  }
+  return cfg;
+}
+
+// Encoder towers a wrapper's checkpoint holds that the weight estimate does
+// not count: the model is multimodal (the engines reserve for it) and says so.
+void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const std::string& origin,
+                         ModelSpec& m) {
+  if (outer.towers != TowerWeights::kUncounted) return;
+  m.multimodal = true;
+  m.uncounted_weights = outer.towers_named;
+  const Json* vision = OptObject(root, "vision_config", origin);
+  if (vision == nullptr && *outer.text_config) {
+    std::string_view path = outer.text_config;
+    if (size_t dot = path.find('.'); dot != std::string_view::npos) {
+      std::string parent(path.substr(0, dot));
+      if (const Json* p = OptObject(root, parent.c_str(), origin)) {
+        vision = OptObject(*p, "vision_config", origin);
+      }
+    }
+  }
+  if (vision == nullptr) return;
+  m.vision_kind = OptString(*vision, "model_type", origin).value_or("");
+  std::optional<int64_t> layers = OptInt(*vision, "num_hidden_layers", origin);
+  if (!layers) layers = OptInt(*vision, "depth", origin);  // Qwen2/2.5/3-VL
+  std::optional<int64_t> hidden = OptInt(*vision, "hidden_size", origin);
+  if (!hidden) hidden = OptInt(*vision, "embed_dim", origin);  // Qwen2-VL
+  m.vision_layers = layers ? ToInt(*layers, "vision_config.num_hidden_layers", origin) : 0;
+  m.vision_hidden_size = hidden ? ToInt(*hidden, "vision_config.hidden_size", origin) : 0;
+}
+
 }  // namespace
 
 ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin) {
   Json root = ParseRoot(json_text, origin);
   ModelSpec m;
   m.id = origin;
-  const ArchitectureInfo& arch = FindFamily(root, origin, m.architecture);
+  const ArchitectureInfo& outer = FindFamily(root, origin, m.architecture);
+  const Json& text = TextConfig(root, outer, origin);
+  const ArchitectureInfo& arch = InnerArchitecture(text, outer, origin);
   m.family = arch.family_name;
-  // Gemma-3 ForConditionalGeneration nests the language model in text_config.
-  const Json* cfg = &root;
-  if (const Json* text = OptObject(root, "text_config", origin)) cfg = text;
-  ReadCommon(root, *cfg, origin, arch, m);
+  Json cfg = WithDefaults(root, text, arch);
+  ReadCommon(root, cfg, origin, arch, m);
   LayerPlan plan;
-  ReadFamily(root, *cfg, origin, arch, m, plan);
+  ReadFamily(root, cfg, origin, arch, m, plan);
+  ReadUncountedTowers(root, outer, origin, m);
   if (const Json* qc = OptObject(root, "quantization_config", origin)) {
     m.quant = ParseQuantization(*qc, origin);
   }

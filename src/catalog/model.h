@@ -107,6 +107,9 @@ struct ModelSpec {
   bool multimodal = false;
   int vision_layers = 0;
   int vision_hidden_size = 0;
+  // Encoder parts the checkpoint holds that EstimateWeights does not count
+  // ("vision tower", "audio and vision encoders, talker"); "" when all counted.
+  std::string uncounted_weights;
 
   // ---- Added by the models work (beyond the original declaration). ----
   std::string family;                  // "llama", "qwen3_moe", "deepseek", "gpt_oss", "gemma3", ...

@@ -80,8 +80,10 @@ nlohmann::json ModelSpecToJson(const ModelSpec& m) {
   if (m.multimodal) {
     j["vision"] = {{"kind", m.vision_kind},
                    {"layers", m.vision_layers},
-                   {"hidden_size", m.vision_hidden_size}};
+                   {"hidden_size", m.vision_hidden_size},
+                   {"weights_counted", m.uncounted_weights.empty()}};
   }
+  if (!m.uncounted_weights.empty()) j["not_counted"] = m.uncounted_weights;
   j["quantization"] = {{"method", m.quant.method},
                        {"weight_bits", m.quant.weight_bits},
                        {"group_size", m.quant.group_size},

@@ -1,0 +1,155 @@
+// Architectures added as table entries, each on a real config.json
+// (tests/data/real/configs/SOURCES.md): parameters within 1 % of the published
+// size, KV bytes per token computed by hand; wrappers, defaults, refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "catalog/model.h"
+#include "catalog/weights.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+ModelSpec Real(const std::string& file) {
+  return LoadModel(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/real/configs/" + file);
+}
+
+int64_t Params(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }
+
+// K and V of every layer, bf16: layers x 2 x kv_heads x head_dim x 2 bytes.
+int64_t KvBytesPerToken(const ModelSpec& m) {
+  return int64_t{m.num_layers} * 2 * m.num_kv_heads * m.head_dim * 2;
+}
+
+void ExpectWithinOnePercent(int64_t got, double published, const std::string& what) {
+  EXPECT_LT(std::fabs(static_cast<double>(got) - published) / published, 0.01)
+      << what << ": " << got << " vs published " << published;
+}
+
+std::string ParseError(const std::string& text) {
+  try {
+    ParseModelConfig(text, "test.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RealConfigs, Phi4) {
+  ModelSpec m = Real("microsoft--phi-4.json");
+  EXPECT_EQ(m.family, "phi3");
+  ExpectWithinOnePercent(Params(m), 14.7e9, "phi-4");
+  // 40 layers x 2 x 10 KV heads x 128 (5120 / 40) x 2 bytes
+  EXPECT_EQ(KvBytesPerToken(m), 40 * 2 * 10 * 128 * 2);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 40);
+}
+
+TEST(RealConfigs, Granite33) {
+  ModelSpec m = Real("ibm-granite--granite-3.3-8b-instruct.json");
+  EXPECT_TRUE(m.tie_word_embeddings);
+  ExpectWithinOnePercent(Params(m), 8.17e9, "granite-3.3-8b");
+  EXPECT_EQ(KvBytesPerToken(m), 40 * 2 * 8 * 128 * 2);  // 4096 / 32 = 128
+}
+
+TEST(RealConfigs, Olmo2) {
+  ModelSpec m = Real("allenai--OLMo-2-1124-7B-Instruct.json");
+  EXPECT_TRUE(m.qk_norm);
+  ExpectWithinOnePercent(Params(m), 7.30e9, "OLMo-2-7B");
+  EXPECT_EQ(KvBytesPerToken(m), 32 * 2 * 32 * 128 * 2);  // MHA
+}
+
+// A wrapper with the text fields at the root (transformers 4.41 Qwen2.5-VL):
+// the text model is Qwen2 (q/k/v biases); the vision tower is not counted and
+// says so.
+TEST(RealConfigs, Qwen25VlWrapsQwen2) {
+  ModelSpec m = Real("Qwen--Qwen2.5-VL-3B-Instruct.json");
+  EXPECT_EQ(m.architecture, "Qwen2_5_VLForConditionalGeneration");
+  EXPECT_EQ(m.family, "qwen2");
+  EXPECT_TRUE(m.attention_bias);
+  EXPECT_TRUE(m.multimodal);
+  EXPECT_EQ(m.vision_layers, 32);  // vision_config.depth
+  EXPECT_EQ(m.vision_hidden_size, 1280);
+  EXPECT_EQ(m.uncounted_weights, "vision tower");
+  // The source's torch-info table: 77,076,992 per decoder layer, embedding
+  // 151936 x 2048 (tied), final norm 2048.
+  EXPECT_EQ(Params(m), int64_t{77'076'992} * 36 + int64_t{151936} * 2048 + 2048);
+  EXPECT_EQ(KvBytesPerToken(m), 36 * 2 * 2 * 128 * 2);
+}
+
+TEST(RealConfigs, WrapperTextConfigNamesTheInnerFamily) {
+  // InternVL's llm_config, Qwen3-Omni's thinker_config.text_config.
+  const std::string text =
+      R"("hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,
+         "num_key_value_heads":2,"intermediate_size":128,"vocab_size":1000)";
+  ModelSpec iv = ParseModelConfig(R"({"architectures":["InternVLChatModel"],
+      "llm_config":{"architectures":["LlamaForCausalLM"],)" +
+                                      text + "}}",
+                                  "t");
+  EXPECT_EQ(iv.family, "llama");
+  EXPECT_FALSE(iv.attention_bias);
+  EXPECT_EQ(iv.num_layers, 2);
+  ModelSpec omni = ParseModelConfig(R"({"architectures":["Qwen3OmniMoeForConditionalGeneration"],
+      "thinker_config":{"text_config":{"model_type":"qwen3_omni_moe_text","num_experts":8,
+      "num_experts_per_tok":2,"moe_intermediate_size":32,)" +
+                                        text + "}}}",
+                                    "t");
+  EXPECT_EQ(omni.family, "qwen3_moe");
+  EXPECT_TRUE(omni.qk_norm);
+  EXPECT_EQ(omni.num_experts, 8);
+  EXPECT_NE(omni.uncounted_weights.find("talker"), std::string::npos);
+}
+
+// transformers Gemma3TextConfig defaults fill what the hub text_config omits
+// (gemma-3-4b/12b/27b have no vocab_size).
+TEST(RealConfigs, Gemma3OmittedFieldsTakeTransformersDefaults) {
+  ModelSpec m = ParseModelConfig(R"({"architectures":["Gemma3ForCausalLM"],
+      "hidden_size":2560,"intermediate_size":10240,"num_hidden_layers":34,
+      "num_attention_heads":8,"num_key_value_heads":4})",
+                                 "t");
+  EXPECT_EQ(m.vocab_size, 262208);
+  EXPECT_EQ(m.head_dim, 256);
+  EXPECT_EQ(m.sliding_window, 4096);
+  EXPECT_TRUE(m.tie_word_embeddings);
+  EXPECT_EQ(m.max_position_embeddings, 131072);
+}
+
+// Python's json accepts Infinity / -Infinity / NaN; so must kvplan (NVIDIA
+// Nemotron-H's config has "time_step_limit": [0.0, Infinity]).
+TEST(RealConfigs, PythonJsonTokensAreAccepted) {
+  ModelSpec m = ParseModelConfig(R"({"architectures":["LlamaForCausalLM"],"hidden_size":64,
+      "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,
+      "time_step_limit":[0.0, Infinity],"x":-Infinity,"y":NaN,"s":"NaN Infinity",
+      "n":[NaN]})",
+                                 "t");
+  EXPECT_EQ(m.num_layers, 2);
+  // A number where the config needs an integer is still a typed refusal.
+  std::string e = ParseError(
+      R"({"architectures":["LlamaForCausalLM"],"vocab_size":100,"hidden_size":Infinity})");
+  EXPECT_NE(e.find("\"hidden_size\" should be an integer"), std::string::npos) << e;
+}
+
+TEST(RealConfigs, JsonRefusalSaysWhereAndWhy) {
+  std::string e = ParseError("{\n  \"hidden_size\": 4,\n  \"vocab_size\" 100\n}");
+  // nlohmann gives up after reading the offending token: "100" ends at column 18.
+  EXPECT_NE(e.find("not valid JSON at line 3, column 18"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected ':'"), std::string::npos) << e;
+  // Positions after a rewritten NaN are still those of the original text.
+  e = ParseError("{\"a\": NaN, \"b\": tru}");
+  EXPECT_NE(e.find("line 1, column 20"), std::string::npos) << e;
+  EXPECT_NE(ParseError("{\"a\": Infinityx}").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(ParseError("{\"a\": \"unterminated").find("not valid JSON"), std::string::npos);
+}
+
+TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
+  std::string e = ParseError(R"({"architectures":["NemotronHForCausalLM"],"hidden_size":64,
+      "time_step_limit":[0.0, Infinity]})");
+  EXPECT_NE(e.find("NemotronHForCausalLM"), std::string::npos) << e;
+  EXPECT_NE(e.find("state memory"), std::string::npos) << e;
+  EXPECT_NE(e.find("not model"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace kvplan
