@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -21,8 +22,9 @@ using Json = nlohmann::json;
 constexpr double kTera = 1e12;
 constexpr double kGiga = 1e9;
 
+// `where` is the document and entry, e.g. "gpus.json: 'h100-sxm'" or "my-gpu.json".
 [[noreturn]] void BadEntry(const std::string& where, const std::string& what) {
-  throw InputError(fmt::format("gpus.json: {}: {}", where, what));
+  throw InputError(fmt::format("{}: {}", where, what));
 }
 
 const Json& Field(const Json& entry, const std::string& where, const char* key) {
@@ -99,12 +101,24 @@ void ParseLinks(const Json& entry, const std::string& where, GpuSpec& gpu) {
   }
 }
 
-GpuSpec ParseEntry(const Json& entry, size_t index) {
-  std::string where = fmt::format("entry {}", index);
-  if (!entry.is_object()) BadEntry(where, "must be an object");
+std::vector<int64_t> ObservedTotals(const Json& entry, const std::string& where) {
+  std::vector<int64_t> out;
+  auto it = entry.find("observed_total_mib");
+  if (it == entry.end()) return out;
+  if (!it->is_array()) BadEntry(where, "'observed_total_mib' must be an array of MiB");
+  for (const Json& v : *it) {
+    if (!v.is_number_integer() || v.get<int64_t>() <= 0) {
+      BadEntry(where, "'observed_total_mib' must be an array of positive integers");
+    }
+    out.push_back(v.get<int64_t>());
+  }
+  return out;
+}
+
+// An entry whose id is already known; `where` names it in errors.
+GpuSpec ParseNamedEntry(const Json& entry, const std::string& where, std::string id) {
   GpuSpec gpu;
-  gpu.id = CatalogName(where, StringField(entry, where, "id"));
-  where = fmt::format("'{}'", gpu.id);
+  gpu.id = std::move(id);
   const Json& aliases = Field(entry, where, "aliases");
   if (!aliases.is_array()) BadEntry(where, "'aliases' must be an array of strings");
   for (const Json& a : aliases) {
@@ -117,10 +131,18 @@ GpuSpec ParseEntry(const Json& entry, size_t index) {
     BadEntry(where, "vendor must be nvidia or amd");
   gpu.total_bytes = PositiveIntField(entry, where, "total_mib") * kMiB;
   gpu.capacity_mib = PositiveIntField(entry, where, "capacity_mib");
+  gpu.observed_total_mib = ObservedTotals(entry, where);
   ParseRates(entry, where, gpu);
   ParseLinks(entry, where, gpu);
   gpu.source = StringField(entry, where, "source");
   return gpu;
+}
+
+GpuSpec ParseEntry(const Json& entry, size_t index) {
+  const std::string where = fmt::format("gpus.json: entry {}", index);
+  if (!entry.is_object()) BadEntry(where, "must be an object");
+  std::string id = CatalogName(where, StringField(entry, where, "id"));
+  return ParseNamedEntry(entry, fmt::format("gpus.json: '{}'", id), id);
 }
 
 // Every id and alias must name exactly one GPU, or FindGpu would be ambiguous.
@@ -131,7 +153,7 @@ void CheckNamesUnique(const std::vector<GpuSpec>& gpus) {
     names.push_back(gpu.id);
     for (const std::string& n : names) {
       if (!seen.insert(n).second) {
-        BadEntry(fmt::format("'{}'", gpu.id), fmt::format("name '{}' is used twice", n));
+        BadEntry(fmt::format("gpus.json: '{}'", gpu.id), fmt::format("name '{}' is used twice", n));
       }
     }
   }
@@ -147,6 +169,113 @@ std::string KnownIds() {
 }
 
 std::string FormatGbps(double bytes_per_s) { return fmt::format("{:g} GB/s", bytes_per_s / kGiga); }
+
+// What a user's GPU file must state, with the words its error uses.
+constexpr std::pair<const char*, const char*> kUserRequired[] = {  // kvplan: data table
+    {"name", "the GPU's name"},
+    {"capacity_mib", "nvidia-smi memory.total in MiB"},
+    {"hbm_tb_s", "memory bandwidth in TB/s"},
+    {"bf16_tflops", "dense BF16 TFLOP/s"},
+    {"link", "the interconnect: nvlink, pcie or infinity-fabric"}};
+
+// What a user's GPU file may leave out, and the value it then gets.
+const std::pair<const char*, Json> kUserDefaults[] = {  // kvplan: data table
+    {"vendor", "nvidia"}, {"compute_capability", 90}, {"sm_count", 132},
+    {"fp8_tflops", 0},    {"fp4_tflops", 0},          {"nvlink_generation", 0},
+    {"nvlink_gb_s", 0},   {"pcie_generation", 5},     {"pcie_gb_s", 64},
+    {"p2p", true},        {"aliases", Json::array()}};
+
+// Fills what the user left out; the source names the file and the defaults
+// taken, so every output that shows the GPU's source says what was assumed.
+Json WithUserDefaults(Json doc, const std::string& origin) {
+  const std::string link = doc["link"].is_string() ? doc["link"].get<std::string>() : "";
+  const char* link_bw = link == "pcie" ? "pcie_gb_s" : "nvlink_gb_s";
+  if (!doc.contains(link_bw)) {
+    BadEntry(origin, fmt::format("missing field '{}' (the {} bandwidth per GPU, one direction, "
+                                 "GB/s)",
+                                 link_bw, link.empty() ? "link" : link));
+  }
+  if (link == "nvlink" && !doc.contains("nvlink_generation")) doc["nvlink_generation"] = 4;
+  std::string assumed;
+  for (const auto& [key, value] : kUserDefaults) {
+    if (doc.contains(key)) continue;
+    doc[key] = value;
+    if (std::string(key) != "aliases") assumed += fmt::format(", {} {}", key, value.dump());
+  }
+  if (!doc.contains("total_mib")) {
+    doc["total_mib"] = doc["capacity_mib"];
+    assumed += ", total_mib = capacity_mib";
+  }
+  std::string source = fmt::format("user file {}", origin);
+  if (doc.contains("source") && doc["source"].is_string()) {
+    source += ": " + doc["source"].get<std::string>();
+  }
+  doc["source"] = source + (assumed.empty() ? "" : "; assumed: " + assumed.substr(2));
+  return doc;
+}
+
+std::string_view CatalogText() {
+  std::optional<std::string_view> text = FindEmbeddedFile("gpus.json");
+  if (!text) throw InputError("gpus.json is not embedded in this kvplan build");
+  return *text;
+}
+
+// gpus.json "ambiguous": {"a100": ["a100-40gb", "a100-80gb"], ...}. A name
+// there is no id or alias (it would resolve silently) and each candidate is.
+std::vector<std::pair<std::string, std::vector<std::string>>> ParseAmbiguousNames(
+    std::string_view text, const std::vector<GpuSpec>& gpus) {
+  const Json doc = Json::parse(text);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  if (!doc.contains("ambiguous")) return out;
+  const Json& names = doc["ambiguous"];
+  if (!names.is_object()) throw InputError("gpus.json: 'ambiguous' must be an object");
+  for (const auto& [name, ids] : names.items()) {
+    const std::string where = fmt::format("gpus.json: ambiguous '{}'", name);
+    CatalogName(where, name);
+    if (!ids.is_array() || ids.size() < 2) BadEntry(where, "needs an array of two or more ids");
+    std::vector<std::string> candidates;
+    for (const Json& id : ids) {
+      auto it = std::find_if(gpus.begin(), gpus.end(), [&](const GpuSpec& g) {
+        return id.is_string() && g.id == id.get<std::string>();
+      });
+      if (it == gpus.end()) BadEntry(where, fmt::format("{} is not a catalog id", id.dump()));
+      candidates.push_back(it->id);
+    }
+    out.emplace_back(name, std::move(candidates));
+  }
+  return out;
+}
+
+const GpuSpec* FindCatalogGpu(const std::string& key) {
+  for (const GpuSpec& gpu : GpuCatalog()) {
+    if (gpu.id == key ||
+        std::find(gpu.aliases.begin(), gpu.aliases.end(), key) != gpu.aliases.end()) {
+      return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+// The candidate whose nvidia-smi capacity is nearest the user's; without one
+// the name is refused, since the parts differ in what the engines allocate.
+const GpuSpec& PickByCapacity(const std::string& name, const std::vector<std::string>& ids,
+                              std::optional<int64_t> capacity_mib) {
+  if (!capacity_mib) {
+    std::string list;
+    for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+    throw InputError(fmt::format(
+        "GPU '{}' is ambiguous: use one of {} (or give --gpu-capacity-mib)", name, list));
+  }
+  const GpuSpec* best = nullptr;
+  for (const std::string& id : ids) {
+    const GpuSpec* g = FindCatalogGpu(id);
+    if (!best || std::llabs(g->capacity_mib - *capacity_mib) <
+                     std::llabs(best->capacity_mib - *capacity_mib)) {
+      best = g;
+    }
+  }
+  return *best;
+}
 
 }  // namespace
 
@@ -165,12 +294,38 @@ std::vector<GpuSpec> ParseGpuCatalog(std::string_view json_text) {
 
 const std::vector<GpuSpec>& GpuCatalog() {
   // Parsed once; a C++11 function-local static is initialised thread-safely.
-  static const std::vector<GpuSpec> catalog = [] {
-    std::optional<std::string_view> text = FindEmbeddedFile("gpus.json");
-    if (!text) throw InputError("gpus.json is not embedded in this kvplan build");
-    return ParseGpuCatalog(*text);
-  }();
+  static const std::vector<GpuSpec> catalog = ParseGpuCatalog(CatalogText());
   return catalog;
+}
+
+const std::vector<std::pair<std::string, std::vector<std::string>>>& AmbiguousGpuNames() {
+  static const auto names = ParseAmbiguousNames(CatalogText(), GpuCatalog());
+  return names;
+}
+
+GpuSpec ParseUserGpu(std::string_view json_text, const std::string& origin) {
+  Json doc = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    BadEntry(origin,
+             "not a JSON object (a GPU description: name, capacity_mib, hbm_tb_s, "
+             "bf16_tflops, link and its bandwidth)");
+  }
+  for (const auto& [key, what] : kUserRequired) {
+    if (!doc.contains(key)) BadEntry(origin, fmt::format("missing field '{}' ({})", key, what));
+  }
+  for (const auto& item : doc.items()) {
+    const std::string& key = item.key();
+    bool is_field =
+        key == "id" || key == "total_mib" || key == "source" || key == "observed_total_mib";
+    for (const auto& [required, what] : kUserRequired) is_field = is_field || key == required;
+    for (const auto& [optional, value] : kUserDefaults) is_field = is_field || key == optional;
+    if (!is_field) BadEntry(origin, fmt::format("unknown field '{}'", key));
+  }
+  doc = WithUserDefaults(std::move(doc), origin);
+  std::string id = doc.contains("id") && doc["id"].is_string()
+                       ? doc["id"].get<std::string>()
+                       : NormalizeGpuName(StringField(doc, origin, "name"));
+  return ParseNamedEntry(doc, origin, CatalogName(origin, id));
 }
 
 std::string NormalizeGpuName(std::string_view name) {
@@ -188,15 +343,21 @@ std::string NormalizeGpuName(std::string_view name) {
   return out;
 }
 
-const GpuSpec& FindGpu(const std::string& name) {
+const GpuSpec& FindGpu(const std::string& name, std::optional<int64_t> capacity_mib) {
+  if (IsGpuFile(name)) return UserGpuFromFile(name);
   const std::string key = NormalizeGpuName(name);
-  for (const GpuSpec& gpu : GpuCatalog()) {
-    if (gpu.id == key ||
-        std::find(gpu.aliases.begin(), gpu.aliases.end(), key) != gpu.aliases.end()) {
-      return gpu;
-    }
+  if (const GpuSpec* gpu = FindCatalogGpu(key)) return *gpu;
+  for (const auto& [ambiguous, ids] : AmbiguousGpuNames()) {
+    if (ambiguous == key) return PickByCapacity(name, ids, capacity_mib);
   }
   throw InputError(fmt::format("unknown GPU '{}'; known: {}", name, KnownIds()));
+}
+
+std::string GpuLabel(const std::string& name, std::optional<int64_t> capacity_mib) {
+  if (name.empty()) return name;
+  if (IsGpuFile(name)) return fmt::format("{} ({})", FindGpu(name).name, name);
+  if (FindCatalogGpu(NormalizeGpuName(name)) == nullptr) return FindGpu(name, capacity_mib).id;
+  return name;
 }
 
 std::string DescribeInterconnect(const GpuSpec& gpu) {

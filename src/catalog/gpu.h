@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kvplan {
@@ -25,6 +27,10 @@ struct GpuSpec {
   int64_t total_bytes = 0;
   // nvidia-smi --query-gpu=memory.total, in MiB: what SGLang's default rules read.
   int64_t capacity_mib = 0;
+  // Every runtime total a public log showed for this GPU, in MiB (the driver
+  // release moves it: an RTX 4090 reads 24563, 24217 or 24084); total_bytes is
+  // the one kvplan plans with. Empty when no log printed one.
+  std::vector<int64_t> observed_total_mib;
   double hbm_bandwidth = 0;  // bytes/s
   double bf16_flops = 0;     // dense FLOP/s
   double fp8_flops = 0;      // dense FLOP/s (0 when unsupported)
@@ -42,9 +48,37 @@ struct GpuSpec {
 // All GPUs of the catalog, in catalog order.
 const std::vector<GpuSpec>& GpuCatalog();
 
-// Finds a GPU by id or alias (case-insensitive, '_' and ' ' read as '-').
-// Throws InputError listing the known ids when there is no such GPU.
-const GpuSpec& FindGpu(const std::string& name);
+// Finds a GPU by id or alias (case-insensitive, '_' and ' ' read as '-'), or
+// reads a user's GPU description when `name` is a JSON file (ends in .json;
+// see ParseUserGpu). An ambiguous name ("a100") is resolved by
+// `capacity_mib` (nvidia-smi memory.total, e.g. from --gpu-capacity-mib): the
+// candidate nearest to it. Throws InputError listing the known ids when there
+// is no such GPU, or the candidates when the name is ambiguous and no capacity
+// is given.
+const GpuSpec& FindGpu(const std::string& name, std::optional<int64_t> capacity_mib = std::nullopt);
+
+// The names that stand for several GPUs (gpus.json "ambiguous"), each with its
+// candidates' ids, in catalog order.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& AmbiguousGpuNames();
+
+// The GPU a --gpu value stands for, for output headers: the value as typed for
+// a catalog id or alias, the resolved id for an ambiguous name, and
+// "NAME (FILE)" for a GPU file.
+std::string GpuLabel(const std::string& name, std::optional<int64_t> capacity_mib = std::nullopt);
+
+// True when `name` names a GPU description file rather than a catalog GPU.
+bool IsGpuFile(std::string_view name);
+
+// A user's GPU description (--gpu FILE.json): an object with the catalog's
+// fields. Required: name, capacity_mib, hbm_tb_s, bf16_tflops, link and its
+// bandwidth (nvlink_gb_s or pcie_gb_s); the rest default (see the .cc).
+// `origin` names the file in errors. Throws InputError naming the one missing
+// or ill-typed field.
+GpuSpec ParseUserGpu(std::string_view json_text, const std::string& origin);
+
+// The GPU described by the file at `path`, read on first use and kept for the
+// program's life. Throws InputError when it cannot be read or parsed.
+const GpuSpec& UserGpuFromFile(const std::string& path);
 
 // A user-typed GPU name in catalog form: lower case, '_' and ' ' as '-',
 // surrounding blanks dropped ("H100_SXM " -> "h100-sxm").

@@ -29,6 +29,7 @@ nlohmann::json GpuToJson(const GpuSpec& gpu) {
       {"total_bytes", gpu.total_bytes},
       {"total_gib", ToGiB(gpu.total_bytes)},
       {"capacity_mib", gpu.capacity_mib},
+      {"observed_total_mib", gpu.observed_total_mib},
       {"hbm_bandwidth_bytes_per_s", gpu.hbm_bandwidth},
       {"bf16_flops", gpu.bf16_flops},
       {"fp8_flops", gpu.fp8_flops},

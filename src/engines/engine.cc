@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "catalog/gpu.h"
 #include "engines/sglang/sglang.h"
 #include "engines/trtllm/trtllm.h"
 #include "engines/vllm/vllm.h"
@@ -38,7 +39,7 @@ PlanContext PlanContextOf(const PlanRequest& req, const PlanResult& result) {
       if (req.args[i] == "--model-path" || req.args[i] == "--model") ctx.model = req.args[i + 1];
     }
   }
-  ctx.gpu = req.gpu;
+  ctx.gpu = GpuLabel(req.gpu, req.gpu_capacity_mib);  // a file GPU by its name
   if (const Figure* g = result.FindFigure("gpus_per_replica")) {
     ctx.gpus = static_cast<int>(g->value);
   }

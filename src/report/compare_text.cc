@@ -3,6 +3,7 @@
 
 #include "base/format.h"
 #include "base/units.h"
+#include "catalog/gpu.h"
 #include "kvplan/render.h"
 #include "report/compare_words.h"
 
@@ -12,7 +13,7 @@ std::string RenderCompareText(const CompareResult& c) {
   const CompareRequest& o = c.request;
   std::string out =
       fmt::format("kvplan compare: {} on {}x {} (tensor parallel {}), context {} tokens\n\n",
-                  o.model, o.tp, o.gpu, o.tp, WithThousands(c.context_length));
+                  o.model, o.tp, GpuLabel(o.gpu), o.tp, WithThousands(c.context_length));
   TextTable t({"ENGINE", "BUDGET RULE", "KV BUDGET", "WEIGHTS/GPU", "KV B/TOKEN", "KV TOKENS",
                "CONCURRENCY", "STATUS"});
   for (const CompareRow& r : c.rows) {

@@ -1,4 +1,5 @@
-// `kvplan gpus --json`: every field in base units, with sources.
+// `kvplan gpus --json`: every field in base units, with sources and the names
+// each GPU answers to.
 #include <nlohmann/json.hpp>
 
 #include "catalog/gpu_json.h"
@@ -8,7 +9,17 @@ namespace kvplan {
 
 std::string RenderGpusJson(const std::vector<GpuSpec>& gpus) {
   nlohmann::json out = nlohmann::json::array();
-  for (const GpuSpec& gpu : gpus) out.push_back(GpuToJson(gpu));
+  for (const GpuSpec& gpu : gpus) {
+    nlohmann::json j = GpuToJson(gpu);
+    // Names shared with other GPUs: refused alone, resolved by --gpu-capacity-mib.
+    j["ambiguous_aliases"] = nlohmann::json::array();
+    for (const auto& [name, ids] : AmbiguousGpuNames()) {
+      for (const std::string& id : ids) {
+        if (id == gpu.id) j["ambiguous_aliases"].push_back(name);
+      }
+    }
+    out.push_back(std::move(j));
+  }
   return out.dump(2);
 }
 

@@ -1,7 +1,9 @@
 // `kvplan gpus` for people: one row per GPU.
+#include <algorithm>
 #include <iterator>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/units.h"
 #include "catalog/gpu.h"
@@ -12,23 +14,47 @@ namespace {
 
 std::string Tflops(double flops) { return flops > 0 ? fmt::format("{:.0f}", flops / 1e12) : "-"; }
 
+// What --gpu accepts for each GPU, and the names that stand for several.
+std::string AliasesText(const std::vector<GpuSpec>& gpus) {
+  size_t id_w = 15;
+  for (const GpuSpec& gpu : gpus) id_w = std::max(id_w, gpu.id.size());
+  std::string out = "\nALIASES\n";
+  for (const GpuSpec& gpu : gpus) {
+    if (gpu.aliases.empty()) continue;
+    out += fmt::format("{:<{}} {}\n", gpu.id, id_w, fmt::join(gpu.aliases, ", "));
+  }
+  for (const auto& [name, ids] : AmbiguousGpuNames()) {
+    out += fmt::format("{:<{}} ambiguous: one of {} (or --gpu-capacity-mib)\n", name, id_w,
+                       fmt::join(ids, ", "));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderGpusText(const std::vector<GpuSpec>& gpus) {
   std::string out;
   auto it = std::back_inserter(out);
-  constexpr const char* kRow = "{:<15} {:<45} {:>7} {:>9} {:>6} {:>6} {:>6}  {}\n";
-  fmt::format_to(it, kRow, "ID", "NAME", "MEM GiB", "SMI MiB", "TB/s", "BF16", "FP8",
+  // The id and name columns fit the longest entry.
+  size_t id_w = 15, name_w = 45;
+  for (const GpuSpec& gpu : gpus) {
+    id_w = std::max(id_w, gpu.id.size());
+    name_w = std::max(name_w, gpu.name.size());
+  }
+  constexpr const char* kRow = "{:<{}} {:<{}} {:>7} {:>9} {:>6} {:>6} {:>6}  {}\n";
+  fmt::format_to(it, kRow, "ID", id_w, "NAME", name_w, "MEM GiB", "SMI MiB", "TB/s", "BF16", "FP8",
                  "INTERCONNECT");
   for (const GpuSpec& gpu : gpus) {
-    fmt::format_to(it, kRow, gpu.id, gpu.name, fmt::format("{:.2f}", ToGiB(gpu.total_bytes)),
-                   gpu.capacity_mib, fmt::format("{:.2f}", gpu.hbm_bandwidth / 1e12),
-                   Tflops(gpu.bf16_flops), Tflops(gpu.fp8_flops), DescribeInterconnect(gpu));
+    fmt::format_to(it, kRow, gpu.id, id_w, gpu.name, name_w,
+                   fmt::format("{:.2f}", ToGiB(gpu.total_bytes)), gpu.capacity_mib,
+                   fmt::format("{:.2f}", gpu.hbm_bandwidth / 1e12), Tflops(gpu.bf16_flops),
+                   Tflops(gpu.fp8_flops), DescribeInterconnect(gpu));
   }
   out +=
       "\nMEM GiB: CUDA runtime total (torch.cuda.mem_get_info). SMI MiB: nvidia-smi memory.total,\n"
       "what SGLang's default rules read. BF16/FP8: dense TFLOP/s. Links: per GPU, one direction.\n"
-      "Sources and aliases: kvplan gpus --json.\n";
+      "Sources: kvplan gpus --json. A GPU outside the catalog: --gpu FILE.json.\n";
+  out += AliasesText(gpus);
   return out;
 }
 

@@ -45,7 +45,7 @@ PlanResult PlanSglangRequest(const PlanRequest& req) {
         "--speculative-algorithm {} needs --speculative-draft-model-path (the draft model)", algo));
   }
   if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
-  const GpuSpec& gpu = FindGpu(req.gpu);
+  const GpuSpec& gpu = FindGpu(req.gpu, req.gpu_capacity_mib);
   SglangMeasured m;
   m.pre_load_free_bytes = MeasuredBytes(req, "pre_load_free");
   m.post_load_free_bytes = MeasuredBytes(req, "post_load_free");
@@ -53,7 +53,10 @@ PlanResult PlanSglangRequest(const PlanRequest& req) {
     throw InputError(
         "--post-load-free-gib needs --pre-load-free-gib too (both are measured by the engine)");
   }
-  if (m.pre_load_free_bytes && *m.pre_load_free_bytes > gpu.total_bytes + kGiB / 2) {
+  // The catalog total bounds a measured figure only for a catalog-sized card:
+  // --gpu-capacity-mib says the card is not one (a mixed or off-catalog host).
+  if (!req.gpu_capacity_mib && m.pre_load_free_bytes &&
+      *m.pre_load_free_bytes > gpu.total_bytes + kGiB / 2) {
     throw InputError(
         fmt::format("--pre-load-free-gib {:.3f} is more than the {} holds ({:.2f} GiB)",
                     ToGiB(*m.pre_load_free_bytes), gpu.id, ToGiB(gpu.total_bytes)));

@@ -13,7 +13,7 @@ PlanResult PlanTrtllmRequest(const PlanRequest& req) {
   }
   if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
   ModelSpec model = LoadModel(args.model);
-  const GpuSpec& gpu = FindGpu(req.gpu);
+  const GpuSpec& gpu = FindGpu(req.gpu, req.gpu_capacity_mib);
   TrtllmMeasured measured = TrtllmMeasuredFromGiB(req.measured_gib);
   PlanResult r = PlanTrtllm(req.version, model, gpu, args, measured);
   r.fixes = TrtllmFixes(req.version, model, gpu, args, measured, r);

@@ -51,7 +51,7 @@ PlanResult PlanVllmRequest(const PlanRequest& req) {
   }
   if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
   ModelSpec model = LoadModel(args.model);
-  const GpuSpec& gpu = FindGpu(req.gpu);
+  const GpuSpec& gpu = FindGpu(req.gpu, req.gpu_capacity_mib);
   VllmMeasured measured = VllmMeasuredFromGiB(req.measured_gib);
   std::optional<ModelSpec> draft;
   if (args.speculative && !args.speculative->model.empty() && args.speculative->model != "ngram") {
