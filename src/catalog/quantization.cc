@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
+#include "base/linear_regex.h"
 #include "base/units.h"
+#include "base/untrusted_text.h"
 #include "catalog/json_fields.h"
 #include "kvplan/error.h"
 
@@ -51,13 +52,20 @@ std::vector<std::string_view> SplitDots(std::string_view s) {
   return out;
 }
 
+// The `re:` patterns are Python regexes (compressed_tensors utils
+// is_equal_or_regex_match, vllm/model_executor/layers/quantization/
+// compressed_tensors/utils.py @v0.10.1); they come from the file, so they run
+// on a linear-time matcher, and a pattern outside its subset is refused.
 bool RegexMatches(std::string_view regex, std::string_view module) {
-  try {
-    return std::regex_search(std::string(module), std::regex(std::string(regex)));
-  } catch (const std::regex_error&) {
-    throw InputError("quantization_config: ignore pattern \"re:" + std::string(regex) +
-                     "\" is not a valid regular expression");
+  std::string why;
+  std::optional<LinearRegex> re = LinearRegex::Compile(regex, &why);
+  if (!re) {
+    throw InputError("quantization_config: ignore pattern " +
+                     QuoteForError("re:" + std::string(regex)) +
+                     " is outside the regular-expression subset kvplan reads (" + why +
+                     "); expected literal text, ., [..], \\d, \\w, \\s, (a|b), *, +, ?, ^, $");
   }
+  return re->Search(module);
 }
 
 // The 16-bit modules a config names, whatever key the method uses.
