@@ -3,13 +3,14 @@
 
 #include "catalog/gpu_json.h"
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 
 std::string RenderGpusJson(const std::vector<GpuSpec>& gpus) {
   nlohmann::json out = nlohmann::json::array();
   for (const GpuSpec& gpu : gpus) out.push_back(GpuToJson(gpu));
-  return out.dump(2);
+  return DumpJson(out, 2);
 }
 
 }  // namespace kvplan

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
@@ -45,7 +46,7 @@ std::string RenderTuneJson(const TuneOutcome& o) {
   for (const TuneResult& r : rep.ranked) j["ranked"].push_back(ResultJson(req, o.space, r));
   for (const TuneResult& r : rep.pareto) j["pareto"].push_back(ResultJson(req, o.space, r));
   j["notes"] = rep.notes;
-  return j.dump(2);
+  return DumpJson(j, 2);
 }
 
 }  // namespace kvplan
