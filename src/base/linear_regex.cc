@@ -39,8 +39,9 @@ class RegexCompiler {
 
   bool Run(LinearRegex* out, std::string* error) {
     if (p_.size() > LinearRegex::kMaxPatternBytes) {
-      return Fail(fmt::format("is {} bytes long, over the {}-byte limit", p_.size(),
-                              LinearRegex::kMaxPatternBytes));
+      *error = fmt::format("{} bytes long, over the {}-byte limit", p_.size(),
+                           LinearRegex::kMaxPatternBytes);
+      return false;
     }
     int root = Alternation(0);
     if (error_.empty() && pos_ < p_.size()) Fail(fmt::format("unbalanced ')' at offset {}", pos_));

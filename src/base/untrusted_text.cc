@@ -22,7 +22,9 @@ size_t Utf8Length(std::string_view s, size_t i) {
   return n;
 }
 
-std::string Escape(std::string_view text, size_t max_chars, bool quoted) {
+enum class Quote { kNone, kDouble, kMessage };
+
+std::string Escape(std::string_view text, size_t max_chars, Quote mode) {
   std::string out;
   size_t chars = 0, i = 0;
   while (i < text.size() && chars < max_chars) {
@@ -48,7 +50,7 @@ std::string Escape(std::string_view text, size_t max_chars, bool quoted) {
       out += "\\r";
     } else if (c < 0x20 || c == 0x7F) {
       out += fmt::format("\\x{:02x}", c);
-    } else if (c == '\\' || (quoted && c == '"')) {
+    } else if ((c == '\\' && mode != Quote::kMessage) || (mode == Quote::kDouble && c == '"')) {
       out += '\\';
       out += static_cast<char>(c);
     } else {
@@ -62,14 +64,18 @@ std::string Escape(std::string_view text, size_t max_chars, bool quoted) {
 }  // namespace
 
 std::string EscapeForError(std::string_view text, size_t max_chars) {
-  return Escape(text, max_chars, false);
+  return Escape(text, max_chars, Quote::kNone);
 }
 
 std::string QuoteForError(std::string_view text, size_t max_chars) {
   std::string out(1, '"');
-  out += Escape(text, max_chars, true);
+  out += Escape(text, max_chars, Quote::kDouble);
   out += '"';
   return out;
+}
+
+std::string EscapeControlBytes(std::string_view text, size_t max_chars) {
+  return Escape(text, max_chars, Quote::kMessage);
 }
 
 }  // namespace kvplan

@@ -19,4 +19,9 @@ std::string EscapeForError(std::string_view text, size_t max_chars = kQuotedText
 // EscapeForError in double quotes, with '"' escaped too.
 std::string QuoteForError(std::string_view text, size_t max_chars = kQuotedTextMax);
 
+// A whole message made safe for a terminal line: control bytes and invalid
+// UTF-8 escaped as in EscapeForError (backslashes kept as they are), cut after
+// `max_chars` characters. The CLI's last defence for any error text.
+std::string EscapeControlBytes(std::string_view text, size_t max_chars);
+
 }  // namespace kvplan

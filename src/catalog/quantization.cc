@@ -117,8 +117,8 @@ void ParseCompressedTensors(const Json& qc, const std::string& origin, Quantizat
   const Json* weights =
       group.is_object() ? config_json::OptObject(group, "weights", origin) : nullptr;
   if (weights == nullptr) {
-    throw InputError(origin + ": compressed-tensors config group \"" + groups->begin().key() +
-                     "\" has no \"weights\" scheme");
+    throw InputError(origin + ": compressed-tensors config group " +
+                     QuoteForError(groups->begin().key()) + " has no \"weights\" scheme");
   }
   q.weight_bits = WeightBits(config_json::RequirePositive(*weights, "num_bits", origin), origin);
   q.group_size = GroupSize(config_json::OptInt(*weights, "group_size", origin).value_or(0), origin);
@@ -157,8 +157,8 @@ void ParseModelopt(const Json& qc, const std::string& origin, Quantization& q) {
     q.scale_bytes = 1;
     q.format = "nvfp4";
   } else {
-    throw InputError(origin + ": unsupported modelopt quant_algo \"" + algo +
-                     "\" (supported: FP8, NVFP4)");
+    throw InputError(origin + ": unsupported modelopt quant_algo " + QuoteForError(algo) +
+                     " (supported: FP8, NVFP4)");
   }
 }
 
@@ -238,8 +238,8 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
   } else {
     std::string list;
     for (const std::string& m : SupportedQuantMethods()) list += (list.empty() ? "" : ", ") + m;
-    throw InputError(origin + ": unsupported quantization_config.quant_method \"" + *method +
-                     "\" (supported: " + list + ")");
+    throw InputError(origin + ": unsupported quantization_config.quant_method " +
+                     QuoteForError(*method) + " (supported: " + list + ")");
   }
   // Decide per kind of layer once, from a representative module name.
   const auto& keep = q.unquantized_modules;

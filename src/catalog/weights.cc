@@ -16,7 +16,7 @@ namespace {
 // Every product and sum of config figures is checked: a config inside the
 // parser's per-key bounds can still multiply past int64 (heads x head_dim x
 // hidden x layers), which printed negative sizes.
-constexpr std::string_view kWhat = "the model's weight bytes";
+constexpr std::string_view kWhat = "the model's weight bytes (from its config.json)";
 int64_t Mul(int64_t a, int64_t b) { return CheckedMul(a, b, kWhat); }
 int64_t Add(int64_t a, int64_t b) { return CheckedAdd(a, b, kWhat); }
 

@@ -76,6 +76,7 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
   int64_t next_progress = options.progress_every;
   int64_t control_lines = 0;  // in the probe: lines with control bytes but no NUL
   bool probed = false;        // the first kBinaryProbeBytes have been judged
+  int64_t consumed = 0;       // bytes of the lines read so far, in the probe
   while (reader.Next(&raw)) {
     if (reader.last_truncated()) saw_cut_line = true;
     ended_mid_line = reader.last_unterminated();
@@ -83,7 +84,8 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
     result.binary_lines += nul;
     if (!probed) {
       control_lines += !nul && HoldsControlBytes(raw);
-      if (reader.bytes_read() >= kBinaryProbeBytes) {
+      consumed += static_cast<int64_t>(raw.size()) + 1;
+      if (consumed >= kBinaryProbeBytes) {
         probed = true;
         result.stopped_as_binary = LooksBinary(reader, result.binary_lines + control_lines);
         if (result.stopped_as_binary) break;
@@ -129,7 +131,7 @@ std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult
     throw InputError(fmt::format(
         "log {}: the first {} are binary data (most lines hold NUL or control bytes); expected "
         "a text log",
-        name, DescribeBytes(scanned.bytes)));
+        name, DescribeBytes(kBinaryProbeBytes)));
   }
   if (scanned.binary_lines * 2 > scanned.lines) {
     throw InputError(fmt::format(
