@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
+#include "base/checked_math.h"
+#include "base/input_file.h"
+#include "base/untrusted_text.h"
+#include "catalog/safetensors_header.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -14,8 +17,26 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Size limits per kind of file, far above the largest real ones, so that a
+// wrong file (a 200 MB JSON dump, /dev/zero) is refused before it is parsed
+// into memory several times its size.
+// config.json: real ones are under 100 KB (the longest are quantized MoE
+// configs listing every ignored module); hf_quant_config.json likewise.
+const InputKind kConfigFile{"model config", "a model's config.json (a JSON object under 100 KB)",
+                            int64_t{16} << 20};
+// model.safetensors.index.json lists every tensor: about 10 MB for the largest
+// checkpoints (DeepSeek-V3 and Kimi-K2 class, 90k-140k tensors).
+const InputKind kIndexFile{"safetensors index",
+                           "model.safetensors.index.json ({\"metadata\": {\"total_size\": N}})",
+                           int64_t{64} << 20};
+// refs/main holds one commit hash.
+const InputKind kRefFile{"Hugging Face ref", "refs/main holding a commit hash", 4096};
+// The .safetensors file itself is large; only its header is read.
+const InputKind kSafetensorsFile{"safetensors file", "a .safetensors checkpoint shard", 0};
+
 // A safetensors header larger than this is not a real header (the format
-// itself caps it at 100 MB: safetensors/src/tensor.rs MAX_HEADER_SIZE).
+// itself caps it at 100 MB: safetensors/src/tensor.rs MAX_HEADER_SIZE). It is
+// parsed as a stream keeping only the sum, so memory is the header's size.
 constexpr uint64_t kMaxHeaderBytes = 100'000'000;
 
 bool IsDir(const fs::path& p) {
@@ -35,35 +56,46 @@ std::string Trim(std::string s) {
   return s.substr(b);
 }
 
+// metadata.total_size as int64; InputError when it is not a positive size
+// that fits (a wrapped value printed "checkpoint -1 bytes").
+int64_t TotalSizeValue(const nlohmann::json& total, const std::string& where) {
+  const char* expected = "expected {\"metadata\": {\"total_size\": N}}";
+  if (!total.is_number() || total.get<double>() <= 0 || total.get<double>() >= 9.2e18) {
+    throw InputError(where + ": no positive metadata.total_size below 2^63; " + expected);
+  }
+  if (total.is_number_unsigned()) {
+    const auto u = total.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      throw InputError(where + ": metadata.total_size is over 2^63; " + expected);
+    }
+    return static_cast<int64_t>(u);
+  }
+  return total.is_number_integer() ? total.get<int64_t>()
+                                   : static_cast<int64_t>(total.get<double>());
+}
+
 int64_t IndexTotalSize(const fs::path& index) {
-  nlohmann::json j = nlohmann::json::parse(ReadTextFile(index), nullptr, false);
+  const std::string where = EscapeForError(index.string());
+  nlohmann::json j =
+      nlohmann::json::parse(ReadInputFile(index.string(), kIndexFile), nullptr, false);
   const char* expected = "expected {\"metadata\": {\"total_size\": N}}";
   if (j.is_discarded() || !j.is_object()) {
-    throw InputError(index.string() + ": not valid JSON; " + expected);
+    throw InputError(where + ": not valid JSON; " + expected);
   }
   auto meta = j.find("metadata");
   if (meta == j.end() || !meta->is_object()) {
-    throw InputError(index.string() + ": no \"metadata\" object; " + expected);
+    throw InputError(where + ": no \"metadata\" object; " + expected);
   }
   auto total = meta->find("total_size");
-  if (total == meta->end() || !total->is_number() || total->get<double>() <= 0) {
-    throw InputError(index.string() + ": no positive metadata.total_size; " + expected);
+  if (total == meta->end()) {
+    throw InputError(where + ": no positive metadata.total_size; " + expected);
   }
-  return total->is_number_integer() ? total->get<int64_t>()
-                                    : static_cast<int64_t>(total->get<double>());
+  return TotalSizeValue(*total, where);
 }
 
 }  // namespace
 
-std::string ReadTextFile(const fs::path& path) {
-  if (IsDir(path)) throw InputError(path.string() + ": is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot open the file (missing or unreadable)");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path.string() + ": read error");
-  return ss.str();
-}
+std::string ReadTextFile(const fs::path& path) { return ReadInputFile(path.string(), kConfigFile); }
 
 std::vector<fs::path> HfHubCacheDirs() {
   std::vector<fs::path> dirs;
@@ -86,7 +118,7 @@ std::optional<fs::path> HfSnapshotDir(const fs::path& repo_dir) {
   if (!IsDir(snapshots)) return std::nullopt;
   fs::path ref = repo_dir / "refs" / "main";
   if (IsFile(ref)) {
-    fs::path snap = snapshots / Trim(ReadTextFile(ref));
+    fs::path snap = snapshots / Trim(ReadInputFile(ref.string(), kRefFile));
     if (IsFile(snap / "config.json")) return snap;
   }
   // No usable refs/main: take the most recently written snapshot with a config.
@@ -123,40 +155,25 @@ std::optional<fs::path> FindInHfCache(std::string_view hub_id) {
 }
 
 int64_t SafetensorsTensorBytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot open the safetensors file");
-  unsigned char len_bytes[8];
-  if (!in.read(reinterpret_cast<char*>(len_bytes), 8)) {
-    throw InputError(file.string() + ": truncated safetensors file (no 8-byte header length)");
+  const std::string where = EscapeForError(file.string());
+  InputFile in(file.string(), kSafetensorsFile);
+  const std::string len_bytes = in.Read(8);
+  if (len_bytes.size() != 8) {
+    throw InputError(where + ": truncated safetensors file (no 8-byte header length)");
   }
   uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | len_bytes[i];
+  for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(len_bytes[i]);
   if (n == 0 || n > kMaxHeaderBytes) {
-    throw InputError(file.string() + ": not a safetensors file (header length " +
-                     std::to_string(n) + ")");
+    throw InputError(where + ": not a safetensors file (header length " + std::to_string(n) +
+                     ", expected 1 to " + std::to_string(kMaxHeaderBytes) + ")");
   }
-  std::string header(n, '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(n))) {
-    throw InputError(file.string() + ": truncated safetensors header");
+  if (static_cast<int64_t>(n) > in.size() - 8) {
+    throw InputError(where + ": truncated safetensors header (" + std::to_string(n) +
+                     " bytes announced, " + std::to_string(in.size() - 8) + " in the file)");
   }
-  nlohmann::json j = nlohmann::json::parse(header, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    throw InputError(file.string() + ": safetensors header is not a JSON object");
-  }
-  int64_t total = 0;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key() == "__metadata__") continue;
-    const nlohmann::json& t = it.value();
-    auto offs = t.is_object() ? t.find("data_offsets") : t.end();
-    if (!t.is_object() || offs == t.end() || !offs->is_array() || offs->size() != 2 ||
-        !(*offs)[0].is_number_unsigned() || !(*offs)[1].is_number_unsigned() ||
-        (*offs)[1].get<uint64_t>() < (*offs)[0].get<uint64_t>()) {
-      throw InputError(file.string() + ": tensor \"" + it.key() +
-                       "\" has no valid data_offsets [begin, end]");
-    }
-    total += static_cast<int64_t>((*offs)[1].get<uint64_t>() - (*offs)[0].get<uint64_t>());
-  }
-  return total;
+  const std::string header = in.Read(static_cast<int64_t>(n));
+  if (header.size() != n) throw InputError(where + ": truncated safetensors header");
+  return SumTensorBytes(header, where);
 }
 
 std::optional<int64_t> CheckpointBytes(const fs::path& dir) {
@@ -170,7 +187,9 @@ std::optional<int64_t> CheckpointBytes(const fs::path& dir) {
   if (files.empty()) return std::nullopt;
   std::sort(files.begin(), files.end());
   int64_t total = 0;
-  for (const fs::path& f : files) total += SafetensorsTensorBytes(f);
+  for (const fs::path& f : files) {
+    total = CheckedAdd(total, SafetensorsTensorBytes(f), "the checkpoint's total tensor bytes");
+  }
   return total;
 }
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
+#include "base/checked_math.h"
+#include "base/linear_regex.h"
 #include "base/units.h"
+#include "base/untrusted_text.h"
 #include "catalog/json_fields.h"
 #include "kvplan/error.h"
 
@@ -51,13 +53,34 @@ std::vector<std::string_view> SplitDots(std::string_view s) {
   return out;
 }
 
+// The `re:` patterns are Python regexes (compressed_tensors utils
+// is_equal_or_regex_match, vllm/model_executor/layers/quantization/
+// compressed_tensors/utils.py @v0.10.1); they come from the file, so they run
+// on a linear-time matcher, and a pattern outside its subset is refused.
 bool RegexMatches(std::string_view regex, std::string_view module) {
-  try {
-    return std::regex_search(std::string(module), std::regex(std::string(regex)));
-  } catch (const std::regex_error&) {
-    throw InputError("quantization_config: ignore pattern \"re:" + std::string(regex) +
-                     "\" is not a valid regular expression");
+  std::string why;
+  std::optional<LinearRegex> re = LinearRegex::Compile(regex, &why);
+  if (!re) {
+    throw InputError("quantization_config: ignore pattern " +
+                     QuoteForError("re:" + std::string(regex)) +
+                     " is outside the regular-expression subset kvplan reads (" + why +
+                     "); expected literal text, ., [..], \\d, \\w, \\s, (a|b), *, +, ?, ^, $");
   }
+  return re->Search(module);
+}
+
+// Bits per weight: no format stores more than 32 (nor needs an int wider).
+int WeightBits(int64_t bits, const std::string& origin) {
+  if (bits < 1 || bits > 32) {
+    throw InputError(origin + ": quantization_config bits per weight is " + std::to_string(bits) +
+                     "; expected 1 to 32");
+  }
+  return static_cast<int>(bits);
+}
+
+// A group size as an int (-1: one group per row or tensor), never narrowed.
+int GroupSize(int64_t group, const std::string& origin) {
+  return CheckedInt(group < -1 ? -1 : group, origin + ": quantization_config group_size");
 }
 
 // The 16-bit modules a config names, whatever key the method uses.
@@ -78,8 +101,8 @@ void ParseFp8(const Json& qc, const std::string& origin, Quantization& q) {
     if (block.size() != 2 || block[0] <= 0 || block[1] <= 0) {
       throw InputError(origin + ": quantization_config.weight_block_size should be [n, k] > 0");
     }
-    q.block_n = static_cast<int>(block[0]);
-    q.block_k = static_cast<int>(block[1]);
+    q.block_n = CheckedInt(block[0], origin + ": quantization_config.weight_block_size[0]");
+    q.block_k = CheckedInt(block[1], origin + ": quantization_config.weight_block_size[1]");
   }
   // fp8 scale_inv tensors are float32 (one per block, or one per tensor).
   q.scale_bytes = 4;
@@ -94,11 +117,11 @@ void ParseCompressedTensors(const Json& qc, const std::string& origin, Quantizat
   const Json* weights =
       group.is_object() ? config_json::OptObject(group, "weights", origin) : nullptr;
   if (weights == nullptr) {
-    throw InputError(origin + ": compressed-tensors config group \"" + groups->begin().key() +
-                     "\" has no \"weights\" scheme");
+    throw InputError(origin + ": compressed-tensors config group " +
+                     QuoteForError(groups->begin().key()) + " has no \"weights\" scheme");
   }
-  q.weight_bits = static_cast<int>(config_json::RequirePositive(*weights, "num_bits", origin));
-  q.group_size = static_cast<int>(config_json::OptInt(*weights, "group_size", origin).value_or(0));
+  q.weight_bits = WeightBits(config_json::RequirePositive(*weights, "num_bits", origin), origin);
+  q.group_size = GroupSize(config_json::OptInt(*weights, "group_size", origin).value_or(0), origin);
   std::string type = config_json::OptString(*weights, "type", origin).value_or("int");
   std::string strategy = config_json::OptString(*weights, "strategy", origin).value_or("");
   q.has_zero_points = !config_json::OptBool(*weights, "symmetric", origin).value_or(true);
@@ -129,13 +152,13 @@ void ParseModelopt(const Json& qc, const std::string& origin, Quantization& q) {
     q.format = "e4m3";
   } else if (algo == "NVFP4") {
     q.weight_bits = 4;
-    q.group_size = static_cast<int>(config_json::OptInt(qc, "group_size", origin).value_or(16));
+    q.group_size = GroupSize(config_json::OptInt(qc, "group_size", origin).value_or(16), origin);
     if (q.group_size <= 0) throw InputError(origin + ": modelopt NVFP4 group_size must be > 0");
     q.scale_bytes = 1;
     q.format = "nvfp4";
   } else {
-    throw InputError(origin + ": unsupported modelopt quant_algo \"" + algo +
-                     "\" (supported: FP8, NVFP4)");
+    throw InputError(origin + ": unsupported modelopt quant_algo " + QuoteForError(algo) +
+                     " (supported: FP8, NVFP4)");
   }
 }
 
@@ -145,10 +168,10 @@ void ParseAwqGptq(const Json& qc, const std::string& origin, Quantization& q) {
   if (!bits || *bits <= 0) {
     throw InputError(origin + ": " + q.method + " quantization_config is missing \"bits\"");
   }
-  q.weight_bits = static_cast<int>(*bits);
+  q.weight_bits = WeightBits(*bits, origin);
   std::optional<int64_t> group = config_json::OptInt(qc, "group_size", origin);
   if (!group) group = config_json::OptInt(qc, "q_group_size", origin);
-  q.group_size = static_cast<int>(group.value_or(128));
+  q.group_size = GroupSize(group.value_or(128), origin);
   if (q.group_size < 0) q.group_size = 0;  // GPTQ -1: one group per row
   q.scale_bytes = 2;                       // fp16 scales
   q.has_zero_points = true;                // packed qzeros, symmetric or not
@@ -215,8 +238,8 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
   } else {
     std::string list;
     for (const std::string& m : SupportedQuantMethods()) list += (list.empty() ? "" : ", ") + m;
-    throw InputError(origin + ": unsupported quantization_config.quant_method \"" + *method +
-                     "\" (supported: " + list + ")");
+    throw InputError(origin + ": unsupported quantization_config.quant_method " +
+                     QuoteForError(*method) + " (supported: " + list + ")");
   }
   // Decide per kind of layer once, from a representative module name.
   const auto& keep = q.unquantized_modules;
@@ -236,18 +259,24 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
 
 int64_t LinearBytes(const Quantization& q, bool quantized, int64_t out, int64_t in,
                     int dtype_bytes) {
-  if (!quantized || q.method.empty()) return out * in * dtype_bytes;
-  int64_t weight = out * in * q.weight_bits / 8;
+  // Config figures: checked, an impossible config is one InputError line.
+  constexpr std::string_view kWhat = "a linear layer's bytes";
+  const auto mul = [&](int64_t a, int64_t b) { return CheckedMul(a, b, kWhat); };
+  const auto add = [&](int64_t a, int64_t b) { return CheckedAdd(a, b, kWhat); };
+  const int64_t elems = mul(out, in);
+  if (!quantized || q.method.empty()) return mul(elems, dtype_bytes);
+  int64_t weight = mul(elems, q.weight_bits) / 8;
   if (q.block_n > 0 && q.block_k > 0) {
     // One float32 scale_inv per block_n x block_k block.
-    return weight + CeilDiv(out, q.block_n) * CeilDiv(in, q.block_k) * q.scale_bytes;
+    return add(weight, mul(mul(CeilDiv(out, q.block_n), CeilDiv(in, q.block_k)), q.scale_bytes));
   }
-  if (q.group_size < 0) return weight + q.scale_bytes;  // per-tensor scale
-  if (q.method == "fp8" && q.group_size == 0) return weight + q.scale_bytes;
+  if (q.group_size < 0) return add(weight, q.scale_bytes);  // per-tensor scale
+  if (q.method == "fp8" && q.group_size == 0) return add(weight, q.scale_bytes);
   int64_t groups_per_row = q.group_size > 0 ? CeilDiv(in, q.group_size) : 1;
-  int64_t bytes = weight + out * groups_per_row * q.scale_bytes;
-  if (q.has_zero_points) bytes += out * groups_per_row * q.weight_bits / 8;
-  if (q.has_g_idx) bytes += in * 4;
+  const int64_t groups = mul(out, groups_per_row);
+  int64_t bytes = add(weight, mul(groups, q.scale_bytes));
+  if (q.has_zero_points) bytes = add(bytes, mul(groups, q.weight_bits) / 8);
+  if (q.has_g_idx) bytes = add(bytes, mul(in, 4));
   return bytes;
 }
 

@@ -5,12 +5,20 @@
 #include <algorithm>
 #include <array>
 
+#include "base/checked_math.h"
 #include "base/units.h"
 #include "catalog/quantization.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
+
+// Every product and sum of config figures is checked: a config inside the
+// parser's per-key bounds can still multiply past int64 (heads x head_dim x
+// hidden x layers), which printed negative sizes.
+constexpr std::string_view kWhat = "the model's weight bytes (from its config.json)";
+int64_t Mul(int64_t a, int64_t b) { return CheckedMul(a, b, kWhat); }
+int64_t Add(int64_t a, int64_t b) { return CheckedAdd(a, b, kWhat); }
 
 enum Part {
   kEmbedding,
@@ -38,9 +46,9 @@ struct Cost {
   int64_t bytes = 0;       // as stored, whole model
   int64_t rank_bytes = 0;  // on one rank
   Cost& operator+=(const Cost& o) {
-    params += o.params;
-    bytes += o.bytes;
-    rank_bytes += o.rank_bytes;
+    params = Add(params, o.params);
+    bytes = Add(bytes, o.bytes);
+    rank_bytes = Add(rank_bytes, o.rank_bytes);
     return *this;
   }
 };
@@ -76,11 +84,11 @@ class Estimator {
   // A linear layer [out x in] whose output (or input) dimension is split `split` ways.
   Cost Linear(int64_t out, int64_t in, bool quantized, int64_t split) const {
     int64_t bytes = LinearBytes(m_.quant, quantized, out, in, m_.dtype_bytes);
-    return Cost{out * in, bytes, CeilDiv(bytes, split)};
+    return Cost{Mul(out, in), bytes, CeilDiv(bytes, split)};
   }
   // A 1-D tensor (bias, norm) in the model dtype.
   Cost Vector(int64_t n, int64_t split, int elem_bytes = 0) const {
-    int64_t bytes = n * (elem_bytes > 0 ? elem_bytes : m_.dtype_bytes);
+    int64_t bytes = Mul(n, elem_bytes > 0 ? elem_bytes : m_.dtype_bytes);
     return Cost{n, bytes, CeilDiv(bytes, split)};
   }
 
@@ -88,7 +96,7 @@ class Estimator {
     const int64_t h = m_.hidden_size, hd = m_.head_dim, heads = m_.num_attention_heads;
     const int64_t kv = m_.num_kv_heads;
     const int64_t in = m_.draft_kind == "eagle3" ? 2 * h : h;  // EAGLE-3 attends over [emb, hidden]
-    const int64_t q_out = heads * hd * (m_.attention_output_gate ? 2 : 1);
+    const int64_t q_out = Mul(heads, hd) * (m_.attention_output_gate ? 2 : 1);
     const bool qz = m_.quant.attention_quantized;
     Cost& a = c[kAttention];
     a += Linear(q_out, in, qz, s_.attn_tp);
@@ -148,12 +156,12 @@ class Estimator {
     const bool qz = m_.quant.attention_quantized;
     const int tp = s_.attn_tp;
     Cost& a = c[kLinearAttention];
-    a += Linear(2 * key_dim + 2 * value_dim, h, qz, tp);                     // in_proj_qkvz
-    a += Linear(2 * int64_t{m_.linear_num_value_heads}, h, false, tp);       // in_proj_ba
-    a += Vector((2 * key_dim + value_dim) * m_.linear_conv_kernel_dim, tp);  // conv1d
-    a += Vector(2 * int64_t{m_.linear_num_value_heads}, tp);                 // dt_bias, A_log
-    a += Vector(m_.linear_value_head_dim, 1);                                // gated RMSNorm
-    a += Linear(h, value_dim, qz, tp);                                       // out_proj
+    a += Linear(2 * key_dim + 2 * value_dim, h, qz, tp);                       // in_proj_qkvz
+    a += Linear(2 * int64_t{m_.linear_num_value_heads}, h, false, tp);         // in_proj_ba
+    a += Vector(Mul(2 * key_dim + value_dim, m_.linear_conv_kernel_dim), tp);  // conv1d
+    a += Vector(2 * int64_t{m_.linear_num_value_heads}, tp);                   // dt_bias, A_log
+    a += Vector(m_.linear_value_head_dim, 1);                                  // gated RMSNorm
+    a += Linear(h, value_dim, qz, tp);                                         // out_proj
   }
 
   void DenseMlp(Costs& c, int64_t inter, int tp, bool qz, Part part) const {
@@ -171,8 +179,8 @@ class Estimator {
     one += Linear(h, inter, qz, 1);
     if (m_.expert_bias) one += Vector(2 * inter + h, 1);
     const int64_t experts_on_rank = CeilDiv(e, s_.expert_ep);
-    c[kExperts] +=
-        Cost{one.params * e, one.bytes * e, CeilDiv(one.bytes * experts_on_rank, s_.expert_tp)};
+    c[kExperts] += Cost{Mul(one.params, e), Mul(one.bytes, e),
+                        CeilDiv(Mul(one.bytes, experts_on_rank), s_.expert_tp)};
     // Routers stay in 16 bits (listed in modules_to_not_convert, or created
     // with quant_config=None: deepseek_v2.py MoEGate).
     c[kRouter] += Linear(e, h, false, 1);
@@ -270,20 +278,20 @@ class Estimator {
     const int64_t patches = int64_t{m_.vision_image_size / m_.vision_patch_size} *
                             (m_.vision_image_size / m_.vision_patch_size);
     const int64_t patch_in =
-        int64_t{m_.vision_num_channels} * m_.vision_patch_size * m_.vision_patch_size;
+        Mul(int64_t{m_.vision_num_channels} * m_.vision_patch_size, m_.vision_patch_size);
     const int64_t per_layer = 4 * (vh * vh + vh) + (vh * vi + vi) + (vi * vh + vh) + 4 * vh;
     Cost& v = c[kVision];
-    v += Vector(per_layer * m_.vision_layers, 1);
+    v += Vector(Mul(per_layer, m_.vision_layers), 1);
     if (m_.vision_kind == "llama4") {
-      v += Vector(patch_in * vh + vh + (patches + 1) * vh + 4 * vh, 1);
+      v += Vector(Add(Mul(patch_in, vh), Mul(patches + 5, vh) + vh), 1);
       v += Vector(vi * int64_t{m_.vision_projector_input_dim} +
                       int64_t{m_.vision_projector_output_dim} * m_.vision_projector_output_dim,
                   1);
       v += Vector(int64_t{m_.vision_output_dim} * m_.hidden_size, 1);
       return;
     }
-    v += Vector(patch_in * vh + vh, 1);
-    v += Vector(patches * vh, 1);
+    v += Vector(Add(Mul(patch_in, vh), vh), 1);
+    v += Vector(Mul(patches, vh), 1);
     v += Vector(2 * vh, 1);
     v += Vector(vh * m_.hidden_size + vh, 1);  // mm_input_projection + mm_soft_emb_norm
   }
@@ -324,7 +332,7 @@ void CheckParallelism(const ModelSpec& m, const Parallelism& p) {
 
 int64_t RankBytes(const Costs& c) {
   int64_t total = 0;
-  for (const Cost& x : c) total += x.rank_bytes;
+  for (const Cost& x : c) total = Add(total, x.rank_bytes);
   return total;
 }
 
@@ -390,14 +398,12 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     for (int c = 0; c < 4; ++c) {
       if (count[c] == 0) continue;
       for (int k = 0; k < kNumParts; ++k) {
-        stage[k].params += cls[c][k].params * count[c];
-        stage[k].bytes += cls[c][k].bytes * count[c];
-        stage[k].rank_bytes += cls[c][k].rank_bytes * count[c];
+        stage[k] += Cost{Mul(cls[c][k].params, count[c]), Mul(cls[c][k].bytes, count[c]),
+                         Mul(cls[c][k].rank_bytes, count[c])};
       }
     }
     for (int k = 0; k < kNumParts; ++k) {
-      totals[k].params += stage[k].params;
-      totals[k].bytes += stage[k].bytes;
+      totals[k] += Cost{stage[k].params, stage[k].bytes, 0};
     }
     int64_t b = RankBytes(stage);
     if (b > best_bytes) best_bytes = b, best = stage, out.stage = s;
@@ -407,8 +413,8 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     if (totals[k].params == 0 && best[k].rank_bytes == 0) continue;
     out.parts.push_back(WeightPart{kPartNames[k], totals[k].params, totals[k].bytes,
                                    best[k].rank_bytes, Sharding(static_cast<Part>(k), par)});
-    out.total_params += totals[k].params;
-    out.total_bytes += totals[k].bytes;
+    out.total_params = Add(out.total_params, totals[k].params);
+    out.total_bytes = Add(out.total_bytes, totals[k].bytes);
   }
   out.bytes_per_rank = best_bytes;
   if (model.checkpoint_bytes) {

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan::cli {
@@ -71,6 +72,11 @@ std::vector<std::string> Command::remaining() const { return impl_->remaining();
 
 namespace {
 
+// An error line is one terminal line: whatever text a message quotes, it is
+// cut here and its control bytes escaped (readers quote their own input
+// shorter, with QuoteForError).
+constexpr size_t kMessageMax = 2000;
+
 // "unknown verb 'x' (expected one of: ...)" for a first word that names no verb.
 std::string UnknownVerbMessage(CLI::App& app, const char* word) {
   std::string verbs;
@@ -103,16 +109,16 @@ int RunCommandLine(int argc, char** argv, const std::string& description,
     if (argc > 1 && app.get_subcommands().empty() && argv[1][0] != '-') {
       fmt::print(stderr, "kvplan: error: {}\n", UnknownVerbMessage(app, argv[1]));
     } else {
-      fmt::print(stderr, "kvplan: error: {}\n", e.what());
+      fmt::print(stderr, "kvplan: error: {}\n", EscapeControlBytes(e.what(), kMessageMax));
     }
     return kExitBadInput;
   } catch (const VerbExitCode& e) {
     return e.code;
   } catch (const InputError& e) {
-    fmt::print(stderr, "kvplan: error: {}\n", e.what());
+    fmt::print(stderr, "kvplan: error: {}\n", EscapeControlBytes(e.what(), kMessageMax));
     return kExitBadInput;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "kvplan: internal error: {}\n", e.what());
+    fmt::print(stderr, "kvplan: internal error: {}\n", EscapeControlBytes(e.what(), kMessageMax));
     return 1;
   }
 }

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <regex>
 
 #include <fmt/core.h>
 
+#include "base/linear_regex.h"
 #include "cli/shell_words.h"
 #include "kvplan/error.h"
 
@@ -26,8 +26,9 @@ std::string Basename(const std::string& path) {
 }
 
 bool IsPython(const std::string& word) {
-  static const std::regex kPython(R"(^python([0-9]+(\.[0-9]+)*)?$)");
-  return std::regex_match(Basename(word), kPython);
+  // Linear-time matching: pasted words can be any length.
+  static const LinearRegex kPython = LinearRegex::MustCompile(R"(^python([0-9]+(\.[0-9]+)*)?$)");
+  return kPython.Search(Basename(word));
 }
 
 // A shell assignment NAME=value: NAME is [A-Za-z_][A-Za-z0-9_]*.
@@ -107,8 +108,9 @@ std::optional<EntryMatch> MatchEntryAt(const Words& w, size_t i, std::string* se
   if (base == "vllm" && serve_next) return EntryMatch{"vllm", "vllm serve", i + 2, true};
   // The vLLM image's own entrypoint is the OpenAI server: `docker run ... vllm/vllm-openai
   // --model m` (newer images run `vllm serve`, so a positional model is accepted too).
-  static const std::regex kVllmImage(R"(^([^/\s]+/)?vllm/vllm-openai(:\S*)?$)");
-  if (std::regex_match(w[i], kVllmImage)) {
+  static const LinearRegex kVllmImage =
+      LinearRegex::MustCompile(R"(^([^/\s]+/)?vllm/vllm-openai(:\S*)?$)");
+  if (kVllmImage.Search(w[i])) {
     return EntryMatch{"vllm", w[i] + " (docker image)", i + 1, true};
   }
   if (base == "trtllm-serve") {

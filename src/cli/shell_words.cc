@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 #include <fmt/core.h>
 
+#include "base/linear_regex.h"
 #include "kvplan/error.h"
 
 namespace kvplan::cli {
@@ -174,13 +174,15 @@ class Lexer {
 
 // Exact operator words only: "<|im_end|>" or ">x" could be a quoted engine value.
 ShellToken ClassifyWord(const std::string& word) {
-  static const std::regex kWithTarget(R"(^[0-9]*(>|>>|>\||&>|&>>|<)$)");
-  static const std::regex kToFd(R"(^[0-9]*[<>]&([0-9]+|-)$)");
+  // Linear-time matching: a pasted word can be any length (std::regex recursed
+  // per character and overflowed the stack on a 40 KB word).
+  static const LinearRegex kWithTarget = LinearRegex::MustCompile(R"(^[0-9]*(>|>>|>\||&>|&>>|<)$)");
+  static const LinearRegex kToFd = LinearRegex::MustCompile(R"(^[0-9]*[<>]&([0-9]+|-)$)");
   if (word == "|" || word == "||" || word == "|&" || word == "&" || word == "&&" || word == ";") {
     return {ShellToken::Kind::kSeparator, word, false};
   }
-  if (std::regex_match(word, kWithTarget)) return {ShellToken::Kind::kRedirect, word, true};
-  if (std::regex_match(word, kToFd)) return {ShellToken::Kind::kRedirect, word, false};
+  if (kWithTarget.Search(word)) return {ShellToken::Kind::kRedirect, word, true};
+  if (kToFd.Search(word)) return {ShellToken::Kind::kRedirect, word, false};
   return {ShellToken::Kind::kWord, word, false};
 }
 

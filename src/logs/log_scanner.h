@@ -26,7 +26,8 @@ struct ScanResult {
   std::string content_hash;  // of the bytes read
   int64_t bytes = 0;
   int64_t lines = 0;
-  int64_t binary_lines = 0;  // lines holding NUL bytes
+  int64_t binary_lines = 0;        // lines holding NUL bytes
+  bool stopped_as_binary = false;  // reading stopped early: binary data, not a log
 };
 
 ScanResult ScanLog(LineReader& reader, const ScanOptions& options = {});

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 #include "report/compare_words.h"
 #include "report/plan_json.h"
 
@@ -31,7 +32,7 @@ std::string RenderCompareJson(const CompareResult& c) {
   j["engines"] = nlohmann::json::array();
   for (const CompareRow& r : c.rows) j["engines"].push_back(RowJson(r));
   j["difference"] = CompareDifference(c.rows);
-  return j.dump(2);
+  return DumpJson(j, 2);
 }
 
 }  // namespace kvplan

@@ -4,6 +4,7 @@
 
 #include "catalog/gpu_json.h"
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 
 namespace kvplan {
 
@@ -20,7 +21,7 @@ std::string RenderGpusJson(const std::vector<GpuSpec>& gpus) {
     }
     out.push_back(std::move(j));
   }
-  return out.dump(2);
+  return DumpJson(out, 2);
 }
 
 }  // namespace kvplan

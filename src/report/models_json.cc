@@ -3,6 +3,7 @@
 
 #include "catalog/model_json.h"
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 #include "report/catalog_results.h"
 
 namespace kvplan {
@@ -14,7 +15,7 @@ std::string RenderModelsJson(const ModelListing& models) {
     j["total_params"] = e.total_params;
     out.push_back(std::move(j));
   }
-  return out.dump(2);
+  return DumpJson(out, 2);
 }
 
 std::string RenderModelShowJson(const ModelShow& s) {
@@ -27,7 +28,7 @@ std::string RenderModelShowJson(const ModelShow& s) {
                       {"dp_lm_head", s.par.dp_lm_head}};
   j["weights"] = WeightEstimateToJson(s.weights);
   j["sharding_problems"] = s.sharding_problems;
-  return j.dump(2);
+  return DumpJson(j, 2);
 }
 
 }  // namespace kvplan

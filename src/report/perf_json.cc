@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 #include "perf/perf_report.h"
 #include "report/perf_assumed.h"
 
@@ -57,6 +58,6 @@ nlohmann::json ToJson(const PerfReport& p) {
 
 }  // namespace
 
-std::string RenderPerfJson(const PerfReport& r) { return ToJson(r).dump(2); }
+std::string RenderPerfJson(const PerfReport& r) { return DumpJson(ToJson(r), 2); }
 
 }  // namespace kvplan

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
+#include "logs/run_record_json.h"
 #include "report/plan_json.h"
 
 namespace kvplan {
@@ -74,7 +75,7 @@ nlohmann::json PlanToJson(const PlanResult& r, const PlanContext& ctx) {
 }
 
 std::string RenderPlanJson(const PlanResult& r, const PlanContext& ctx) {
-  return PlanToJson(r, ctx).dump(2);
+  return DumpJson(PlanToJson(r, ctx), 2);
 }
 
 }  // namespace kvplan

@@ -4,6 +4,7 @@
 
 #include "kvplan/render.h"
 #include "report/perf_assumed.h"
+#include "logs/run_record_json.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
@@ -47,7 +48,7 @@ std::string RenderTuneJson(const TuneOutcome& o) {
   for (const TuneResult& r : rep.pareto) j["pareto"].push_back(ResultJson(req, o.space, r));
   j["notes"] = rep.notes;
   j["assumed"] = AssumedJson(o.assumed);
-  return j.dump(2);
+  return DumpJson(j, 2);
 }
 
 }  // namespace kvplan

@@ -1,10 +1,9 @@
 // trtllm-serve's flags (tensorrt_llm/commands/serve.py) and the
 // --extra_llm_api_options YAML keys that size the KV cache (llmapi/llm_args.py).
-#include <fstream>
-#include <sstream>
 
 #include <fmt/core.h>
 
+#include "base/input_file.h"
 #include "engines/common/flag_parser.h"
 #include "engines/trtllm/trtllm.h"
 #include "engines/trtllm/yaml.h"
@@ -153,14 +152,14 @@ TrtllmArgs ParseTrtllmArgs(const std::vector<std::string>& argv) {
     a.backend = *backend == "trt" ? "tensorrt" : *backend;
   }
   if (extra) {
-    std::ifstream in(*extra);
-    if (!in) throw InputError(fmt::format("cannot read --extra_llm_api_options file '{}'", *extra));
-    std::stringstream ss;
-    ss << in.rdbuf();
+    // Real option files are a few hundred bytes; 1 MiB bounds a wrong file.
+    static const InputKind kOptionsFile{"--extra_llm_api_options file",
+                                        "a YAML of `key: value` lines under 1 MiB", 1 << 20};
+    const std::string yaml = ReadInputFile(*extra, kOptionsFile);
     a.extra_options_path = *extra;
     // serve.py update_llm_args_with_extra_options: the YAML is merged over the
     // flags, so its values win.
-    ApplyTrtllmYaml(ss.str(), *extra, &a);
+    ApplyTrtllmYaml(yaml, *extra, &a);
   }
   return a;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -58,7 +59,7 @@ std::map<std::string, std::string> ParseSimpleYaml(std::string_view text,
       return InputError(
           fmt::format("{} line {}: {} (kvplan reads only `key: value` and one level "
                       "of nested mappings), got '{}'",
-                      origin, line_no, what, body));
+                      EscapeForError(origin), line_no, what, EscapeForError(body)));
     };
     if (line.find('\t') != std::string_view::npos && line.find_first_not_of('\t') > 0) {
       throw fail("tab indentation");
