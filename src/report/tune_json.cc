@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/render.h"
-#include "report/perf_assumed.h"
 #include "logs/run_record_json.h"
+#include "report/perf_assumed.h"
 #include "report/tune_outcome.h"
 
 namespace kvplan {
