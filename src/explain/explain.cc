@@ -50,7 +50,7 @@ std::vector<TimelineRow> TimelineOf(const RunRecord& r) {
 // Checks the logged token count against the re-planned one, allowing for the
 // 2-decimal rounding of the printed pre/post figures.
 SglangLogCheck CheckSglang(const RunRecord& r, const SglangReplanInputs& in,
-                           const SglangVerdict& v) {
+                           const SglangReplanVerdict& v) {
   SglangLogCheck c;
   std::optional<double> logged = r.Figure("kv_tokens");
   if (!logged || !v.tokens || v.cell_bytes <= 0) {

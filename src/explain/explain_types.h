@@ -13,7 +13,9 @@
 
 namespace kvplan {
 
-struct SglangVerdict {
+// The re-plan of a logged SGLang launch, as explain reports it (not the
+// planner's own verdict stage, engines/sglang/stages.h SglangVerdict).
+struct SglangReplanVerdict {
   double rest_gib = 0;
   std::optional<int64_t> tokens;  // max_total_num_tokens
   bool ok = false;
@@ -25,7 +27,7 @@ struct SglangVerdict {
   int64_t page_size = 1;
 };
 
-struct VllmVerdict {
+struct VllmReplanVerdict {
   double kv_gib = 0;  // the KV budget the planner gives
   std::optional<int64_t> tokens;
   bool ok = false;
@@ -81,14 +83,14 @@ struct SglangExplain {
   double pre_gib = 0, post_gib = 0;
   std::string pre_source, post_source;
   int64_t log_cell_bytes = 0;
-  SglangVerdict verdict;
+  SglangReplanVerdict verdict;
   SglangLogCheck check;
-  std::optional<SglangVerdict> what_if;  // every --set together
+  std::optional<SglangReplanVerdict> what_if;  // every --set together
 };
 
 struct VllmWhatIf {
   std::string flag, value;
-  VllmVerdict verdict;
+  VllmReplanVerdict verdict;
   std::optional<int64_t> max_model_len;
 };
 
@@ -100,10 +102,10 @@ struct VllmExplain {
   std::string version;
   std::vector<std::string> inputs;
   double logged_kv_gib = 0;
-  VllmVerdict verdict;
-  bool matches = false;                    // within the log's rounding
-  std::vector<VllmWhatIf> what_ifs;        // each --set alone (the text)
-  std::optional<VllmVerdict> what_if_all;  // every --set together (the JSON)
+  VllmReplanVerdict verdict;
+  bool matches = false;                          // within the log's rounding
+  std::vector<VllmWhatIf> what_ifs;              // each --set alone (the text)
+  std::optional<VllmReplanVerdict> what_if_all;  // every --set together (the JSON)
 };
 
 struct ExplainResult {

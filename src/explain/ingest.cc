@@ -74,8 +74,11 @@ IngestedLog IngestOne(RunStore& store, const std::string& path, const IngestRequ
   try {
     ScanOptions options;
     if (request.progress) {
-      int64_t total = FileSize(path);
-      options.progress = [&](int64_t bytes) { request.progress(path, bytes, total); };
+      // By value: the callback outlives this block (ScanLog calls it later).
+      const int64_t total = FileSize(path);
+      options.progress = [&request, &path, total](int64_t bytes) {
+        request.progress(path, bytes, total);
+      };
     }
     LoadedLog scanned = LoadLog(path, options);
     log.content_hash = scanned.content_hash;

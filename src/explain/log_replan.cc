@@ -189,8 +189,8 @@ bool LoadedDespiteBlockRefusal(const SglangReplanInputs& in, const PlanResult& r
 
 }  // namespace
 
-SglangVerdict ReplanSglang(const SglangReplanInputs& in) {
-  SglangVerdict v;
+SglangReplanVerdict ReplanSglang(const SglangReplanInputs& in) {
+  SglangReplanVerdict v;
   v.mfs = in.args.mem_fraction_static.value_or(0);
   v.page_size = in.args.page_size.value_or(1);
   SglangPlanOptions opts;

@@ -41,7 +41,7 @@ std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std
 
 // PlanSglang on the inputs (no fixes). A launch the planner refuses (an
 // InputError such as a sharding refusal) is a failed verdict with its message.
-SglangVerdict ReplanSglang(const SglangReplanInputs& in);
+SglangReplanVerdict ReplanSglang(const SglangReplanInputs& in);
 
 // Whether --set (or a diff) can change `flag` on the logged measured memory:
 // the settings that do not change what the log measured.

@@ -29,7 +29,7 @@ TEST(LogReplan, SglangInputsFromTheStoryBaseline) {
   EXPECT_EQ(b->model.id, "Qwen/Qwen3-235B-A22B-FP8");
   // Load weight end prints type= and dtype=: the v0.4.7-v0.5.x formats.
   EXPECT_EQ(b->version, "0.4.9");
-  SglangVerdict v = ReplanSglang(*b);
+  SglangReplanVerdict v = ReplanSglang(*b);
   // Qwen3-235B at TP 8: max(1, 4 // 8) head x 128 x 94 layers x 2 (K and V) x 2 bytes.
   EXPECT_EQ(v.cell_bytes, 1 * 128 * 94 * 2 * 2);
   EXPECT_EQ(b->log_cell_bytes, v.cell_bytes);  // the log's KV line agrees
@@ -45,7 +45,7 @@ TEST(LogReplan, SetMemFractionReproducesTheStoryFailure) {
   std::string why;
   SglangReplanInputs b = *SglangReplanInputsOf(StoryBaseline(), &why);
   ApplySglangSet(&b, "--mem-fraction-static", "0.55");
-  SglangVerdict v = ReplanSglang(b);
+  SglangReplanVerdict v = ReplanSglang(b);
   EXPECT_FALSE(v.ok);
   // 21.70 - 94.00 x 0.45, to the byte the engine truncates to.
   EXPECT_NEAR(v.rest_gib, -20.60, 1e-9);
@@ -60,7 +60,7 @@ TEST(LogReplan, PageAlignmentAndTokenCapFollowTheEngineOrder) {
   b.measured.post_load_free_bytes = 40 * kGiB;
   b.args.mem_fraction_static = 0.9;  // rest = 40 - 8 = 32 GiB
   b.args.page_size = 64;
-  SglangVerdict v = ReplanSglang(b);
+  SglangReplanVerdict v = ReplanSglang(b);
   // Llama-3.1-8B: 8 heads x 128 x 32 layers x 2 x 2 = 131072 B per token.
   EXPECT_EQ(v.cell_bytes, 131072);
   // int(32 * 2^30) // 131072 = 262144, already a multiple of 64.
@@ -93,7 +93,7 @@ TEST(LogReplan, ModelOutsideTheCatalogUsesTheLogsKvLine) {
   std::string why;
   std::optional<SglangReplanInputs> b = SglangReplanInputsOf(r, &why);
   ASSERT_TRUE(b) << why;
-  SglangVerdict v = ReplanSglang(*b);
+  SglangReplanVerdict v = ReplanSglang(*b);
   EXPECT_EQ(v.cell_bytes, 48128);
   ASSERT_TRUE(v.tokens);
   EXPECT_NEAR(static_cast<double>(*v.tokens), 232407, 126);

@@ -127,8 +127,8 @@ std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::st
   return in;
 }
 
-VllmVerdict ReplanVllm(const VllmReplanInputs& in) {
-  VllmVerdict v;
+VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
+  VllmReplanVerdict v;
   PlanResult r;
   try {
     r = PlanVllm(in.version, in.model, in.gpu, in.args, in.measured);

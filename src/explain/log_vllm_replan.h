@@ -32,7 +32,7 @@ VllmArgs VllmArgsOfRun(const RunRecord& run);
 std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why);
 
 // PlanVllm on the inputs; a launch it refuses is a failed verdict with the message.
-VllmVerdict ReplanVllm(const VllmReplanInputs& in);
+VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in);
 
 // `--set gpu_memory_utilization=F` (the one setting that leaves the measured
 // terms as they are). Throws InputError otherwise or for a bad value.

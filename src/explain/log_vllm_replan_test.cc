@@ -21,7 +21,7 @@ TEST(LogVllmReplan, V0OneLineProfileReplansToTheLoggedBudgetAndFailure) {
   std::optional<VllmReplanInputs> in = VllmReplanInputsOf(Rtx3090(), &why);
   ASSERT_TRUE(in) << why;
   EXPECT_EQ(in->version, "0.6.4.post1");
-  VllmVerdict v = ReplanVllm(*in);
+  VllmReplanVerdict v = ReplanVllm(*in);
   // 23.58 x 0.9 - 17.98 (torch peak incl. weights) - 0.35 = 2.892 GiB (the real log of vLLM issue
   // #10517 printed 2.89; this synthetic log repeats its figures).
   EXPECT_NEAR(v.kv_gib, 23.58 * 0.9 - 17.98 - 0.35, 1e-6);
@@ -37,7 +37,7 @@ TEST(LogVllmReplan, OnlyUtilizationCanBeSet) {
   EXPECT_THROW(ApplyVllmSet(&in, "--gpu-memory-utilization", "1.2"), InputError);
   ApplyVllmSet(&in, "--gpu-memory-utilization", "0.95");
   // 23.58 x 0.95 - 17.98 - 0.35 = 4.071 GiB -> 2084 blocks -> 33,344 tokens >= 29,000.
-  VllmVerdict v = ReplanVllm(in);
+  VllmReplanVerdict v = ReplanVllm(in);
   EXPECT_TRUE(v.ok) << v.error;
   EXPECT_EQ(*v.tokens, 33344);
 }

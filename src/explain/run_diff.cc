@@ -32,7 +32,7 @@ BeforeAfter ReplanSglangChanges(const SglangReplanInputs& base,
                                 const std::vector<SettingChange*>& changes) {
   SglangReplanInputs changed = base;
   for (const SettingChange* c : changes) ApplySglangSet(&changed, c->key, c->b);
-  SglangVerdict before = ReplanSglang(base), after = ReplanSglang(changed);
+  SglangReplanVerdict before = ReplanSglang(base), after = ReplanSglang(changed);
   return {false,        before.rest_gib, after.rest_gib, before.tokens,
           after.tokens, after.ok,        after.error};
 }
@@ -58,7 +58,7 @@ void ReplanVllmChange(const VllmReplanInputs& base, SettingChange* c, const RunR
   } catch (const InputError&) {
     return;  // not a value kvplan can re-plan: listed without an effect
   }
-  VllmVerdict before = ReplanVllm(base), after = ReplanVllm(changed);
+  VllmReplanVerdict before = ReplanVllm(base), after = ReplanVllm(changed);
   Record({true, before.kv_gib, after.kv_gib, before.tokens, after.tokens, after.ok, after.error},
          c);
   c->explains_failure = TurnsSuccessIntoFailure(a, b, *c);

@@ -16,7 +16,7 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
     (*j)["replan_unavailable"] = s.unavailable;
     return;
   }
-  const SglangVerdict& v = s.verdict;
+  const SglangReplanVerdict& v = s.verdict;
   (*j)["replan"] = {{"sglang_version", s.version},
                     {"inputs", s.inputs},
                     {"notes", v.notes},
@@ -30,7 +30,7 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
                     {"error", v.error},
                     {"steps", v.steps}};
   if (!s.what_if) return;
-  const SglangVerdict& w = *s.what_if;
+  const SglangReplanVerdict& w = *s.what_if;
   (*j)["what_if"] = {{"sets", o.sets},
                      {"rest_memory_gib", w.rest_gib},
                      {"max_total_num_tokens", Tokens(w.tokens)},
@@ -43,7 +43,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
     (*j)["replan_unavailable"] = e.unavailable;
     return;
   }
-  const VllmVerdict& v = e.verdict;
+  const VllmReplanVerdict& v = e.verdict;
   (*j)["replan"] = {{"vllm_version", e.version},
                     {"inputs", e.inputs},
                     {"kv_cache_gib", v.kv_gib},
@@ -53,7 +53,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
                     {"error", v.error},
                     {"steps", v.steps}};
   if (!e.what_if_all) return;
-  const VllmVerdict& w = *e.what_if_all;
+  const VllmReplanVerdict& w = *e.what_if_all;
   (*j)["what_if"] = {{"sets", o.sets},
                      {"kv_cache_gib", w.kv_gib},
                      {"kv_tokens", Tokens(w.tokens)},

@@ -110,13 +110,13 @@ void AppendCheck(const SglangLogCheck& c, std::string* out) {
   }
 }
 
-std::string VerdictLine(const SglangVerdict& v) {
+std::string VerdictLine(const SglangReplanVerdict& v) {
   std::string tokens = v.tokens ? WithThousands(*v.tokens) + " KV tokens" : "KV tokens unknown";
   if (v.ok) return fmt::format("starts: rest_memory {:.2f} GiB, {}", v.rest_gib, tokens);
   return fmt::format("fails: rest_memory {:.2f} GiB -> \"{}\"", v.rest_gib, v.error);
 }
 
-void AppendSteps(const SglangVerdict& v, std::string* out) {
+void AppendSteps(const SglangReplanVerdict& v, std::string* out) {
   for (const std::string& note : v.notes) *out += "  note     " + note + "\n";
   for (const std::string& step : v.steps) *out += "  " + step + "\n";
   if (v.tokens) {
@@ -135,7 +135,7 @@ void AppendSglang(const SglangExplain& s, const ExplainOptions& o, std::string* 
   for (const std::string& note : s.inputs) *out += "  input    " + note + "\n";
   *out += fmt::format("  pre      {:.2f} GiB  {}\n", s.pre_gib, s.pre_source);
   *out += fmt::format("  post     {:.2f} GiB  {}\n", s.post_gib, s.post_source);
-  const SglangVerdict& v = s.verdict;
+  const SglangReplanVerdict& v = s.verdict;
   if (s.log_cell_bytes > 0) {
     *out +=
         fmt::format("  cell     {} B per token per rank in the log's KV line; {} B in the model\n",
@@ -155,7 +155,7 @@ void AppendSglang(const SglangExplain& s, const ExplainOptions& o, std::string* 
 }
 
 void AppendVllmWhatIf(const VllmWhatIf& w, double kv_gib, std::string* out) {
-  const VllmVerdict& v = w.verdict;
+  const VllmReplanVerdict& v = w.verdict;
   *out +=
       fmt::format("\nWhat if {}={}: kv = {:.2f} GiB ({:+.2f} GiB){}\n", w.flag, w.value, v.kv_gib,
                   v.kv_gib - kv_gib, v.ok ? "" : fmt::format(" -> fails: \"{}\"", v.error));
@@ -184,7 +184,7 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
   }
   *out += "\nKV budget re-planned from the log's measured terms (kvplan's vLLM model)\n";
   for (const std::string& note : e.inputs) *out += "  input    " + note + "\n";
-  const VllmVerdict& v = e.verdict;
+  const VllmReplanVerdict& v = e.verdict;
   for (const std::string& step : v.steps) *out += "  " + step + "\n";
   *out += fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib);
   *out +=
