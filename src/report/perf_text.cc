@@ -38,12 +38,13 @@ namespace {
 // The launch, its allreduce, graphs and speculation, each wrapped to 100 columns.
 std::string PerfHeader(const PerfReport& p) {
   std::string out;
-  out += WrapText(
-      fmt::format("{} on {} x{} ({}), TP {} PP {} DP {} EP {}{}, context {} tokens", p.model_id,
-                  p.gpu_id, p.par.tp * p.par.pp * (p.par.dp_attention ? 1 : p.par.dp), p.topology,
-                  p.par.tp, p.par.pp, p.par.dp, p.par.ep,
-                  p.par.dp_attention ? " (DP attention)" : "", p.context),
-      2);
+  // The launch on one line, its layout on the next: together they pass 100 columns.
+  out +=
+      WrapText(fmt::format("{} on {} x{} ({})", p.model_id, p.gpu_id,
+                           p.par.tp * p.par.pp * (p.par.dp_attention ? 1 : p.par.dp), p.topology),
+               2);
+  out += fmt::format("TP {} PP {} DP {} EP {}{}, context {} tokens\n", p.par.tp, p.par.pp, p.par.dp,
+                     p.par.ep, p.par.dp_attention ? " (DP attention)" : "", p.context);
   out += WrapText(fmt::format("allreduce per layer at batch 1: {}", p.allreduce), 2);
   if (p.cuda_graph_max_bs == 0) {
     out += "CUDA graphs: disabled, every decode step runs eagerly\n";
