@@ -100,6 +100,22 @@ TEST(PlanVerb, EngineFlagsWithoutAPastedCommand) {
   EXPECT_EQ(j["cell_size_bytes"], 4 * 256 * 36 * 2);
 }
 
+// Issue 11: an SGLang flag kvplan does not model vanished without a word.
+// Every engine now names it, in the words of one owner (UnknownFlagWarning).
+TEST(PlanVerb, UnknownEngineFlagIsNamedForEveryEngine) {
+  const std::vector<std::pair<std::string, std::string>> engines = {
+      {"sglang", "SGLang"}, {"vllm", "vLLM"}, {"trtllm", "TensorRT-LLM"}};
+  for (const auto& [engine, name] : engines) {
+    CliResult r = RunKvplan({"plan", "--engine", engine, "--model", "Qwen/Qwen3-8B", "--gpu",
+                             "h100", "--foo-bar", "3", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << engine << r.err;
+    const std::string warnings = nlohmann::json::parse(r.out)["warnings"].dump();
+    EXPECT_NE(warnings.find("--foo-bar is not a " + name + " flag kvplan models"),
+              std::string::npos)
+        << engine << ": " << warnings;
+  }
+}
+
 TEST(PlanVerb, BadInputIsOneLineAndExitTwo) {
   ExpectBadInput({"plan", "--model", "Qwen/Qwen3-8B"}, "--gpu");
   ExpectBadInput({"plan", "--model", "Qwen/Qwen3-8B", "--gpu", "h1000"}, "unknown GPU 'h1000'");

@@ -105,6 +105,13 @@ void FlagParser::Positional(std::string name, std::optional<std::string>* out) {
   positional_ = out;
 }
 
+std::string UnknownFlagWarning(const std::string& engine, const std::string& flag) {
+  return fmt::format(
+      "{} is not a {} flag kvplan models: ignored in this plan; if it changes memory, the plan "
+      "does not show it",
+      flag, engine);
+}
+
 const FlagParser::Spec* FlagParser::Find(std::string_view name) const {
   for (const Spec& s : specs_) {
     for (const std::string& n : s.names) {

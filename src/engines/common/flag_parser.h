@@ -17,6 +17,10 @@
 
 namespace kvplan {
 
+// The warning every engine's plan gives for a flag its parser accepted but
+// kvplan does not model: ignored here, so whatever it changes is not shown.
+std::string UnknownFlagWarning(const std::string& engine, const std::string& flag);
+
 class FlagParser {
  public:
   // `engine` names the engine in messages ("SGLang").

@@ -129,6 +129,7 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
   AddIgnoredFlags(p);
   p.Parse(argv);
   ResolveRawFlags(f, a);
+  a.unknown_flags = p.unknown_flags();
   return a;
 }
 

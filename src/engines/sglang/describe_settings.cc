@@ -2,6 +2,7 @@
 // and the warnings about the launch itself; texts only, from the stages.
 #include <fmt/core.h>
 
+#include "engines/common/flag_parser.h"
 #include "engines/sglang/stages.h"
 
 namespace kvplan {
@@ -110,6 +111,9 @@ void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& aske
   }
   if (l.dp_attention_turned_off) {
     r->warnings.push_back("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
+  }
+  for (const std::string& f : l.args.unknown_flags) {
+    r->warnings.push_back(UnknownFlagWarning("SGLang", f));
   }
 }
 

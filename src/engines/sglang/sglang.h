@@ -41,6 +41,7 @@ struct SglangArgs {
   std::optional<int64_t> speculative_num_draft_tokens;
   std::optional<double> swa_full_tokens_ratio;
   std::string attention_backend;
+  std::vector<std::string> unknown_flags;  // accepted by the parser, not modelled
 };
 
 // Parses SGLang's own flags (as sglang.launch_server takes them).

@@ -6,6 +6,7 @@
 
 #include "base/format.h"
 #include "base/units.h"
+#include "engines/common/flag_parser.h"
 #include "engines/trtllm/stages.h"
 
 namespace kvplan {
@@ -139,7 +140,7 @@ void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, cons
         model.num_kv_heads, d.attn_tp, "head_dim * kv_heads // tp"));
   }
   for (const std::string& f : a.unknown_flags)
-    out->warnings.push_back(fmt::format("flag {} is not modelled", f));
+    out->warnings.push_back(UnknownFlagWarning("TensorRT-LLM", f));
   for (const std::string& k : a.ignored_yaml_keys)
     out->warnings.push_back(fmt::format("extra_llm_api_options key {} is not modelled", k));
 }

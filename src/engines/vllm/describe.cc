@@ -7,6 +7,7 @@
 
 #include "base/format.h"
 #include "base/units.h"
+#include "engines/common/flag_parser.h"
 #include "engines/vllm/stages.h"
 
 namespace kvplan {
@@ -114,7 +115,7 @@ std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const Vl
     out.push_back("linear-attention/mamba state layers are not modelled (no per-token KV)");
   }
   for (const std::string& f : a.unknown_flags) {
-    out.push_back(fmt::format("flag {} is not modelled (assumed not to affect memory)", f));
+    out.push_back(UnknownFlagWarning("vLLM", f));
   }
   return out;
 }
