@@ -110,7 +110,7 @@ TEST(PlanVerb, UnknownEngineFlagIsNamedForEveryEngine) {
                              "h100", "--foo-bar", "3", "--json"});
     ASSERT_EQ(r.exit_code, 0) << engine << r.err;
     const std::string warnings = nlohmann::json::parse(r.out)["warnings"].dump();
-    EXPECT_NE(warnings.find("--foo-bar is not a " + name + " flag kvplan models"),
+    EXPECT_NE(warnings.find("--foo-bar: not one of the " + name + " flags kvplan models"),
               std::string::npos)
         << engine << ": " << warnings;
   }

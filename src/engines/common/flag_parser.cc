@@ -107,8 +107,7 @@ void FlagParser::Positional(std::string name, std::optional<std::string>* out) {
 
 std::string UnknownFlagWarning(const std::string& engine, const std::string& flag) {
   return fmt::format(
-      "{} is not a {} flag kvplan models: ignored in this plan; if it changes memory, the plan "
-      "does not show it",
+      "{}: not one of the {} flags kvplan models; ignored, so this plan does not show its effect",
       flag, engine);
 }
 
