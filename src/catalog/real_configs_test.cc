@@ -9,12 +9,13 @@
 #include "catalog/model.h"
 #include "catalog/weights.h"
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 ModelSpec Real(const std::string& file) {
-  return LoadModel(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/real/configs/" + file);
+  return LoadModel(kvplan::testing::RealData("configs/" + file));
 }
 
 int64_t Params(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }

@@ -28,6 +28,7 @@
 
 #include "logs/content_hash.h"
 #include "testing/cli_test_util.h"
+#include "testing/test_data.h"
 
 namespace {
 
@@ -110,7 +111,7 @@ TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
   fs::path dir = fs::temp_directory_path() / ("kvplan-faults-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::string db = (dir / "runs.db").string();
-  std::string data = std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/";
+  std::string data = kvplan::testing::SyntheticData("sglang/");
   // Two launches per log (an ok one, then a failed one), each log distinct.
   std::string two =
       Slurp(data + "story_baseline_auto_mfs.log") + Slurp(data + "story_mfs_0.55_failed.log");

@@ -13,15 +13,14 @@
 #include <nlohmann/json.hpp>
 
 #include "testing/cli_test_util.h"
+#include "testing/test_data.h"
 
 namespace {
 
 using kvplan::testing::KvplanBinary;
 using Result = kvplan::testing::ShellRun;
 
-std::string Data(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
-}
+std::string Data(const std::string& name) { return kvplan::testing::SyntheticData(name); }
 
 // kvplan ARGS through the shell, stderr joined to stdout.
 Result Kvplan(const std::string& args) { return kvplan::testing::RunKvplanShell(args); }

@@ -8,15 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "testing/cli_test_util.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 using kvplan::testing::RunKvplan;
 
-std::string Data(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
-}
+std::string Data(const std::string& name) { return kvplan::testing::SyntheticData(name); }
 
 TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {
   std::filesystem::path dir =

@@ -1,4 +1,4 @@
-// Hostile inputs to every reader (tests/data/hostile, plus FIFOs, devices and
+// Hostile inputs to every reader (tests/data/synthetic/hostile, plus FIFOs, devices and
 // large sparse files made at run time): each ends with exit 2 and one short,
 // printable error line, or a normal result; never a crash or a hang. Each run
 // is bounded by timeout(1), so a hang fails as status 124.
@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "testing/cli_test_util.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -37,7 +38,7 @@ CliRun Kvplan(const std::string& args) {
 }
 
 std::string Hostile(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/hostile/" + name;
+  return kvplan::testing::SyntheticData("hostile/" + name);
 }
 
 // Exit 2 with one line of at most a few hundred printable bytes holding `want`.

@@ -13,13 +13,13 @@
 #include "kvplan/diff.h"
 #include "logs/log_scanner.h"
 #include "report/diff_render.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 RunRecord Load(const std::string& name) {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/" + name)
-      .runs.at(0);
+  return ScanLogFile(kvplan::testing::SyntheticData("sglang/" + name)).runs.at(0);
 }
 
 TEST(DecodeDiff, SpeculationOnInBIsNamedAsWhyItIsSlower) {

@@ -15,6 +15,7 @@
 #include "explain/explain.h"
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -26,8 +27,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 RunRecord Load(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
-  std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs;
+  std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData(name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   RunRecord r = runs.at(0);
   r.gpu_name = gpu;

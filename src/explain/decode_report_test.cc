@@ -13,6 +13,7 @@
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -24,8 +25,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 RunRecord Load(const std::string& name) {
-  std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs;
+  std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData(name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   return runs.at(0);
 }

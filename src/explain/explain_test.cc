@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "kvplan/error.h"
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -19,7 +20,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 RunRecord Load(const std::string& name) {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name).runs.at(0);
+  return ScanLogFile(kvplan::testing::SyntheticData(name)).runs.at(0);
 }
 
 TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {

@@ -17,6 +17,7 @@
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -28,7 +29,7 @@ std::string ExplainText(const RunRecord& r, const std::string& path, int launche
 }
 
 std::string Hostile(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/hostile/" + name;
+  return kvplan::testing::SyntheticData("hostile/" + name);
 }
 
 // Scans `path` and renders every run: returns the runs, or throws InputError.

@@ -8,13 +8,13 @@
 #include "explain/log_sglang_args.h"
 #include "kvplan/error.h"
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 RunRecord StoryBaseline() {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) +
-                     "/tests/data/synthetic/sglang/story_baseline_auto_mfs.log")
+  return ScanLogFile(kvplan::testing::SyntheticData("sglang/story_baseline_auto_mfs.log"))
       .runs.at(0);
 }
 

@@ -6,13 +6,14 @@
 
 #include "kvplan/error.h"
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 RunRecord Rtx3090() {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) +
-                     "/tests/data/synthetic/vllm/v0_llama31_8b_rtx3090_len29000_failed.log")
+  return ScanLogFile(
+             kvplan::testing::SyntheticData("vllm/v0_llama31_8b_rtx3090_len29000_failed.log"))
       .runs.at(0);
 }
 

@@ -13,13 +13,13 @@
 #include "kvplan/diff.h"
 
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 RunRecord Load(const std::string& name) {
-  std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/" + name).runs;
+  std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData("sglang/" + name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   return runs.at(0);
 }

@@ -10,13 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
-std::string DataPath(const std::string& name) {
-  return std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/" + name;
-}
+std::string DataPath(const std::string& name) { return kvplan::testing::SyntheticData(name); }
 
 std::string ReadData(const std::string& name) {
   std::ifstream in(DataPath(name), std::ios::binary);
@@ -28,7 +27,7 @@ std::string ReadData(const std::string& name) {
 std::vector<RunRecord> Runs(const std::string& name) { return ScanLogFile(DataPath(name)).runs; }
 
 std::vector<RunRecord> RealRuns(const std::string& name) {
-  return ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/real/" + name).runs;
+  return ScanLogFile(kvplan::testing::RealData(name)).runs;
 }
 
 // Real public logs (tests/data/real/SOURCES.md): the figures are the ones each log prints.

@@ -7,13 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 RunRecord OnlyRun(const std::string& name) {
-  std::vector<RunRecord> runs =
-      ScanLogFile(std::string(KVPLAN_SOURCE_DIR) + "/tests/data/real/" + name).runs;
+  std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::RealData(name)).runs;
   EXPECT_EQ(runs.size(), 1u) << name;
   return runs.empty() ? RunRecord{} : runs[0];
 }
