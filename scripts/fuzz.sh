@@ -13,7 +13,7 @@ declare -A seeds=(
   [py_repr_fuzz]="tests/data/synthetic/fuzz/py_repr"
   [log_scanner_fuzz]="tests/data/synthetic/sglang tests/data/synthetic/vllm tests/data/synthetic/hostile tests/data/real/sglang"
   [line_split_fuzz]="tests/data/synthetic/vllm tests/data/real/sglang"
-  [config_parser_fuzz]="data/models"
+  [config_parser_fuzz]="data/models tests/data/synthetic/fuzz/config_parser"
 )
 for t in $targets; do
   corpus="$build/corpus-$t"

@@ -139,6 +139,11 @@ nlohmann::json ParseConfigJsonText(std::string_view text, const std::string& ori
     return j;
   } catch (const nlohmann::json::parse_error& e) {
     ThrowParseError(text, e, edits, origin);
+  } catch (const nlohmann::json::exception& e) {
+    // Not a syntax error but a value the parser cannot hold (out_of_range 406:
+    // a number such as 1e999 that overflows a double); found by the fuzzer.
+    throw InputError(origin + ": not valid JSON: " + Reason(e.what()) +
+                     " (expected a Hugging Face config.json object)");
   }
 }
 

@@ -269,6 +269,11 @@ TEST(ConfigParser, BadInputIsOneClearInputError) {
       ParseError(R"({"architectures":["LlamaForCausalLM"],"hidden_size":4)").find("not valid JSON"),
       std::string::npos);
   EXPECT_NE(ParseError("[1,2,3]").find("expected a JSON object"), std::string::npos);
+  // A number no double holds is nlohmann's out_of_range, not a parse_error; it
+  // escaped as a crash until the fuzzer found it.
+  EXPECT_NE(ParseError(R"({"architectures":["LlamaForCausalLM"],"rope_theta":1e999})")
+                .find("not valid JSON"),
+            std::string::npos);
   EXPECT_NE(ParseError("{}").find("neither \"architectures\" nor \"model_type\""),
             std::string::npos);
   for (const std::string& msg : {ParseError(""), ParseError("[]"), ParseError("{")}) {
