@@ -28,6 +28,7 @@
 
 #include "logs/content_hash.h"
 #include "testing/cli_test_util.h"
+#include "testing/sqlite_rows.h"
 #include "testing/test_data.h"
 
 namespace {
@@ -41,26 +42,7 @@ std::string Slurp(const std::string& path) {
 
 // Rows of `sql`, "|"-joined.
 std::vector<std::string> Query(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::vector<std::string> rows;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(db);
-    return {"cannot open"};
-  }
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
-  while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
-    std::string row;
-    for (int c = 0; c < sqlite3_column_count(st); ++c) {
-      const unsigned char* t = sqlite3_column_text(st, c);
-      if (c > 0) row.push_back('|');
-      row.append(t ? reinterpret_cast<const char*>(t) : "NULL");
-    }
-    rows.push_back(row);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return rows;
+  return kvplan::testing::QueryRows(db_path, sql);
 }
 
 struct Fault {

@@ -17,6 +17,7 @@
 #include "logs/content_hash.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "testing/sqlite_rows.h"
 
 namespace kvplan {
 namespace {
@@ -167,23 +168,7 @@ INSERT INTO logs VALUES('old-hash', 'old.log', 10, 1, '2026-01-01T00:00:00Z');
 
 // Rows of `sql` as text, "|"-joined columns, NULL as "NULL".
 std::vector<std::string> Query(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::vector<std::string> rows;
-  EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-  while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
-    std::string row;
-    for (int c = 0; c < sqlite3_column_count(st); ++c) {
-      const unsigned char* t = sqlite3_column_text(st, c);
-      if (c > 0) row.push_back('|');
-      row.append(t ? reinterpret_cast<const char*>(t) : "NULL");
-    }
-    rows.push_back(row);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return rows;
+  return kvplan::testing::QueryRows(path, sql);
 }
 
 RunRecord WithDecode(RunRecord r, double tok_s, std::optional<double> accept) {
