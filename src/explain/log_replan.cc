@@ -17,8 +17,6 @@
 namespace kvplan {
 namespace {
 
-int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
-
 // Bytes per token per rank of one of K/V from a "K size: x GB" figure of a pool
 // holding tokens + page_size slots. The true value is heads*head_dim*layers*elem,
 // a multiple of 64 for every real model: snap to it when the 2-decimal rounding
@@ -162,8 +160,8 @@ std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std
   }
   in.pre_gib = *pre;
   in.post_gib = *post;
-  in.measured.pre_load_free_bytes = Bytes(*pre);
-  in.measured.post_load_free_bytes = Bytes(*post);
+  in.measured.pre_load_free_bytes = GiBToNearestBytes(*pre);
+  in.measured.post_load_free_bytes = GiBToNearestBytes(*post);
   in.args = SglangArgsOfRun(run);
   in.args.mem_fraction_static = *mfs;  // the printed value, never the re-derived default
   std::string version_why;

@@ -14,8 +14,6 @@
 namespace kvplan {
 namespace {
 
-int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
-
 std::optional<int64_t> IntSetting(const RunRecord& r, const char* key) {
   std::optional<double> v = r.SettingNumber(key);
   if (!v || *v < 1 || *v > 1e12 || *v != std::floor(*v)) return std::nullopt;
@@ -43,11 +41,11 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     return false;
   }
   VllmMeasured& m = in->measured;
-  m.total = Bytes(*total);
-  m.non_torch = Bytes(r.Figure("non_torch_memory_gib").value_or(0));
+  m.total = GiBToNearestBytes(*total);
+  m.non_torch = GiBToNearestBytes(r.Figure("non_torch_memory_gib").value_or(0));
   if (std::optional<double> peak = r.Figure("peak_torch_memory_gib")) {
-    m.peak_torch = Bytes(*peak);  // ~v0.6.3: the torch peak includes the weights
-    if (std::optional<double> w = r.Figure("weights_gb")) m.weights = Bytes(*w);
+    m.peak_torch = GiBToNearestBytes(*peak);  // ~v0.6.3: the torch peak includes the weights
+    if (std::optional<double> w = r.Figure("weights_gb")) m.weights = GiBToNearestBytes(*w);
     in->logged_kv_gib = r.Figure("kv_cache_size_gib").value_or(0);
     return true;
   }
@@ -58,8 +56,8 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     *why = "the log's profiling lines lack the weights, activation peak or KV budget";
     return false;
   }
-  m.weights = Bytes(*w);
-  m.activation_peak = Bytes(*act);
+  m.weights = GiBToNearestBytes(*w);
+  m.activation_peak = GiBToNearestBytes(*act);
   in->logged_kv_gib = *kv;
   return true;
 }

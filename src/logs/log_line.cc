@@ -2,16 +2,15 @@
 
 #include <cstring>
 
+#include "base/text.h"
+#include "logs/text_scan.h"
+
 namespace kvplan {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // "2025-07-05T10:11:12.123456789Z " as docker/kubectl --timestamps write it.
 std::string_view SkipContainerTimestamp(std::string_view s) {
-  if (s.size() < 20 || !IsDigit(s[0]) || s[4] != '-' || s[10] != 'T') return s;
+  if (s.size() < 20 || !IsAsciiDigit(s[0]) || s[4] != '-' || s[10] != 'T') return s;
   size_t sp = s.find(' ');
   return sp == std::string_view::npos || sp > 40 ? s : s.substr(sp + 1);
 }
@@ -35,7 +34,7 @@ bool TakeVllmPrefix(std::string_view s, LogLine* out) {
   for (std::string_view level : kLevels) {
     if (!StartsWith(s, level)) continue;
     std::string_view rest = s.substr(level.size());
-    if (rest.size() < 15 || !IsDigit(rest[0]) || rest[2] != '-') return false;
+    if (rest.size() < 15 || !IsAsciiDigit(rest[0]) || rest[2] != '-') return false;
     size_t close = rest.find("] ");
     if (close == std::string_view::npos || close > 96) return false;
     size_t time_end = rest.find(' ', 6);  // after "MM-DD HH:MM:SS"
@@ -49,7 +48,7 @@ bool TakeVllmPrefix(std::string_view s, LogLine* out) {
 
 // SGLang: "[2025-07-05 10:11:12(.123)?( DPn)?( PPn)?( TPn)?( EPn)?] msg".
 bool TakeSglangPrefix(std::string_view s, LogLine* out) {
-  if (s.size() < 22 || s[0] != '[' || !IsDigit(s[1]) || s[5] != '-') return false;
+  if (s.size() < 22 || s[0] != '[' || !IsAsciiDigit(s[1]) || s[5] != '-') return false;
   size_t close = s.find("] ");
   size_t bare_close = s.find(']');
   if (close == std::string_view::npos) {
