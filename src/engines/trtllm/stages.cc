@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/sharding.h"
 #include "catalog/weights.h"
 #include "engines/common/runtime_estimates.h"
 #include "kvplan/error.h"
@@ -42,10 +43,12 @@ TrtllmDefaults TrtllmResolveDefaults(const std::string& version, const ModelSpec
   if (!d.py && d.fraction >= 1.0) {
     throw InputError("the C++ KV cache manager needs free_gpu_memory_fraction < 1.0");
   }
-  if (model.num_attention_heads > 0 && model.num_attention_heads % a.tp != 0) {
-    throw InputError(fmt::format("{} attention heads are not divisible by --tp_size {}",
-                                 model.num_attention_heads, a.tp));
-  }
+  // The divisibility rule is catalog/sharding.h's (one owner for every engine).
+  Parallelism par;
+  par.tp = a.tp;
+  par.pp = a.pp;
+  std::vector<std::string> problems = ShardingProblems(model, par, ShardingEngine::kTrtllm);
+  if (!problems.empty()) throw InputError(problems.front());
   d.max_seq_len = a.max_seq_len.value_or(model.max_position_embeddings);
   if (d.max_seq_len <= 0)
     throw InputError(
