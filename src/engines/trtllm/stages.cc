@@ -128,10 +128,14 @@ TrtllmBlocks TrtllmTokenBlocks(const TrtllmBudget& b, const TrtllmCell& c, const
   return k;
 }
 
-TrtllmVerdict TrtllmCheckVerdict(const TrtllmBudget& b, const TrtllmBlocks& k,
+TrtllmVerdict TrtllmCheckVerdict(const TrtllmTerms& t, const TrtllmBudget& b, const TrtllmBlocks& k,
                                  const TrtllmDefaults& d) {
   TrtllmVerdict v;
-  v.ok = b.available > 0 && k.blocks > 0;
+  v.free_before_load = t.total - t.non_torch;
+  // Measured weights or free memory after loading mean the launch loaded.
+  v.weights_too_large =
+      t.weights_src == "estimated" && !t.post_load_free && t.weights > v.free_before_load;
+  v.ok = !v.weights_too_large && b.available > 0 && k.blocks > 0;
   v.window_capped = v.ok && k.tokens < d.max_seq_len;
   return v;
 }
