@@ -11,8 +11,9 @@ namespace {
 
 using Problems = std::vector<std::string>;
 
-// vllm/distributed/utils.py ensure_divisibility (@v0.6.3 to @v0.28.0; SGLang's
-// python/sglang/srt/distributed/utils.py is a copy): assert with this text.
+// vllm/distributed/utils.py ensure_divisibility (the same text from 2023,
+// vllm-project/vllm#440, to 2025-12, gpustack/gpustack#3777; SGLang's
+// python/sglang/srt/distributed/utils.py is the copy "adapted from v0.6.4.post1").
 std::string NotDivisible(int64_t numerator, int64_t denominator) {
   return fmt::format("AssertionError: {} is not divisible by {}", numerator, denominator);
 }
@@ -23,8 +24,9 @@ std::string BareAssert(const char* statement, const std::string& numbers) {
   return fmt::format("AssertionError at `{}` ({})", statement, numbers);
 }
 
-// vllm/model_executor/layers/vocab_parallel_embedding.py _get_indices (@v0.6.3 to
-// @v0.28.0; SGLang's layers/vocab_parallel_embedding.py is a copy): the padded
+// vllm/model_executor/layers/vocab_parallel_embedding.py _get_indices (tracebacks
+// of 2024-07, vllm-project/vllm#6385, and 2025-12, gpustack/gpustack#3777;
+// SGLang's layers/vocab_parallel_embedding.py @main 2026 is a copy): the padded
 // vocabulary is split with divide(); the embedding is built before any layer.
 void CheckVocab(const ModelSpec& m, int tp, Problems& out) {
   if (m.vocab_size <= 0 || tp <= 1) return;
@@ -42,8 +44,9 @@ void CheckVllmHeads(const ModelSpec& m, int tp, Problems& out) {
       m.num_attention_heads, tp));
 }
 
-// SGLang's attention modules (python/sglang/srt/models/llama.py, qwen2.py ...
-// @v0.5.3): a bare assert on the attention-TP size.
+// SGLang's attention modules (python/sglang/srt/models/llama.py, qwen2.py ...,
+// copies of vLLM's [inferred at v0.5.3: not read at each release]): a bare
+// assert on the attention-TP size.
 void CheckSglangHeads(const ModelSpec& m, int atp, Problems& out) {
   if (m.num_attention_heads <= 0 || m.num_attention_heads % atp == 0) return;
   out.push_back(BareAssert(
@@ -51,9 +54,10 @@ void CheckSglangHeads(const ModelSpec& m, int atp, Problems& out) {
       fmt::format("{} attention heads, attention TP size {}", m.num_attention_heads, atp)));
 }
 
-// The attention modules of both engines (vllm/model_executor/models/llama.py
-// @v0.6.3 to @v0.28.0, SGLang's copies): KV heads are split when there are at
-// least as many as TP ranks, else replicated, which needs tp % kv == 0.
+// The attention modules of both engines (vllm/model_executor/models/llama.py,
+// qwen2.py, mixtral.py ... LlamaAttention.__init__, in every copy read, 2024 to
+// 2026 [inferred for each release]; SGLang's copies): KV heads are split when
+// there are at least as many as TP ranks, else replicated (tp % kv == 0).
 void CheckKvHeads(const ModelSpec& m, int atp, Problems& out) {
   if (m.attention != AttentionKind::kGqa || m.num_kv_heads <= 0 || atp <= 1) return;
   const std::string numbers = fmt::format("{} KV heads, TP size {}", m.num_kv_heads, atp);
@@ -64,7 +68,8 @@ void CheckKvHeads(const ModelSpec& m, int atp, Problems& out) {
   }
 }
 
-// python/sglang/srt/layers/moe/fused_moe_triton/layer.py @v0.5.3 FusedMoE.__init__:
+// python/sglang/srt/layers/moe/fused_moe_triton/layer.py FusedMoE.__init__ (read
+// at 2025 and 2026 commits; later ones subtract fused shared-expert slots first):
 // experts split over EP, each expert's intermediate size over tp / ep.
 void CheckSglangExperts(const ModelSpec& m, const Parallelism& p, Problems& out) {
   if (!m.IsMoe() || m.num_experts <= 0) return;

@@ -64,10 +64,11 @@ std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& 
 
 }  // namespace
 
-// python/sglang/srt/configs/model_config.py _derive_context_length (text as in
-// main 2026 and in public logs of February 2026 [earlier releases not checked
-// word for word]); the derived length is get_context_length(), which kvplan
-// takes as max_position_embeddings (it does not read rope scaling).
+// python/sglang/srt/configs/model_config.py _derive_context_length (the check
+// since sgl-project/sglang#1778, 2024-10, before every modelled release; the
+// text as at main 2026 and in public logs of February 2026 [earlier releases
+// not checked word for word]); the derived length is get_context_length(),
+// which kvplan takes as max_position_embeddings (it reads no rope scaling).
 std::string SglangContextLengthError(int64_t asked, int64_t derived) {
   return fmt::format(
       "Warning: User-specified context_length ({}) is greater than the derived context_length "
