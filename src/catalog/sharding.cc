@@ -149,6 +149,7 @@ Problems VllmProblems(const ModelSpec& m, const Parallelism& p) {
 Problems SglangProblems(const ModelSpec& m, const Parallelism& p) {
   Problems out;
   const int atp = p.AttentionTp();
+  if (atp <= 0) return out;  // DP larger than TP: refused by the argument checks
   if (!p.dp_attention) CheckVocab(m, p.tp, out);
   CheckSglangHeads(m, atp, out);
   if (m.num_attention_heads <= 0 || m.num_attention_heads % atp == 0) CheckKvHeads(m, atp, out);

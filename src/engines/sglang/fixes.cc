@@ -10,13 +10,22 @@
 #include "catalog/weights.h"
 #include "engines/sglang/speculative.h"
 #include "engines/sglang/stages.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
 
+// A changed launch the argument checks refuse (say a TP size DP attention
+// cannot divide) is a failed re-plan, not an error of the original launch.
 PlanResult Replan(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                   const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft) {
-  return PlanSglang(version, model, gpu, args, measured, draft, SglangPlanOptions{false, false});
+  try {
+    return PlanSglang(version, model, gpu, args, measured, draft, SglangPlanOptions{false, false});
+  } catch (const InputError& e) {
+    PlanResult failed;
+    failed.error_message = e.what();
+    return failed;
+  }
 }
 
 std::string Effect(const PlanResult& p) {

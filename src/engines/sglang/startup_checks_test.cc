@@ -62,6 +62,21 @@ TEST(SglangStartupChecks, VocabularyFirstThenNearestTp) {
   EXPECT_EQ(r.fixes[0].value, "4");
 }
 
+// Under DP attention the KV heads replicate over the attention TP: Qwen2.5-7B
+// at TP 28, DP 2 has 14 attention ranks, which 4 KV heads cannot fill evenly.
+// The nearest TP below is 8 (attention TP 4); TP sizes DP 2 does not divide are
+// skipped by the search, not thrown out of it.
+TEST(SglangStartupChecks, KvReplicationUnderDpAttention) {
+  PlanResult r =
+      Plan(LoadModel("Qwen/Qwen2.5-7B"), {"--tp", "28", "--dp", "2", "--enable-dp-attention"});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error_message,
+            "AssertionError at `assert tp_size % self.total_num_kv_heads == 0` (4 KV heads, TP "
+            "size 14)");
+  ASSERT_EQ(r.fixes.size(), 1u);
+  EXPECT_EQ(r.fixes[0].value, "8");
+}
+
 // DeepSeek-V3 on one H100: ~627 GiB of fp8 weights. Torch runs out of memory
 // while loading, so the "raise --mem-fraction-static above 7.968" of the
 // rest_memory check is never reached; TP 8 still needs ~79.3 GiB per rank, so
