@@ -135,6 +135,8 @@ Problems VllmProblems(const ModelSpec& m, const Parallelism& p) {
   Problems out;
   CheckVllmHeads(m, p.tp, out);
   CheckVocab(m, p.tp, out);
+  // The attention module's own heads assert precedes the KV one; after a heads
+  // failure (already raised above) it is the one the traceback would show.
   if (m.attention == AttentionKind::kGqa && m.num_attention_heads % p.tp == 0) {
     CheckKvHeads(m, p.tp, out);
   }
