@@ -149,7 +149,6 @@ TEST(Vllm, BadInput) {
   EXPECT_THROW(Llama8B("0.4.0", {}), InputError);
   EXPECT_THROW(Llama8B("nightly", {}), InputError);
   EXPECT_THROW(VllmMeasuredFromGiB({{"weightz", 1}}), InputError);
-  EXPECT_THROW(Llama8B("0.10.1", {"-tp", "3"}), InputError);  // 32 heads
   EXPECT_THROW(VllmMeasuredFromGiB({{"weights", -1}}), InputError);
 }
 
