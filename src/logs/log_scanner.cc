@@ -21,6 +21,7 @@
 #include "logs/provenance.h"
 #include "logs/run_builder.h"
 #include "logs/sglang_lines.h"
+#include "logs/trtllm_lines.h"
 #include "logs/vllm_lines.h"
 
 namespace kvplan {
@@ -39,6 +40,7 @@ void ScanOneLine(const LineJoiner::Line& joined, RunBuilder& b) {
   }
   if (HandleSglangLine(line.message, b)) return;
   if (HandleVllmLine(line.message, b)) return;
+  if (HandleTrtllmLine(line.message, b)) return;
   if (HandleDecodeLine(line.message, b)) return;
   HandleCommonLine(line.message, joined.text, b);
 }
