@@ -99,9 +99,42 @@ bool MemoryFailure(std::string_view msg, RunBuilder& b) {
   if (Contains(msg, "Not enough memory. Please try to increase --mem-fraction-static") ||
       Contains(msg, "Loaded weights leave no GPU memory for the KV cache") ||
       Contains(msg, "The memory capacity is unbalanced")) {
+    b.Fail(msg, FailureKind::kMemory);  // first: a relaunch's failure starts a new run
     b.SetEngine("sglang");
     if (Contains(msg, "Current value:")) b.SetEra("v0.5.3 or newer (Current value: in the error)");
-    b.Fail(msg, FailureKind::kMemory);
+    return true;
+  }
+  return false;
+}
+
+// "max_total_tokens=131072 is larger than the profiled value -561981. Use the profiled value
+// instead." (model_runner.py, v0.4.x-v0.5.x): the pool the memory allows, negative when the
+// weights leave less than the static fraction's rest.
+void ProfiledValue(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (auto v = NumberAfter(msg, "max_total_tokens=")) b.SetFigure("max_total_tokens_arg", *v);
+  if (auto v = NumberAfter(msg, "the profiled value ")) {
+    b.SetFigure("profiled_max_total_num_tokens", *v);
+  }
+}
+
+// "Use sliding window memory pool. full_layer_tokens=375360, swa_layer_tokens=300288"
+// (model_runner.py, hybrid SWA models): each pool's size in tokens.
+void SlidingWindowPool(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (auto v = NumberAfter(msg, "full_layer_tokens=")) b.SetFigure("full_layer_tokens", *v);
+  if (auto v = NumberAfter(msg, "swa_layer_tokens=")) b.SetFigure("swa_layer_tokens", *v);
+}
+
+// "Using KV cache dtype: torch.bfloat16", "Use sliding window memory pool. ...".
+bool HandleU(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Using KV cache dtype: ")) {
+    b.SetEngine("sglang");
+    if (b.run().kv_dtype.empty()) b.run().kv_dtype = Text(msg.substr(22));
+    return true;
+  }
+  if (StartsWith(msg, "Use sliding window memory pool.")) {
+    SlidingWindowPool(msg, b);
     return true;
   }
   return false;
@@ -179,12 +212,7 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
       }
       return MemoryFailure(msg, b);
     case 'U':
-      if (StartsWith(msg, "Using KV cache dtype: ")) {
-        b.SetEngine("sglang");
-        if (b.run().kv_dtype.empty()) b.run().kv_dtype = Text(msg.substr(22));
-        return true;
-      }
-      return false;
+      return HandleU(msg, b);
     case 'M':
       if (StartsWith(msg, "Memory pool end.")) {
         b.SetEngine("sglang");
@@ -197,6 +225,10 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
     case 'm':
       if (StartsWith(msg, "max_total_num_tokens=")) {
         Summary(msg, b);
+        return true;
+      }
+      if (StartsWith(msg, "max_total_tokens=") && Contains(msg, "the profiled value ")) {
+        ProfiledValue(msg, b);
         return true;
       }
       return false;
