@@ -61,7 +61,12 @@ void RunBuilder::CloseCurrent() {
   if (current_.first_line == 0 && current_.launch_command.empty() && current_.gpu_name.empty()) {
     return;
   }
-  if (!HasLaunchContent() && current_.launch_command.empty()) return;
+  // A launch that printed only its version or model (an excerpt holding the engine's config
+  // line) is still a launch; an engine line alone is not.
+  if (!HasLaunchContent() && current_.launch_command.empty() && current_.version.empty() &&
+      current_.model.empty()) {
+    return;
+  }
   current_.launch_index = static_cast<int>(done_.size());
   current_.decode = decode_.Summary();
   done_.push_back(std::move(current_));
