@@ -247,6 +247,8 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
       }
       return false;
     case 'N':
+    case 'R':  // "RuntimeError: Not enough memory. ..." quoted without the scheduler's lines
+    case 'V':  // "ValueError: Loaded weights leave no GPU memory for the KV cache ..."
       return MemoryFailure(msg, b);
     default:
       break;

@@ -202,7 +202,10 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
   size_t at = msg.find(" blocks: ");
   if (at == std::string_view::npos) return false;
   std::string_view kind = msg.substr(0, at);
-  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda"))) return false;
+  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda") ||
+        kind.ends_with("HPU"))) {  // "# HPU blocks: 3184" (HabanaAI/vllm-fork)
+    return false;
+  }
   b.SetEngine("vllm");
   Figure(b, "num_gpu_blocks", NumberAfter(msg, " blocks: "));
   Figure(b, "num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
@@ -310,10 +313,29 @@ bool HandleVllmCudaGraphLine(std::string_view msg, RunBuilder& b) {
   return false;
 }
 
+// The Gaudi fork's memory lines (HabanaAI/vllm-fork, habana_model_runner.py / habana_worker.py):
+// "Pre-loading model weights on hpu:0 took 14.97 GiB of device memory (14.97 GiB/94.62 GiB
+// used) and ..." and "Initializing cache engine took 49.75 GiB of device memory (65.4 GiB/94.62
+// GiB used) and ...": what the step took, the device's use after it, its capacity.
+void HabanaTook(std::string_view msg, RunBuilder& b, bool weights) {
+  b.SetEngine("vllm");
+  std::optional<double> took = NumberAfter(msg, " took ");
+  std::string_view device = msg.substr(0, msg.find(" used)"));
+  Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  if (weights) {
+    Figure(b, "weights_gib", took);
+    b.AddPoint(kStageLoadWeightEnd, std::nullopt, took);
+    return;
+  }
+  Figure(b, "kv_cache_gib", took);
+  Figure(b, "device_used_after_kv_cache_gib", NumberAfter(device, "device memory ("));
+}
+
 // "Initializing a V1 LLM engine (v0.10.1) ...", "Initial free memory: ...", "Free memory on
-// device (...) on startup. ...".
+// device (...) on startup. ...", "Initializing cache engine took ..." (Gaudi).
 bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Initializing a V1 LLM engine") ||
+      StartsWith(msg, "Initializing a V0 LLM engine") ||  // v0.8.x with V0 chosen
       StartsWith(msg, "Initializing an LLM engine")) {
     Version(msg, b, false);
     return true;
@@ -324,6 +346,10 @@ bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
   }
   if (StartsWith(msg, "Free memory on device (")) {
     FreeMemoryOnStartup(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Initializing cache engine took ")) {
+    HabanaTook(msg, b, false);
     return true;
   }
   return false;
@@ -373,9 +399,14 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
       return HandleVllmIFLine(msg, b);
     case 'C':
       return HandleVllmCudaGraphLine(msg, b);
+    case 'P':
+      if (StartsWith(msg, "Pre-loading model weights on ")) {
+        HabanaTook(msg, b, true);
+        return true;
+      }
+      return TabularRow(msg, b);
     case 'd':
     case 'g':
-    case 'P':
     case 'a':
       return TabularRow(msg, b);
     case 'n':
