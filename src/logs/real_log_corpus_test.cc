@@ -100,6 +100,7 @@ Expect ParseExpect(const std::string& word, size_t runs) {
 bool Matches(const RunRecord& r, const Expect& e) {
   if (e.key == "version") return r.version == e.value;
   if (e.key == "model") return r.model == e.value;
+  if (e.key == "era_has") return r.era.find(e.value) != std::string::npos;
   std::optional<double> got = Reading(r, e.key);
   double want = std::stod(e.value);
   return got && std::fabs(*got - want) <= 1e-9 * std::max(1.0, std::fabs(want));
@@ -108,6 +109,7 @@ bool Matches(const RunRecord& r, const Expect& e) {
 std::string Shown(const RunRecord& r, const Expect& e) {
   if (e.key == "version") return "'" + r.version + "'";
   if (e.key == "model") return "'" + r.model + "'";
+  if (e.key == "era_has") return "'" + r.era + "'";
   std::optional<double> got = Reading(r, e.key);
   return got ? std::to_string(*got) : "nothing";
 }

@@ -12,6 +12,8 @@ namespace {
 constexpr std::string_view kEra2026 = "2026 (elapsed= in the load/init lines)";
 constexpr std::string_view kEraV046 = "v0.4.6 or older (graph end prints avail before usage)";
 constexpr std::string_view kEraV05 = "v0.4.7-v0.5.x (type=, dtype= in Load weight end)";
+// v0.4.6 on print "mem usage=" in Load weight end (sglang-memory.md §4); an older one does not.
+constexpr std::string_view kEraPreV046 = "v0.4.5 or older (no mem usage= in Load weight end)";
 
 std::string Text(std::string_view s) { return std::string(s); }
 
@@ -26,7 +28,15 @@ std::string_view FieldValue(std::string_view msg, std::string_view key) {
 
 void LoadWeightEnd(std::string_view msg, RunBuilder& b) {
   b.SetEngine("sglang");
-  b.SetEra(Contains(msg, "elapsed=") ? kEra2026 : kEraV05);
+  // 2026 prints elapsed= and, when quantized, a quant= string; before v0.4.6 there is no
+  // mem usage=.
+  if (Contains(msg, "elapsed=")) {
+    b.SetEra(kEra2026);
+  } else if (Contains(msg, "quant=")) {
+    b.SetEra("2026 (quant= in Load weight end)");
+  } else {
+    b.SetEra(Contains(msg, "mem usage=") ? kEraV05 : kEraPreV046);
+  }
   RunRecord& r = b.run();
   if (r.model_class.empty()) r.model_class = Text(FieldValue(msg, "type="));
   if (r.dtype.empty()) r.dtype = Text(FieldValue(msg, "dtype="));
@@ -102,6 +112,11 @@ bool MemoryFailure(std::string_view msg, RunBuilder& b) {
     b.Fail(msg, FailureKind::kMemory);  // first: a relaunch's failure starts a new run
     b.SetEngine("sglang");
     if (Contains(msg, "Current value:")) b.SetEra("v0.5.3 or newer (Current value: in the error)");
+    // The fraction the error names ("Current value: self.server_args.mem_fraction_static=0.2",
+    // "under --mem-fraction-static=0.88"), as the engine printed it.
+    std::optional<double> named = NumberAfter(msg, "mem_fraction_static=");
+    if (!named) named = NumberAfter(msg, "--mem-fraction-static=");
+    if (named) b.SetFigure("error_mem_fraction_static", *named);
     return true;
   }
   return false;

@@ -123,6 +123,13 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
         return true;
       }
       return false;
+    case 'I':  // Triton's "I0410 16:58:08.485508 1 model_lifecycle.cc:849] "successfully loaded
+               // 'tensorrt_llm'"": the engine is up
+      if (b.run().engine == kEngine && Contains(msg, "successfully loaded 'tensorrt_llm'")) {
+        b.MarkReady();
+        return true;
+      }
+      return false;
     case 'L':
       if (StartsWith(msg, "Loaded engine size: ")) {
         b.SetEngine(kEngine);

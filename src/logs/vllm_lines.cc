@@ -322,12 +322,18 @@ void HabanaTook(std::string_view msg, RunBuilder& b, bool weights) {
   std::optional<double> took = NumberAfter(msg, " took ");
   std::string_view device = msg.substr(0, msg.find(" used)"));
   Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  std::optional<double> host;  // "... used) and 2.95 GiB of host memory (...)"
+  if (size_t at = msg.find(" used) and "); at != std::string_view::npos) {
+    host = NumberAfter(msg.substr(at), " and ");
+  }
   if (weights) {
     Figure(b, "weights_gib", took);
+    Figure(b, "weights_host_memory_gib", host);
     b.AddPoint(kStageLoadWeightEnd, std::nullopt, took);
     return;
   }
   Figure(b, "kv_cache_gib", took);
+  Figure(b, "kv_cache_host_memory_gib", host);
   Figure(b, "device_used_after_kv_cache_gib", NumberAfter(device, "device memory ("));
 }
 
