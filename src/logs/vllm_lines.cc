@@ -1,5 +1,6 @@
 #include "logs/vllm_lines.h"
 
+#include <algorithm>
 #include <string>
 
 #include "logs/py_repr.h"
@@ -31,6 +32,24 @@ void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
     std::string_view m = msg.substr(at + 7);
     r.model = std::string(m.substr(0, m.find('\'')));
   }
+}
+
+// The start-up banner's block art (v0.2x): " ▄▄ ▄█ █ ... █  version 0.25.0" and "  █▄█▀ █ ... █
+// model   Qwen/Qwen3.5-2B" (api_utils.py).
+bool Banner(std::string_view msg, RunBuilder& b) {
+  size_t art = msg.find_first_not_of(' ');
+  if (art == std::string_view::npos || art > 8 || msg[art] != '\xe2') return false;
+  if (Contains(msg, "  version ")) {
+    Version(msg, b, true);
+    return true;
+  }
+  size_t at = msg.find("  model   ");
+  if (at == std::string_view::npos) return false;
+  b.SetEngine("vllm");
+  std::string_view model = msg.substr(at + 10);
+  model.remove_prefix(std::min(model.find_first_not_of(' '), model.size()));
+  if (b.run().model.empty() && !model.empty()) b.run().model = std::string(model);
+  return true;
 }
 
 // "non-default args: {'model': 'Qwen/Qwen3-8B', 'gpu_memory_utilization': 0.95}"
@@ -297,6 +316,13 @@ bool HandleVllmALine(std::string_view msg, RunBuilder& b) {
 // graph memory profiling. ..." and "CUDA graph pool memory: 0.11 GiB (actual), 0.14 GiB
 // (estimated), difference: ..." (gpu_worker.py, v0.21 on).
 bool HandleVllmCudaGraphLine(std::string_view msg, RunBuilder& b) {
+  // "Chunked prefill is enabled with max_num_batched_tokens=8192." (scheduler.py): the token
+  // budget the profiling run measures the activation peak at.
+  if (StartsWith(msg, "Chunked prefill is enabled with max_num_batched_tokens=")) {
+    b.SetEngine("vllm");
+    Figure(b, "max_num_batched_tokens", NumberAfter(msg, "max_num_batched_tokens="));
+    return true;
+  }
   if (StartsWith(msg, "CUDA graph memory profiling is enabled")) {
     b.SetEngine("vllm");
     Figure(b, "gpu_memory_utilization", NumberAfter(msg, "--gpu-memory-utilization="));
@@ -383,6 +409,22 @@ bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
   return Blocks(msg, b);
 }
 
+// "Estimated CUDA graph memory: ...", the V1 engine's num_gpu_blocks report, failures.
+bool HandleVllmELine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
+    Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+    return true;
+  }
+  // "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 26589"
+  // (V1 loggers.py); O(1) test, the decode reports start with "Engine 000: " too.
+  if (StartsWith(msg, "Engine ") && msg.size() > 12 &&
+      StartsWith(msg.substr(12), "vllm cache_config_info")) {
+    Figure(b, "num_gpu_blocks", NumberAfter(msg, "num_gpu_blocks is: "));
+    return true;
+  }
+  return Failure(msg, b);
+}
+
 }  // namespace
 
 bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
@@ -394,12 +436,8 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
         return true;
       }
       return false;
-    case ' ':  // the start-up banner's block art: " ▄▄ ▄█ █ ... █  version 0.25.0"
-      if (msg.size() > 1 && msg[1] == '\xe2' && Contains(msg, "  version ")) {
-        Version(msg, b, true);
-        return true;
-      }
-      return false;
+    case ' ':
+      return Banner(msg, b);
     case 'I':
     case 'F':
       return HandleVllmIFLine(msg, b);
@@ -449,11 +487,14 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
     case '#':
       return Blocks(msg, b);
     case 'E':
-      if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
-        Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+      return HandleVllmELine(msg, b);
+    case 'U':  // "Using max model len 262144" (V1 config.py / model.py)
+      if (StartsWith(msg, "Using max model len ")) {
+        b.SetEngine("vllm");
+        Figure(b, "max_model_len", NumberAfter(msg, "model len "));
         return true;
       }
-      return Failure(msg, b);
+      return false;
     case 'T':
     case 'V':
     case 'N':
