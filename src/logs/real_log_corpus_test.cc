@@ -129,6 +129,7 @@ void CheckRow(const CorpusRow& row) {
     ASSERT_LT(e.run, runs.size()) << word;
     EXPECT_TRUE(Matches(runs[e.run], e)) << word << ": read " << Shown(runs[e.run], e);
   }
+  EXPECT_TRUE(row.gaps.empty() || !row.why.empty()) << "a known gap needs its reason";
   for (const std::string& word : row.gaps) {
     Expect e = ParseExpect(word, runs.size());
     ASSERT_LT(e.run, runs.size()) << word;
