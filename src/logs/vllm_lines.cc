@@ -9,6 +9,8 @@
 namespace kvplan {
 namespace {
 
+constexpr std::string_view kEraTabular = "V0 (~v0.6.5, tabular profiling results)";
+
 void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
   if (v) b.SetFigure(key, *v);
 }
@@ -74,7 +76,7 @@ void NonDefaultArgs(std::string_view msg, RunBuilder& b) {
 void ProfilingResults(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   // A bare header is followed by one row per figure (TabularRow).
-  b.SetEra(msg.ends_with("results:") ? "V0 (~v0.6.5, tabular profiling results)" : "V0 (~v0.6.3)");
+  b.SetEra(msg.ends_with("results:") ? kEraTabular : "V0 (~v0.6.3)");
   std::string_view rest = msg.substr(msg.find(':') + 1);
   while (!rest.empty()) {
     while (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
@@ -99,8 +101,10 @@ std::optional<double> TabularValue(std::string_view msg, std::string_view name) 
   return TakeNumber(&rest);
 }
 
-// One row of the tabular profiling results; false when `msg` is none.
+// One row of the tabular profiling results; false when `msg` is none. Only after the header
+// (which sets the era): a bare "duration 0.75" elsewhere is no vLLM line.
 bool TabularRow(std::string_view msg, RunBuilder& b) {
+  if (b.run().era != kEraTabular) return false;
   struct Row {
     std::string_view name;
     const char* key;
@@ -128,7 +132,7 @@ bool TabularRow(std::string_view msg, RunBuilder& b) {
 // = 71.29GiB", or the tabular "the current vLLM instance can use    71.29GiB".
 void InstanceBudget(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
-  if (!Contains(msg, "(")) {
+  if (!Contains(msg, "(")) {  // "can use" alone is specific enough to need no header
     Figure(b, "instance_can_use_gib", TabularValue(msg, "the current vLLM instance can use"));
     return;
   }
