@@ -122,8 +122,10 @@ bool StartsWithEngineLine(std::string_view s) {
   if (s.empty() || !kFirst[static_cast<unsigned char>(s[0])]) return false;
   if (s[0] == '[') return StartsWithBracketTag(s);
   if (s[0] == '(') return StartsWithProcessTag(s);
-  // "ValueError: ..." on its own, as a compose or journald line carries it.
-  return StartsWithLevel(s) || IsExceptionLine(s);
+  // "ValueError: ..." on its own, as a compose or journald line carries it, and the traceback
+  // before it ("[rank0]: Traceback (most recent call last):", torch's per-rank prefix).
+  return StartsWithLevel(s) || IsExceptionLine(s) ||
+         (s[0] == 'T' && s.substr(0, 34) == "Traceback (most recent call last):");
 }
 
 std::string_view LinePrefixes::Strip(std::string_view line) {
