@@ -144,7 +144,6 @@ void SglangScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
 }
 
 void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
-  (void)batch;
   // scheduler.py get_next_batch_to_run (v0.5): the last prefill batch merges into the running batch
   s->running.insert(s->running.end(), admitted_.begin(), admitted_.end());
   if (chunked_ && chunked_->computed >= chunked_->Known()) {
@@ -153,7 +152,7 @@ void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
   }
   // scheduler.py update_running_batch (v0.5): after a decode step without
   // retraction, new_token_ratio = max(new_token_ratio - decay, min_new_token_ratio)
-  if (!prefill_step_ && !retracted_)
+  if (!prefill_step_ && !batch.entries.empty() && !retracted_)
     new_token_ratio_ = std::max(new_token_ratio_ - decay_, min_ratio_);
 }
 

@@ -168,7 +168,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   if (plan.context_length > 0)
     setup.max_request_tokens = std::min(out.kv_tokens, plan.context_length);
   setup.scheduler = engine.scheduler.get();
-  setup.timer = &timer;
+  setup.step_us = [&timer](const BatchShape& b) { return timer.StepUs(b); };
   setup.workload = &workload;
   setup.on_request = q.on_request;
   RunSimulation(setup, &out);

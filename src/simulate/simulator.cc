@@ -146,7 +146,7 @@ void Simulator::Step() {
     throw InputError(fmt::format("the scheduler can run none of the {} requests waiting",
                                  state_.waiting.size()));
   }
-  now_us_ += setup_.timer->StepUs(ShapeOf(batch_));
+  now_us_ += setup_.step_us(ShapeOf(batch_));
   ++steps_;
   CountTokens(batch_);
   const KvPool& kv = state_.kv;

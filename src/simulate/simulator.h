@@ -21,7 +21,8 @@ struct SimulatorSetup {
   // the context length when smaller. A request over it is an InputError.
   int64_t max_request_tokens = 0;
   EngineScheduler* scheduler = nullptr;
-  BatchStepTimer* timer = nullptr;
+  // Each step's time in microseconds (BatchStepTimer::StepUs in a simulation).
+  std::function<double(const BatchShape&)> step_us;
   Workload* workload = nullptr;
   std::function<void(const RequestOutcome&)> on_request;  // optional
 };
