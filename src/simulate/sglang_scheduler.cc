@@ -41,18 +41,22 @@ bool SglangScheduler::SchedulePrefill(SchedulerState* s, StepBatch* batch) {
   int64_t rem_input = limits_.max_prefill_tokens;
   // scheduler.py get_new_batch_prefill (v0.5): the chunked request continues first
   // (PrefillAdder.add_chunked_req: extend up to rem_chunk_tokens, page-aligned)
+  int64_t admitted = 0;
   if (chunked_) {
     int64_t len = chunked_->Known() - chunked_->computed;
     if (len > rem_chunk) len = std::max(page, rem_chunk / page * page);
-    if (s->kv.Grow(chunked_, chunked_->computed + len)) {
-      batch->entries.push_back({chunked_, len});
-      rem_chunk -= len;
-      rem_input -= len;
-      rem_total -= static_cast<double>(len);
-    }
-    if (chunked_->computed + len < chunked_->Known()) return !batch->entries.empty();
+    if (!s->kv.Grow(chunked_, chunked_->computed + len)) return false;
+    batch->entries.push_back({chunked_, len});
+    rem_chunk -= len;
+    rem_input -= len;
+    rem_total -= static_cast<double>(len);
+    if (chunked_->computed + len < chunked_->Known()) return true;
+    // Its last chunk: it joins the running batch after this step, and a new
+    // request may become the chunked one.
+    admitted_.push_back(chunked_);
+    chunked_ = nullptr;
+    ++admitted;
   }
-  int64_t admitted = 0;
   while (!s->waiting.empty()) {
     // scheduler.py get_new_batch_prefill (v0.5): stop at max_running_requests
     if (static_cast<int64_t>(s->running.size()) + admitted >= limits_.max_running_requests) break;
@@ -146,10 +150,6 @@ void SglangScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
 void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
   // scheduler.py get_next_batch_to_run (v0.5): the last prefill batch merges into the running batch
   s->running.insert(s->running.end(), admitted_.begin(), admitted_.end());
-  if (chunked_ && chunked_->computed >= chunked_->Known()) {
-    s->running.push_back(chunked_);
-    chunked_ = nullptr;
-  }
   // scheduler.py update_running_batch (v0.5): after a decode step without
   // retraction, new_token_ratio = max(new_token_ratio - decay, min_new_token_ratio)
   if (!prefill_step_ && !batch.entries.empty() && !retracted_)

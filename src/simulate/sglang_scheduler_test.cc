@@ -37,6 +37,17 @@ TEST(SglangSchedulerTest, PrefillAndDecodeAreSeparateSteps) {
   for (size_t i = 1; i < rec.steps.size(); ++i) EXPECT_LE(rec.steps[i].batch, 2);
 }
 
+TEST(SglangSchedulerTest, AChunkedPromptJoinsTheRunningBatchWhenAnotherStartsChunking) {
+  // Chunks of 1,000 tokens, prompts of 300: every prefill step ends with a
+  // new chunked request while the previous one finishes; all complete.
+  SglangScheduler inner({2048, 1000, 16384, 1.0});
+  RecordingScheduler rec(&inner);
+  const SimulateResult r = RunOnPool(&rec, 100000, 1, ClosedLoop(10, 50, 300, 20));
+  EXPECT_EQ(r.completed, 50);
+  EXPECT_EQ(rec.steps[0].batch, 4);  // 300 + 300 + 300 + a chunk of 100
+  EXPECT_EQ(rec.steps[1].batch, 4);  // its last 200 + 300 + 300 + a chunk of 200
+}
+
 TEST(SglangSchedulerTest, MaxRunningRequestsCapsTheBatch) {
   SglangScheduler inner({3, 8192, 16384, 1.0});
   RecordingScheduler rec(&inner);
