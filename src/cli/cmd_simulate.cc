@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_state.h"
 #include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
 #include "kvplan/error.h"
@@ -32,6 +33,11 @@ struct FileCloser {
 // kvplan's, with --tp given in the engine's own name.
 PlanRequest LaunchOf(const SimulateOptions& o, Command* cmd) {
   if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan simulate needs --model and --gpu");
+  if (!LaunchTail().empty()) {
+    throw InputError(
+        "kvplan simulate takes the engine's flags after its own, not yet a pasted command after "
+        "--");
+  }
   PlanRequest req;
   auto [engine, version] = SplitEngineSpec(o.engine);
   req.engine = engine;
