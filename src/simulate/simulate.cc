@@ -72,6 +72,11 @@ PlanResult PlanOrFail(const PlanRequest& launch) {
         "--engine {}: kvplan simulate models the sglang and vllm schedulers", launch.engine));
   }
   PlanResult plan = PlanLaunch(launch);
+  if (plan.engine == "vllm" && plan.era.starts_with("V0")) {
+    throw InputError(
+        fmt::format("kvplan simulate models vLLM's V1 scheduler; vllm@{} runs the V0 engine ({})",
+                    plan.engine_version, plan.era));
+  }
   if (!plan.ok) throw SimulateLaunchFails(plan.error_message);
   return plan;
 }
@@ -145,6 +150,11 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, SimulateResult
   out->notes.push_back(
       "Not modelled: prefix-cache hits (requests share no prefix), host overheads and the overlap "
       "scheduler, CUDA graphs for prefill and mixed steps (run eagerly).");
+  if (out->engine == "vllm") {
+    out->notes.push_back(
+        "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
+        "captures; vLLM's own capture sizes are not modelled.");
+  }
 }
 
 }  // namespace

@@ -133,6 +133,17 @@ TEST(SimulatorTest, UnmodelledFlagsAreRefusedInOneLine) {
   }
 }
 
+TEST(SimulatorTest, VllmsV0EngineIsRefused) {
+  SimulateQuery q = Query("vllm", testing::ClosedLoop(1, 1, 10, 10));
+  q.launch.version = "0.6.0";
+  try {
+    Simulate(q);
+    ADD_FAILURE() << "vLLM 0.6.0 simulated";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("V1 scheduler"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SimulatorTest, ARequestLargerThanTheKvCacheIsAnInputError) {
   VllmScheduler s({8192, 256, true});
   EXPECT_THROW(testing::RunOnPool(&s, 10, 16, testing::ClosedLoop(1, 1, 150, 20)), InputError);
