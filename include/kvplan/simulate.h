@@ -39,7 +39,7 @@ struct WorkloadSpec {
   std::string trace;  // CSV or JSONL with arrival_ms, input_tokens, output_tokens
   LengthSpec input{"fixed", 1024, 0};
   LengthSpec output{"fixed", 128, 0};
-  int64_t seed = 0;  // any value; the same seed gives the same requests
+  std::optional<int64_t> seed;  // unset: 0; the same seed gives the same requests
 };
 
 // One finished request, in completion order (for --csv).

@@ -143,7 +143,7 @@ WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
 
 void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, SimulateResult* out) {
   if (w.trace.empty() && (w.rate || w.input.dist != "fixed" || w.output.dist != "fixed") &&
-      w.seed == 0) {
+      !w.seed) {
     out->assumed.push_back({"seed", "0", "", "kvplan's default random seed"});
   }
   out->cuda_graph_batch = timer.largest_graphed_batch();

@@ -58,7 +58,8 @@ int64_t DrawLength(const LengthSpec& s, SimRng* rng) {
   return std::max<int64_t>(1, std::llround(std::min(v, 1e9)));
 }
 
-Workload::Workload(const WorkloadSpec& spec) : spec_(spec), rng_(static_cast<uint64_t>(spec.seed)) {
+Workload::Workload(const WorkloadSpec& spec)
+    : spec_(spec), rng_(static_cast<uint64_t>(spec.seed.value_or(0))) {
   CheckSpec(spec_);
   if (!spec_.trace.empty()) trace_ = std::make_unique<TraceReader>(spec_.trace);
 }
