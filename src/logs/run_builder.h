@@ -39,6 +39,10 @@ class RunBuilder {
   void SetEra(std::string_view era);  // first evidence wins
   void AddPoint(std::string_view stage, std::optional<double> avail, std::optional<double> usage);
   void SetFigure(const std::string& key, double value);  // first value wins
+  // A figure a line may not have held (a failed number parse): nothing when unset.
+  void SetFigureIfRead(const std::string& key, std::optional<double> value) {
+    if (value) SetFigure(key, *value);
+  }
   void Fail(std::string_view message, FailureKind kind);
   void MarkReady();
   // A decode report (`rank` says whose) and vLLM's speculative report after it.

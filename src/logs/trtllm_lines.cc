@@ -7,10 +7,6 @@ namespace {
 
 constexpr std::string_view kEngine = "trtllm";
 
-void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
-  if (v) b.SetFigure(key, *v);
-}
-
 // "[MemUsageChange] Allocated 78.30 GiB for max tokens in paged KV cache (3731744)." and
 // the same without the tag (kvCacheManager.cpp, C++ runtime and PyTorch backend alike).
 bool PagedKvAllocated(std::string_view msg, RunBuilder& b) {
@@ -23,7 +19,7 @@ bool PagedKvAllocated(std::string_view msg, RunBuilder& b) {
   std::optional<double> v = TakeNumber(&amount);
   if (v && StartsWith(amount, " GiB")) b.SetFigure("kv_cache_gib", *v);
   if (v && StartsWith(amount, " MiB")) b.SetFigure("kv_cache_mib", *v);
-  Figure(b, "max_tokens_in_paged_kv_cache", NumberAfter(msg.substr(at), "("));
+  b.SetFigureIfRead("max_tokens_in_paged_kv_cache", NumberAfter(msg.substr(at), "("));
   return true;
 }
 
@@ -31,11 +27,11 @@ bool PagedKvAllocated(std::string_view msg, RunBuilder& b) {
 // blocks=116617, secondary blocks=0"
 void BlocksPerWindow(std::string_view msg, RunBuilder& b) {
   b.SetEngine(kEngine);
-  Figure(b, "max_blocks_per_sequence", NumberAfter(msg, "per sequence: "));
-  Figure(b, "attention_window_size", NumberAfter(msg, "[window size="));
-  Figure(b, "tokens_per_block", NumberAfter(msg, "tokens per block="));
-  Figure(b, "primary_blocks", NumberAfter(msg, "primary blocks="));
-  Figure(b, "secondary_blocks", NumberAfter(msg, "secondary blocks="));
+  b.SetFigureIfRead("max_blocks_per_sequence", NumberAfter(msg, "per sequence: "));
+  b.SetFigureIfRead("attention_window_size", NumberAfter(msg, "[window size="));
+  b.SetFigureIfRead("tokens_per_block", NumberAfter(msg, "tokens per block="));
+  b.SetFigureIfRead("primary_blocks", NumberAfter(msg, "primary blocks="));
+  b.SetFigureIfRead("secondary_blocks", NumberAfter(msg, "secondary blocks="));
 }
 
 // "Allocated 773.51 MiB for execution context memory.", "Allocated 2.66 GB GPU memory for
@@ -53,7 +49,7 @@ bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
   for (const Kind& k : kKinds) {
     if (!Contains(msg, k.tail)) continue;
     b.SetEngine(kEngine);
-    Figure(b, k.key, NumberAfter(msg, "Allocated "));
+    b.SetFigureIfRead(k.key, NumberAfter(msg, "Allocated "));
     return true;
   }
   return PagedKvAllocated(msg, b);
@@ -62,7 +58,7 @@ bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
 bool HandleA(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Allocate ") && Contains(msg, " bytes for k/v cache")) {  // <= v0.9
     b.SetEngine(kEngine);
-    Figure(b, "kv_cache_bytes", NumberAfter(msg, "Allocate "));
+    b.SetFigureIfRead("kv_cache_bytes", NumberAfter(msg, "Allocate "));
     return true;
   }
   return StartsWith(msg, "Allocated ") && RuntimeAllocation(msg, b);
@@ -74,7 +70,7 @@ bool TrtManaged(std::string_view msg, RunBuilder& b) {
   if (!StartsWith(msg, "TensorRT-managed allocation in IExecutionContext")) return false;
   b.SetEngine(kEngine);
   if (size_t now = msg.find("now: "); now != std::string_view::npos) {
-    Figure(b, "trt_managed_gpu_mib", NumberAfter(msg.substr(now), "GPU "));
+    b.SetFigureIfRead("trt_managed_gpu_mib", NumberAfter(msg.substr(now), "GPU "));
   }
   return true;
 }
@@ -101,14 +97,14 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
     case 'U':  // "Using 132608 tokens in paged KV cache." (<= v0.9)
       if (StartsWith(msg, "Using ") && Contains(msg, " tokens in paged KV cache")) {
         b.SetEngine(kEngine);
-        Figure(b, "max_tokens_in_paged_kv_cache", NumberAfter(msg, "Using "));
+        b.SetFigureIfRead("max_tokens_in_paged_kv_cache", NumberAfter(msg, "Using "));
         return true;
       }
       return false;
     case 'N':
       if (StartsWith(msg, "Number of tokens per block: ")) {
         b.SetEngine(kEngine);
-        Figure(b, "tokens_per_block", NumberAfter(msg, "per block: "));
+        b.SetFigureIfRead("tokens_per_block", NumberAfter(msg, "per block: "));
         return true;
       }
       return false;
@@ -119,7 +115,7 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
       }
       if (StartsWith(msg, "MPI size: ")) {  // one line per rank: the world, not TP alone
         b.SetEngine(kEngine);
-        Figure(b, "mpi_world_size", NumberAfter(msg, "MPI size: "));
+        b.SetFigureIfRead("mpi_world_size", NumberAfter(msg, "MPI size: "));
         return true;
       }
       return false;
@@ -133,7 +129,7 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
     case 'L':
       if (StartsWith(msg, "Loaded engine size: ")) {
         b.SetEngine(kEngine);
-        Figure(b, "engine_size_mib", NumberAfter(msg, "engine size: "));
+        b.SetFigureIfRead("engine_size_mib", NumberAfter(msg, "engine size: "));
         return true;
       }
       return false;

@@ -11,10 +11,6 @@ namespace {
 
 constexpr std::string_view kEraTabular = "V0 (~v0.6.5, tabular profiling results)";
 
-void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
-  if (v) b.SetFigure(key, *v);
-}
-
 // "vLLM API server version 0.10.1" / "Initializing a V1 LLM engine (v0.10.1) with config: ..."
 void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
   if (starts_launch) b.StartLaunch();
@@ -133,12 +129,13 @@ bool TabularRow(std::string_view msg, RunBuilder& b) {
 void InstanceBudget(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   if (!Contains(msg, "(")) {  // "can use" alone is specific enough to need no header
-    Figure(b, "instance_can_use_gib", TabularValue(msg, "the current vLLM instance can use"));
+    b.SetFigureIfRead("instance_can_use_gib",
+                      TabularValue(msg, "the current vLLM instance can use"));
     return;
   }
-  Figure(b, "total_gpu_memory_gib", NumberAfter(msg, "total_gpu_memory ("));
-  Figure(b, "gpu_memory_utilization", NumberAfter(msg, "gpu_memory_utilization ("));
-  Figure(b, "instance_can_use_gib", NumberAfter(msg, ") = "));
+  b.SetFigureIfRead("total_gpu_memory_gib", NumberAfter(msg, "total_gpu_memory ("));
+  b.SetFigureIfRead("gpu_memory_utilization", NumberAfter(msg, "gpu_memory_utilization ("));
+  b.SetFigureIfRead("instance_can_use_gib", NumberAfter(msg, ") = "));
 }
 
 // V1's DEBUG profiling lines (gpu_worker.py, v0.9.2 on): "Initial free memory: 139.12 GiB,
@@ -147,18 +144,19 @@ void InstanceBudget(std::string_view msg, RunBuilder& b) {
 // forward increase memory: 2.04GiB; weights memory: 55.13GiB." (V0 prints the first sentence).
 void InitialFreeMemory(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
-  Figure(b, "initial_free_memory_gib", NumberAfter(msg, "Initial free memory: "));
-  Figure(b, "free_memory_after_profile_gib", NumberAfter(msg, ", free memory: "));
-  Figure(b, "requested_memory_gib", NumberAfter(msg, "requested GPU memory: "));
+  b.SetFigureIfRead("initial_free_memory_gib", NumberAfter(msg, "Initial free memory: "));
+  b.SetFigureIfRead("free_memory_after_profile_gib", NumberAfter(msg, ", free memory: "));
+  b.SetFigureIfRead("requested_memory_gib", NumberAfter(msg, "requested GPU memory: "));
 }
 
 void ProfilingTakes(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
-  Figure(b, "profiling_time_s", NumberAfter(msg, "profiling takes "));
-  Figure(b, "non_kv_cache_memory_gib", NumberAfter(msg, "Total non KV cache memory: "));
-  Figure(b, "torch_peak_increase_gib", NumberAfter(msg, "torch peak memory increase: "));
-  Figure(b, "non_torch_increase_gib", NumberAfter(msg, "non-torch forward increase memory: "));
-  Figure(b, "weights_memory_gib", NumberAfter(msg, "weights memory: "));
+  b.SetFigureIfRead("profiling_time_s", NumberAfter(msg, "profiling takes "));
+  b.SetFigureIfRead("non_kv_cache_memory_gib", NumberAfter(msg, "Total non KV cache memory: "));
+  b.SetFigureIfRead("torch_peak_increase_gib", NumberAfter(msg, "torch peak memory increase: "));
+  b.SetFigureIfRead("non_torch_increase_gib",
+                    NumberAfter(msg, "non-torch forward increase memory: "));
+  b.SetFigureIfRead("weights_memory_gib", NumberAfter(msg, "weights memory: "));
 }
 
 // vLLM plugins' summary (vllm-ascend worker.py, 2026): "Free memory on device (60.86/61.27 GiB)
@@ -168,21 +166,21 @@ void ProfilingTakes(std::string_view msg, RunBuilder& b) {
 void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   std::string_view device = msg.substr(0, msg.find(" on startup"));
-  Figure(b, "free_memory_on_startup_gib", NumberAfter(device, "on device ("));
-  Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  b.SetFigureIfRead("free_memory_on_startup_gib", NumberAfter(device, "on device ("));
+  b.SetFigureIfRead("total_gpu_memory_gib", NumberAfter(device, "/"));
   if (size_t at = msg.find("utilization is ("); at != std::string_view::npos) {
     std::string_view desired = msg.substr(at);
-    Figure(b, "gpu_memory_utilization", NumberAfter(desired, "("));
-    Figure(b, "requested_memory_gib", NumberAfter(desired, ", "));
+    b.SetFigureIfRead("gpu_memory_utilization", NumberAfter(desired, "("));
+    b.SetFigureIfRead("requested_memory_gib", NumberAfter(desired, ", "));
   }
   if (size_t at = msg.find("Actual usage: "); at != std::string_view::npos) {
     std::string_view usage = msg.substr(at);
-    Figure(b, "weights_gib", NumberAfter(usage, "usage: "));
-    Figure(b, "activation_peak_gib", NumberAfter(usage, "weights, "));
-    Figure(b, "non_torch_memory_gib", NumberAfter(usage, "activation, "));
-    Figure(b, "graph_memory_gib", NumberAfter(usage, "non-torch memory, "));
+    b.SetFigureIfRead("weights_gib", NumberAfter(usage, "usage: "));
+    b.SetFigureIfRead("activation_peak_gib", NumberAfter(usage, "weights, "));
+    b.SetFigureIfRead("non_torch_memory_gib", NumberAfter(usage, "activation, "));
+    b.SetFigureIfRead("graph_memory_gib", NumberAfter(usage, "non-torch memory, "));
   }
-  Figure(b, "suggested_kv_cache_memory_bytes", NumberAfter(msg, "--kv-cache-memory="));
+  b.SetFigureIfRead("suggested_kv_cache_memory_bytes", NumberAfter(msg, "--kv-cache-memory="));
 }
 
 // "model weights take 19.86GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak
@@ -190,11 +188,11 @@ void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
 void BudgetTerms(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   std::optional<double> w = NumberAfter(msg, "model weights take ");
-  Figure(b, "weights_take_gib", w);
-  if (w && !b.run().Figure("weights_gib")) Figure(b, "weights_gib", w);
-  Figure(b, "non_torch_memory_gib", NumberAfter(msg, "non_torch_memory takes "));
-  Figure(b, "activation_peak_gib", NumberAfter(msg, "activation peak memory takes "));
-  Figure(b, "available_kv_cache_gib", NumberAfter(msg, "reserved for KV Cache is "));
+  b.SetFigureIfRead("weights_take_gib", w);
+  if (w && !b.run().Figure("weights_gib")) b.SetFigureIfRead("weights_gib", w);
+  b.SetFigureIfRead("non_torch_memory_gib", NumberAfter(msg, "non_torch_memory takes "));
+  b.SetFigureIfRead("activation_peak_gib", NumberAfter(msg, "activation peak memory takes "));
+  b.SetFigureIfRead("available_kv_cache_gib", NumberAfter(msg, "reserved for KV Cache is "));
 }
 
 // "Loading model weights took 14.9888 GB" / "Model loading took 15.6841 GiB and 17.58 seconds"
@@ -230,8 +228,8 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
     return false;
   }
   b.SetEngine("vllm");
-  Figure(b, "num_gpu_blocks", NumberAfter(msg, " blocks: "));
-  Figure(b, "num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
+  b.SetFigureIfRead("num_gpu_blocks", NumberAfter(msg, " blocks: "));
+  b.SetFigureIfRead("num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
   b.MarkReady();
   return true;
 }
@@ -242,12 +240,12 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
 void NotEnoughKv(std::string_view msg, RunBuilder& b) {
   b.Fail(msg, FailureKind::kMemory);  // first: a relaunch's failure starts a new run
   b.SetEngine("vllm");
-  Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
+  b.SetFigureIfRead("max_model_len", NumberAfter(msg, "max seq len ("));
   if (size_t at = msg.find("), ("); at != std::string_view::npos) {
-    Figure(b, "needed_kv_gib", NumberAfter(msg.substr(at), "("));
+    b.SetFigureIfRead("needed_kv_gib", NumberAfter(msg.substr(at), "("));
   }
-  Figure(b, "available_kv_cache_gib", NumberAfter(msg, "available KV cache memory ("));
-  Figure(b, "estimated_max_model_len", NumberAfter(msg, "maximum model length is "));
+  b.SetFigureIfRead("available_kv_cache_gib", NumberAfter(msg, "available KV cache memory ("));
+  b.SetFigureIfRead("estimated_max_model_len", NumberAfter(msg, "maximum model length is "));
 }
 
 bool Failure(std::string_view msg, RunBuilder& b) {
@@ -258,8 +256,8 @@ bool Failure(std::string_view msg, RunBuilder& b) {
   if (Contains(msg, "that can be stored in KV cache (")) {  // V0
     b.Fail(msg, FailureKind::kMemory);
     b.SetEngine("vllm");
-    Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
-    Figure(b, "max_tokens_in_kv_cache", NumberAfter(msg, "stored in KV cache ("));
+    b.SetFigureIfRead("max_model_len", NumberAfter(msg, "max seq len ("));
+    b.SetFigureIfRead("max_tokens_in_kv_cache", NumberAfter(msg, "stored in KV cache ("));
     return true;
   }
   if (Contains(msg, "No available memory for the cache blocks")) {
@@ -293,8 +291,8 @@ bool HandleVllmMLine(std::string_view msg, RunBuilder& b) {
   }
   if (StartsWith(msg, "Maximum concurrency for ")) {
     b.SetEngine("vllm");
-    Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
-    Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+    b.SetFigureIfRead("max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+    b.SetFigureIfRead("max_concurrency", NumberAfter(msg, "per request: "));
     return true;
   }
   return false;
@@ -305,7 +303,7 @@ bool HandleVllmALine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Available KV cache memory: ")) {
     b.SetEngine("vllm");
     b.SetEra("V1");
-    Figure(b, "available_kv_cache_gib", NumberAfter(msg, "memory: "));
+    b.SetFigureIfRead("available_kv_cache_gib", NumberAfter(msg, "memory: "));
     return true;
   }
   if (StartsWith(msg, "Application startup complete")) {
@@ -324,20 +322,20 @@ bool HandleVllmCudaGraphLine(std::string_view msg, RunBuilder& b) {
   // budget the profiling run measures the activation peak at.
   if (StartsWith(msg, "Chunked prefill is enabled with max_num_batched_tokens=")) {
     b.SetEngine("vllm");
-    Figure(b, "max_num_batched_tokens", NumberAfter(msg, "max_num_batched_tokens="));
+    b.SetFigureIfRead("max_num_batched_tokens", NumberAfter(msg, "max_num_batched_tokens="));
     return true;
   }
   if (StartsWith(msg, "CUDA graph memory profiling is enabled")) {
     b.SetEngine("vllm");
-    Figure(b, "gpu_memory_utilization", NumberAfter(msg, "--gpu-memory-utilization="));
-    Figure(b, "gpu_memory_utilization_without_graph_estimate",
-           NumberAfter(msg, "equivalent to --gpu-memory-utilization="));
+    b.SetFigureIfRead("gpu_memory_utilization", NumberAfter(msg, "--gpu-memory-utilization="));
+    b.SetFigureIfRead("gpu_memory_utilization_without_graph_estimate",
+                      NumberAfter(msg, "equivalent to --gpu-memory-utilization="));
     return true;
   }
   if (StartsWith(msg, "CUDA graph pool memory: ")) {
     b.SetEngine("vllm");
-    Figure(b, "cuda_graph_pool_gib", NumberAfter(msg, "pool memory: "));
-    Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "(actual), "));
+    b.SetFigureIfRead("cuda_graph_pool_gib", NumberAfter(msg, "pool memory: "));
+    b.SetFigureIfRead("cuda_graph_estimate_gib", NumberAfter(msg, "(actual), "));
     return true;
   }
   return false;
@@ -351,20 +349,20 @@ void HabanaTook(std::string_view msg, RunBuilder& b, bool weights) {
   b.SetEngine("vllm");
   std::optional<double> took = NumberAfter(msg, " took ");
   std::string_view device = msg.substr(0, msg.find(" used)"));
-  Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  b.SetFigureIfRead("total_gpu_memory_gib", NumberAfter(device, "/"));
   std::optional<double> host;  // "... used) and 2.95 GiB of host memory (...)"
   if (size_t at = msg.find(" used) and "); at != std::string_view::npos) {
     host = NumberAfter(msg.substr(at), " and ");
   }
   if (weights) {
-    Figure(b, "weights_gib", took);
-    Figure(b, "weights_host_memory_gib", host);
+    b.SetFigureIfRead("weights_gib", took);
+    b.SetFigureIfRead("weights_host_memory_gib", host);
     b.AddPoint(kStageLoadWeightEnd, std::nullopt, took);
     return;
   }
-  Figure(b, "kv_cache_gib", took);
-  Figure(b, "kv_cache_host_memory_gib", host);
-  Figure(b, "device_used_after_kv_cache_gib", NumberAfter(device, "device memory ("));
+  b.SetFigureIfRead("kv_cache_gib", took);
+  b.SetFigureIfRead("kv_cache_host_memory_gib", host);
+  b.SetFigureIfRead("device_used_after_kv_cache_gib", NumberAfter(device, "device memory ("));
 }
 
 // "Initializing a V1 LLM engine (v0.10.1) ...", "Initial free memory: ...", "Free memory on
@@ -396,18 +394,18 @@ bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
 bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "GPU KV cache size: ")) {
     b.SetEngine("vllm");
-    Figure(b, "gpu_kv_cache_tokens", NumberAfter(msg, "size: "));
+    b.SetFigureIfRead("gpu_kv_cache_tokens", NumberAfter(msg, "size: "));
     if (Contains(msg, "Maximum concurrency for ")) {
-      Figure(b, "max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
-      Figure(b, "max_concurrency", NumberAfter(msg, "per request: "));
+      b.SetFigureIfRead("max_concurrency_tokens", NumberAfter(msg, "concurrency for "));
+      b.SetFigureIfRead("max_concurrency", NumberAfter(msg, "per request: "));
     }
     b.MarkReady();
     return true;
   }
   if (StartsWith(msg, "Graph capturing finished in ")) {
     b.SetEngine("vllm");
-    Figure(b, "cuda_graph_capture_time_s", NumberAfter(msg, "finished in "));
-    Figure(b, "cuda_graph_mem_gib", NumberAfter(msg, ", took "));
+    b.SetFigureIfRead("cuda_graph_capture_time_s", NumberAfter(msg, "finished in "));
+    b.SetFigureIfRead("cuda_graph_mem_gib", NumberAfter(msg, ", took "));
     return true;
   }
   return Blocks(msg, b);
@@ -416,14 +414,14 @@ bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
 // "Estimated CUDA graph memory: ...", the V1 engine's num_gpu_blocks report, failures.
 bool HandleVllmELine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
-    Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+    b.SetFigureIfRead("cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
     return true;
   }
   // "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 26589"
   // (V1 loggers.py); O(1) test, the decode reports start with "Engine 000: " too.
   if (StartsWith(msg, "Engine ") && msg.size() > 12 &&
       StartsWith(msg.substr(12), "vllm cache_config_info")) {
-    Figure(b, "num_gpu_blocks", NumberAfter(msg, "num_gpu_blocks is: "));
+    b.SetFigureIfRead("num_gpu_blocks", NumberAfter(msg, "num_gpu_blocks is: "));
     return true;
   }
   return Failure(msg, b);
@@ -495,7 +493,7 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
     case 'U':  // "Using max model len 262144" (V1 config.py / model.py)
       if (StartsWith(msg, "Using max model len ")) {
         b.SetEngine("vllm");
-        Figure(b, "max_model_len", NumberAfter(msg, "model len "));
+        b.SetFigureIfRead("max_model_len", NumberAfter(msg, "model len "));
         return true;
       }
       return false;
