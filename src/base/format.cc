@@ -22,7 +22,48 @@ TextTable::TextTable(std::vector<std::string> header) { rows_.push_back(std::mov
 
 void TextTable::AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
 
-std::string TextTable::Render(int indent) const {
+std::string WrapText(const std::string& text, size_t indent, size_t width) {
+  // The text's own leading spaces stay; words are what lies between spaces.
+  const size_t lead = std::min(text.find_first_not_of(' '), text.size());
+  std::string out, line = text.substr(0, lead);
+  size_t line_width = lead;
+  bool line_has_word = false;
+  size_t start = lead;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (word.empty()) continue;
+    const size_t word_width = DisplayWidth(word);
+    if (line_has_word && line_width + 1 + word_width > width) {
+      out += line;
+      out += '\n';
+      line.assign(indent, ' ');
+      line_width = indent;
+      line_has_word = false;
+    }
+    if (line_has_word) {
+      line += ' ';
+      ++line_width;
+    }
+    line += word;
+    line_width += word_width;
+    line_has_word = true;
+  }
+  out += line;
+  out += '\n';
+  return out;
+}
+
+namespace {
+
+// Narrower than this, a wrapped last column would read worse than a long line.
+constexpr size_t kMinWrappedColumn = 24;
+
+}  // namespace
+
+std::string TextTable::Render(int indent, size_t max_width) const {
   std::vector<size_t> width;
   for (const auto& row : rows_) {
     if (width.size() < row.size()) width.resize(row.size(), 0);
@@ -31,10 +72,25 @@ std::string TextTable::Render(int indent) const {
   std::string out;
   for (const auto& row : rows_) {
     std::string line(static_cast<size_t>(indent), ' ');
-    for (size_t i = 0; i < row.size(); ++i) {
+    size_t column = static_cast<size_t>(indent);
+    for (size_t i = 0; i + 1 < row.size(); ++i) {
       line += row[i];
-      if (i + 1 < row.size()) line += std::string(width[i] - DisplayWidth(row[i]) + 2, ' ');
+      line += std::string(width[i] - DisplayWidth(row[i]) + 2, ' ');
+      column += width[i] + 2;
     }
+    const std::string last = row.empty() ? "" : row.back();
+    if (column + DisplayWidth(last) > max_width && column + kMinWrappedColumn <= max_width) {
+      // WrapText's first line starts at column 0: pad it to where the cell starts, then drop
+      // the padding again.
+      const std::string wrapped =
+          WrapText(std::string(column, 'x') + " " + last, column, max_width);
+      if (wrapped[column] == ' ') {  // else the cell's first word alone is too long: leave it
+        line += wrapped.substr(column + 1);
+        out += line;
+        continue;
+      }
+    }
+    line += last;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

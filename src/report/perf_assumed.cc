@@ -27,33 +27,6 @@ std::string ValueText(const Assumption& a) {
 
 }  // namespace
 
-std::string WrapText(const std::string& text, size_t indent, size_t width) {
-  // The text's own leading spaces stay; words are what lies between spaces.
-  const size_t lead = std::min(text.find_first_not_of(' '), text.size());
-  std::string out, line = text.substr(0, lead);
-  bool line_has_word = false;
-  size_t start = lead;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    start = end + 1;
-    if (word.empty()) continue;
-    if (line_has_word && line.size() + 1 + word.size() > width) {
-      out += line;
-      out += '\n';
-      line.assign(indent, ' ');
-      line_has_word = false;
-    }
-    if (line_has_word) line += ' ';
-    line += word;
-    line_has_word = true;
-  }
-  out += line;
-  out += '\n';
-  return out;
-}
-
 std::string RenderAssumedText(const std::vector<Assumption>& assumed) {
   if (assumed.empty()) return "";
   std::string out = "Assumed:\n";

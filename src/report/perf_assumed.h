@@ -8,15 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "perf/perf_report.h"
 
 namespace kvplan {
-
-inline constexpr size_t kTextColumns = 100;
-
-// `text` broken at spaces into lines of at most `width` columns; lines after
-// the first start with `indent` spaces. Each line ends with '\n'.
-std::string WrapText(const std::string& text, size_t indent, size_t width = kTextColumns);
 
 // "Assumed:" and one line per assumption ("  --context 4096 tokens: why"),
 // or "" when nothing was assumed.

@@ -70,19 +70,24 @@ std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
     const double per_request = r.context_length > 0 ? static_cast<double>(r.max_total_num_tokens) /
                                                           static_cast<double>(r.context_length)
                                                     : 0;
-    out += fmt::format(
-        "Verdict: OK. {} KV tokens per GPU ({} B per token), max_running_requests {}, "
-        "{:.2f} full-length ({} tokens) requests at once.\n\n",
-        WithThousands(r.max_total_num_tokens), WithThousands(r.cell_size_bytes),
-        WithThousands(r.max_running_requests), per_request, WithThousands(r.context_length));
+    out += WrapText(
+               fmt::format("Verdict: OK. {} KV tokens per GPU ({} B per token), "
+                           "max_running_requests {}, {:.2f} full-length ({} tokens) "
+                           "requests at once.",
+                           WithThousands(r.max_total_num_tokens), WithThousands(r.cell_size_bytes),
+                           WithThousands(r.max_running_requests), per_request,
+                           WithThousands(r.context_length)),
+               2) +
+           "\n";
   } else {
-    out += fmt::format("Verdict: FAILS at start-up. The engine says:\n  {}\n\n", r.error_message);
+    out += "Verdict: FAILS at start-up. The engine says:\n" + WrapText("  " + r.error_message, 2) +
+           "\n";
   }
   std::string bar = RenderMemoryBar(r);
   if (!bar.empty()) out += "One GPU's memory\n" + bar + "\n";
   if (!r.warnings.empty()) {
     out += "Warnings\n";
-    for (const std::string& w : r.warnings) out += "  - " + w + "\n";
+    for (const std::string& w : r.warnings) out += WrapText("  - " + w, 4);
     out += "\n";
   }
   if (!r.fixes.empty()) {
