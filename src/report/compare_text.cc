@@ -14,27 +14,38 @@ std::string RenderCompareText(const CompareResult& c) {
   std::string out =
       fmt::format("kvplan compare: {} on {}x {} (tensor parallel {}), context {} tokens\n\n",
                   o.model, o.tp, GpuLabel(o.gpu), o.tp, WithThousands(c.context_length));
-  TextTable t({"ENGINE", "BUDGET RULE", "KV BUDGET", "WEIGHTS/GPU", "KV B/TOKEN", "KV TOKENS",
-               "CONCURRENCY", "STATUS"});
+  // The budget rules are prose: a table of their own, so the figures stay in 100 columns.
+  TextTable t(
+      {"ENGINE", "KV BUDGET", "WEIGHTS/GPU", "KV B/TOKEN", "KV TOKENS", "CONCURRENCY", "STATUS"});
+  TextTable rules({"ENGINE", "KV BUDGET RULE"});
   for (const CompareRow& r : c.rows) {
     if (!r.plan) {
-      t.AddRow({CompareEngineName(r.engine), "-", "-", "-", "-", "-", "-", "not planned"});
+      t.AddRow({CompareEngineName(r.engine), "-", "-", "-", "-", "-", "not planned"});
       continue;
     }
     const PlanResult& p = *r.plan;
-    t.AddRow({fmt::format("{} {}", CompareEngineName(r.engine), p.engine_version), BudgetRule(p),
-              FormatGiB(p.rest_memory_bytes), FormatGiB(p.weights_bytes_per_gpu),
+    const std::string engine = fmt::format("{} {}", CompareEngineName(r.engine), p.engine_version);
+    t.AddRow({engine, FormatGiB(p.rest_memory_bytes), FormatGiB(p.weights_bytes_per_gpu),
               WithThousands(p.cell_size_bytes), WithThousands(p.max_total_num_tokens),
               fmt::format("{:.2f}x", CompareConcurrency(p)), p.ok ? "starts" : "fails"});
+    rules.AddRow({engine, BudgetRule(p)});
   }
   out += t.Render();
+  out += '\n';
+  out += rules.Render();
   for (const CompareRow& r : c.rows) {
-    if (!r.error.empty()) out += fmt::format("\n  {}: {}", CompareEngineName(r.engine), r.error);
+    if (!r.error.empty()) {
+      out += '\n';
+      out += WrapText(fmt::format("  {}: {}", CompareEngineName(r.engine), r.error), 4);
+    }
     if (r.plan && !r.plan->ok) {
-      out += fmt::format("\n  {} fails: {}", CompareEngineName(r.engine), r.plan->error_message);
+      out += '\n';
+      out += WrapText(
+          fmt::format("  {} fails: {}", CompareEngineName(r.engine), r.plan->error_message), 4);
     }
   }
-  out += "\n\n" + CompareDifference(c.rows) + "\n";
+  out += '\n';
+  out += WrapText(CompareDifference(c.rows), 0);
   return out;
 }
 
