@@ -23,29 +23,29 @@ TextTable::TextTable(std::vector<std::string> header) { rows_.push_back(std::mov
 void TextTable::AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
 
 std::string WrapText(const std::string& text, size_t indent, size_t width) {
-  // The text's own leading spaces stay; words are what lies between spaces.
-  const size_t lead = std::min(text.find_first_not_of(' '), text.size());
-  std::string out, line = text.substr(0, lead);
-  size_t line_width = lead;
+  // The spaces between words are kept (aligned columns stay aligned) except at a break, where
+  // the gap is dropped and the next line starts with `indent` spaces.
+  std::string out, line;
+  size_t line_width = 0;
   bool line_has_word = false;
-  size_t start = lead;
-  while (start < text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    start = end + 1;
-    if (word.empty()) continue;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t word_start = std::min(text.find_first_not_of(' ', pos), text.size());
+    const std::string gap = text.substr(pos, word_start - pos);
+    if (word_start == text.size()) break;  // trailing spaces
+    size_t word_end = text.find(' ', word_start);
+    if (word_end == std::string::npos) word_end = text.size();
+    const std::string word = text.substr(word_start, word_end - word_start);
+    pos = word_end;
     const size_t word_width = DisplayWidth(word);
-    if (line_has_word && line_width + 1 + word_width > width) {
+    if (line_has_word && line_width + gap.size() + word_width > width) {
       out += line;
       out += '\n';
       line.assign(indent, ' ');
       line_width = indent;
-      line_has_word = false;
-    }
-    if (line_has_word) {
-      line += ' ';
-      ++line_width;
+    } else {
+      line += gap;
+      line_width += gap.size();
     }
     line += word;
     line_width += word_width;

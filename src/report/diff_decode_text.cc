@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "explain/decode_diff.h"
 #include "explain/decode_report.h"
 #include "report/diff_render.h"
@@ -142,7 +143,8 @@ std::string DecodeDiffText(const DiffResult& d) {
     return s ? fmt::format("{:.0f}%", *s * 100) : std::string("-");
   };
   row("CUDA graph off (busy reports)", off(a), off(b));
-  if (std::string verdict = DecodeVerdict(d); !verdict.empty()) out += "  => " + verdict + "\n";
+  if (std::string verdict = DecodeVerdict(d); !verdict.empty())
+    out += WrapText("  => " + verdict, 5);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "base/text.h"
 #include "kvplan/diff.h"
 #include "report/diff_render.h"
@@ -99,8 +100,10 @@ void AppendTimelines(const RunRecord& a, const RunRecord& b, std::string* out) {
 void AppendHeader(const DiffResult& d, std::string* out) {
   const RunRecord& a = d.a;
   const RunRecord& b = d.b;
-  *out += fmt::format("A  {} (launch {}): {}\n", d.a_name, a.launch_index + 1, Outcome(a));
-  *out += fmt::format("B  {} (launch {}): {}\n", d.b_name, b.launch_index + 1, Outcome(b));
+  *out +=
+      WrapText(fmt::format("A  {} (launch {}): {}", d.a_name, a.launch_index + 1, Outcome(a)), 3);
+  *out +=
+      WrapText(fmt::format("B  {} (launch {}): {}", d.b_name, b.launch_index + 1, Outcome(b)), 3);
   if (a.engine != b.engine || a.version != b.version) {
     *out += fmt::format("   engine: {} {} -> {} {}\n", a.engine, a.version, b.engine, b.version);
   }
@@ -117,19 +120,20 @@ std::string RenderDiffText(const DiffResult& d) {
   AppendHeader(d, &out);
   std::string memory, rest;
   for (const SettingChange& c : d.changes) {
-    std::string line =
-        fmt::format("  {:<24} {} -> {}\n", c.key, Side(c.a, c.a_prov), Side(c.b, c.b_prov));
+    // A long value (a capture list) wraps under the values, not under the key.
+    std::string line = WrapText(
+        fmt::format("  {:<24} {} -> {}", c.key, Side(c.a, c.a_prov), Side(c.b, c.b_prov)), 27);
     if (!c.memory && !c.replanned) {
       rest += line;
       continue;
     }
     memory += line;
-    if (std::string effect = Effect(c); !effect.empty()) memory += "      " + effect + "\n";
+    if (std::string effect = Effect(c); !effect.empty()) memory += WrapText("      " + effect, 8);
     if (c.explains_failure) memory += "      => this change alone reproduces B's failure\n";
   }
   out += "\nEffective settings that differ (re-planned on A's measured memory)\n";
   out += memory.empty() ? "  none that shape memory\n" : memory;
-  if (d.together) out += "  all re-planned changes together: " + Effect(*d.together) + "\n";
+  if (d.together) out += WrapText("  all re-planned changes together: " + Effect(*d.together), 4);
   AppendTimelines(d.a, d.b, &out);
   out += DecodeDiffText(d);
   if (!rest.empty()) out += "\nOther differences\n" + rest;
