@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "explain/log_sglang_args.h"
 #include "explain/logged_gpu.h"
+#include "explain/sglang_fraction.h"
 #include "explain/stand_in_model.h"
 #include "kvplan/error.h"
 
@@ -80,8 +81,10 @@ void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
   } catch (const std::exception& e) {
     if (!UseStandIn(run, in)) {
-      *why = fmt::format("model '{}' is not in kvplan's catalog and the log has no KV line ({})",
-                         run.model, e.what());
+      *why = fmt::format(
+          "no model: '{}' is not in kvplan's catalog and the log has no KV line to size a "
+          "stand-in ({}; kvplan plan --model CONFIG.json supplies it)",
+          run.model, e.what());
       return;
     }
   }
@@ -126,50 +129,95 @@ std::string SettingKey(const std::string& flag) {
   return key;
 }
 
-std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
-  SglangReplanInputs in;
+namespace {
+
+// The free memory before and after loading (min over ranks, as the engine's
+// distributed MIN gives); false with the missing figure named in `why`.
+bool FreeMemoryOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   std::optional<double> pre = run.MinAvail(kStageLoadWeightBegin);
   int ranks = run.RankCount(kStageLoadWeightBegin);
-  in.pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
-                              ranks == 1 ? "" : "s");
+  in->pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
+                               ranks == 1 ? "" : "s");
   std::optional<double> post = run.MinAvail(kStageLoadWeightEnd);
   int post_ranks = run.RankCount(kStageLoadWeightEnd);
-  in.post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
-                               post_ranks == 1 ? "" : "s");
+  in->post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
+                                post_ranks == 1 ? "" : "s");
   if (!pre && post) {
     // "Load weight end" also prints the usage: free before = free after + usage.
-    std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd);
-    if (usage) {
+    if (std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd)) {
       pre = *post + *usage;
-      in.pre_source =
-          "post-load free + \"mem usage\" of Load weight end (no Load weight begin line)";
+      in->pre_derived = true;
+      in->pre_source = fmt::format(
+          "derived: post-load free + \"mem usage\" of Load weight end = {:.2f} + {:.2f} (no Load "
+          "weight begin line)",
+          *post, *usage);
     }
   }
-  std::optional<double> mfs = run.SettingNumber("mem_fraction_static");
-  if (!pre || !post || !mfs) {
-    *why = !post  ? "the log has no \"Load weight end. avail mem=\" line"
-           : !pre ? "the log has no \"Load weight begin. avail mem=\" line"
-                  : "the log prints no mem_fraction_static (no server_args line)";
-    return std::nullopt;
+  if (!post) {
+    *why =
+        "no post-load free memory: the log has no \"Load weight end. avail mem=\" line (kvplan "
+        "plan --post-load-free-gib supplies it)";
+    return false;
   }
-  if (*mfs <= 0 || *mfs > 1) {
-    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs);
-    return std::nullopt;
+  if (!pre) {
+    *why =
+        "no pre-load free memory: the log has neither a \"Load weight begin. avail mem=\" line "
+        "nor the \"mem usage=\" of Load weight end (kvplan plan --pre-load-free-gib supplies it)";
+    return false;
   }
   if (std::fabs(*pre) > 1e7 || std::fabs(*post) > 1e7) {  // more than 10 PiB of free memory
     *why = "the logged free memory is not plausible (garbled line?)";
-    return std::nullopt;
+    return false;
   }
-  in.pre_gib = *pre;
-  in.post_gib = *post;
-  in.measured.pre_load_free_bytes = Bytes(*pre);
-  in.measured.post_load_free_bytes = Bytes(*post);
+  in->pre_gib = *pre;
+  in->post_gib = *post;
+  return true;
+}
+
+// The fraction: printed, or from the KV line and the default rules (sglang_fraction.h).
+bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
+  SglangFractionInput f;
+  f.pre_gib = in->pre_gib;
+  f.post_gib = in->post_gib;
+  f.pre_doubt_gib = in->pre_derived ? 0.01 : 0.005;
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  if (in->log_cell_bytes > 0 && tokens) {
+    double page = static_cast<double>(in->args.page_size.value_or(1));
+    double cell = static_cast<double>(in->log_cell_bytes);
+    // The pool is rest // cell rounded down to the page: rest lies within one page above it.
+    f.kv_gib = (*tokens + page / 2) * cell / static_cast<double>(kGiB);
+    f.kv_doubt_gib = (page / 2 * cell + *tokens * static_cast<double>(in->log_cell_uncertainty)) /
+                     static_cast<double>(kGiB);
+  }
+  SglangFraction mfs = SglangFractionOf(run, f);
+  if (!mfs.value) {
+    *why = mfs.how;
+    return false;
+  }
+  if (*mfs.value <= 0 || *mfs.value > 1) {
+    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs.value);
+    return false;
+  }
+  in->args.mem_fraction_static = *mfs.value;  // the printed value, never the re-derived default
+  in->mfs_provenance = mfs.provenance;
+  in->mfs_source = mfs.how;
+  in->mfs_from_kv_line = mfs.from_kv_line;
+  return true;
+}
+
+}  // namespace
+
+std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
+  SglangReplanInputs in;
+  if (!FreeMemoryOf(run, &in, why)) return std::nullopt;
+  in.measured.pre_load_free_bytes = Bytes(in.pre_gib);
+  in.measured.post_load_free_bytes = Bytes(in.post_gib);
   in.args = SglangArgsOfRun(run);
-  in.args.mem_fraction_static = *mfs;  // the printed value, never the re-derived default
+  CellFromLog(run, in.args.page_size.value_or(1), &in);
+  if (!FractionOf(run, &in, why)) return std::nullopt;
   std::string version_why;
   in.version = SglangReleaseOfRun(run, &version_why);
   in.notes.push_back(version_why);
-  CellFromLog(run, in.args.page_size.value_or(1), &in);
   ModelOf(run, &in, why);
   if (!why->empty()) return std::nullopt;
   GpuOf(run, &in);

@@ -11,7 +11,51 @@ using nlohmann::json;
 
 json Tokens(std::optional<int64_t> t) { return t ? json(*t) : nullptr; }
 
+const char* CheckKind(SglangLogCheck::Kind k) {
+  switch (k) {
+    case SglangLogCheck::kMatches:
+      return "matches";
+    case SglangLogCheck::kClose:
+      return "within_0.5_percent";
+    case SglangLogCheck::kMismatch:
+      return "mismatch";
+    case SglangLogCheck::kBothFail:
+      return "both_fail";
+    case SglangLogCheck::kModelFitsButFailed:
+      return "model_fits_but_failed";
+    case SglangLogCheck::kNone:
+      break;
+  }
+  return "none";
+}
+
+json CheckJson(const SglangLogCheck& c) {
+  json j = {{"kind", CheckKind(c.kind)}};
+  if (c.kind != SglangLogCheck::kMatches && c.kind != SglangLogCheck::kClose &&
+      c.kind != SglangLogCheck::kMismatch) {
+    return j;
+  }
+  j.update({{"logged_tokens", c.logged_tokens},
+            {"logged_kv_gib", c.logged_kv_gib},
+            {"implied_mem_fraction_static", c.implied_mfs},
+            {"difference", c.difference},
+            {"tolerance", c.tolerance},
+            {"relative_difference", c.relative},
+            {"fraction_from_this_kv_line", c.circular}});
+  return j;
+}
+
+json ProvenanceJson(const std::vector<ReplanInput>& inputs) {
+  json out = json::array();
+  for (const ReplanInput& in : inputs) {
+    out.push_back(
+        {{"name", in.name}, {"value", in.value}, {"provenance", in.provenance}, {"how", in.how}});
+  }
+  return out;
+}
+
 void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
+  if (s.logged_tokens) (*j)["logged_kv_tokens"] = *s.logged_tokens;
   if (!s.unavailable.empty()) {
     (*j)["replan_unavailable"] = s.unavailable;
     return;
@@ -28,7 +72,9 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
                     {"max_total_num_tokens", Tokens(v.tokens)},
                     {"ok", v.ok},
                     {"error", v.error},
-                    {"steps", v.steps}};
+                    {"steps", v.steps},
+                    {"input_provenance", ProvenanceJson(s.provenance)},
+                    {"check", CheckJson(s.check)}};
   if (!s.what_if) return;
   const SglangReplanVerdict& w = *s.what_if;
   (*j)["what_if"] = {{"sets", o.sets},

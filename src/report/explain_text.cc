@@ -89,24 +89,32 @@ void AppendCheck(const SglangLogCheck& c, std::string* out) {
           "model\n";
       return;
     case SglangLogCheck::kMatches:
+    case SglangLogCheck::kClose:
     case SglangLogCheck::kMismatch:
       break;
   }
   *out += fmt::format(
       "  logged   #tokens: {} (KV pool {:.2f} GiB; implied mem_fraction_static {:.3f})\n",
       WithThousands(c.logged_tokens), c.logged_kv_gib, c.implied_mfs);
+  std::string circular =
+      c.circular ? " (the fraction is the one this KV line implies: a consistency check only)" : "";
   if (c.kind == SglangLogCheck::kMatches) {
     *out += fmt::format(
         "  check: matches kvplan's model (difference {} tokens, within the +-{} "
-        "the log's 2-decimal rounding allows)\n",
-        c.difference, c.tolerance);
+        "the log's 2-decimal rounding allows){}\n",
+        WithThousands(c.difference), WithThousands(c.tolerance), circular);
+  } else if (c.kind == SglangLogCheck::kClose) {
+    *out += fmt::format(
+        "  check: within 0.5 % of the log (difference {} tokens, {:.3f} %); more than the +-{} "
+        "the rounding allows, as derived and assumed inputs (above) can be{}\n",
+        WithThousands(c.difference), 100 * c.relative, WithThousands(c.tolerance), circular);
   } else {
     *out += fmt::format(
         "  check: MISMATCH: kvplan's model gives {} tokens, the log {} (difference {}, more than "
         "+-{}). Either the log is from an era kvplan does not model (e.g. speculative decoding "
         "headroom, hybrid SWA/mamba pools, post-capture sizing) or kvplan is wrong.\n",
-        WithThousands(c.logged_tokens - c.difference), WithThousands(c.logged_tokens), c.difference,
-        c.tolerance);
+        WithThousands(c.logged_tokens - c.difference), WithThousands(c.logged_tokens),
+        WithThousands(c.difference), WithThousands(c.tolerance));
   }
 }
 
@@ -130,11 +138,20 @@ void AppendSglang(const SglangExplain& s, const ExplainOptions& o, std::string* 
   *out += "\nKV budget re-planned from the log's measured memory (kvplan's SGLang model)\n";
   if (!s.unavailable.empty()) {
     *out += "  not possible: " + s.unavailable + "\n";
+    if (s.logged_tokens) {
+      *out += fmt::format("  logged   #tokens: {} (the KV line; nothing to check it against)\n",
+                          WithThousands(*s.logged_tokens));
+    }
     return;
   }
   for (const std::string& note : s.inputs) *out += "  input    " + note + "\n";
   *out += fmt::format("  pre      {:.2f} GiB  {}\n", s.pre_gib, s.pre_source);
   *out += fmt::format("  post     {:.2f} GiB  {}\n", s.post_gib, s.post_source);
+  for (const ReplanInput& in : s.provenance) {
+    // A printed fraction is in the settings above; a derived or assumed one is said here.
+    if (in.name != "mem_fraction_static" || in.provenance == "measured") continue;
+    *out += fmt::format("  fraction {:g} ({}) {}\n", in.value, in.provenance, in.how);
+  }
   const SglangReplanVerdict& v = s.verdict;
   if (s.log_cell_bytes > 0) {
     *out +=
