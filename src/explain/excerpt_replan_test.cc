@@ -1,0 +1,120 @@
+// Re-plans of pasted excerpts (no server_args, no Load weight begin line) from
+// the real logs under tests/data/real/, each checked against the KV tokens the
+// log itself prints (tests/data/real/SOURCES.md lists them).
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "explain/explain.h"
+#include "explain/log_file.h"
+#include "kvplan/explain.h"
+#include "testing/test_data.h"
+
+namespace kvplan {
+namespace {
+
+using testing::RealData;
+
+SglangExplain SglangOf(const ExplainResult& e) {
+  EXPECT_TRUE(e.sglang.has_value());
+  return e.sglang.value_or(SglangExplain{});
+}
+
+ExplainResult Explain(const std::string& name, const std::string& gpu = "") {
+  ExplainRequest request;
+  request.log_path = RealData(name);
+  request.gpu = gpu;
+  return ExplainLog(request);
+}
+
+double Miss(const SglangExplain& s, double logged_tokens) {
+  EXPECT_TRUE(s.verdict.tokens.has_value()) << s.unavailable;
+  return std::fabs(static_cast<double>(s.verdict.tokens.value_or(0)) - logged_tokens) /
+         logged_tokens;
+}
+
+const ReplanInput* FractionInput(const SglangExplain& s) {
+  for (const ReplanInput& in : s.provenance) {
+    if (in.name == "mem_fraction_static") return &in;
+  }
+  return nullptr;
+}
+
+TEST(ExcerptReplan, Qwen3_14bOnA48GbCardLandsOnTheLoggedTokens_xinference3481) {
+  // The log: avail mem=19.67 GB, mem usage=27.57 GB; #tokens: 91749, K/V size 7.00 GB.
+  SglangExplain s = SglangOf(Explain("sglang/xinference3481_qwen3_14b.log"));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.pre_gib, 19.67 + 27.57);
+  EXPECT_NE(s.pre_source.find("derived"), std::string::npos) << s.pre_source;
+  const ReplanInput* mfs = FractionInput(s);
+  ASSERT_NE(mfs, nullptr);
+  // 1 - (19.67 - 14.00) / 47.24 = 0.880: SGLang's 0.88 for TP 1, a default rule.
+  EXPECT_NEAR(mfs->value, 0.88, 1e-9);
+  EXPECT_EQ(mfs->provenance, "assumed");
+  EXPECT_LT(Miss(s, 91749), 0.005);
+  EXPECT_EQ(s.logged_tokens, 91749);
+}
+
+TEST(ExcerptReplan, GpuFlagGivesTheCapacityTheDefaultRulesRead_xinference3481) {
+  SglangExplain s = SglangOf(Explain("sglang/xinference3481_qwen3_14b.log", "rtx-a6000"));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  const ReplanInput* mfs = FractionInput(s);
+  ASSERT_NE(mfs, nullptr);
+  EXPECT_NE(mfs->how.find("49140 MiB (--gpu)"), std::string::npos) << mfs->how;
+  EXPECT_LT(Miss(s, 91749), 0.005);
+}
+
+TEST(ExcerptReplan, DpAttentionRanksTakeTheMinPostLoadFree_pr17392) {
+  // Four load lines (121.95, 121.90, 121.90, 122.14 GB; usage 16.39 GB), #tokens 1029388.
+  SglangExplain s = SglangOf(Explain("sglang/pr17392_qwen3_30b_a3b_dp4_dpattn.log"));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.post_gib, 121.90);
+  EXPECT_DOUBLE_EQ(s.pre_gib, 121.90 + 16.39);
+  EXPECT_LT(Miss(s, 1029388), 0.005);
+  EXPECT_TRUE(s.check.circular);  // 0.80 is no default rule: the user set it
+}
+
+TEST(ExcerptReplan, ABareKvLineSaysWhichFigureIsMissingInOneLine) {
+  // The log is one line: #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB.
+  ExplainResult e = Explain("sglang/vllm_issue21348_qwen3_235b_tp4_kv.log");
+  SglangExplain s = SglangOf(e);
+  EXPECT_NE(s.unavailable.find("--post-load-free-gib"), std::string::npos) << s.unavailable;
+  EXPECT_EQ(s.logged_tokens, 367404);
+  std::string text = RenderExplainText(e);
+  EXPECT_NE(text.find("  not possible: no post-load free memory"), std::string::npos) << text;
+  EXPECT_NE(text.find("#tokens: 367,404"), std::string::npos) << text;
+  EXPECT_NE(RenderExplainJson(e).find("\"logged_kv_tokens\": 367404"), std::string::npos);
+}
+
+// The real log up to (and with) its Load weight end line: no KV line to imply a fraction.
+std::string UpToTheLoadLine(const std::string& name) {
+  std::ifstream in(RealData(name));
+  std::string line, out;
+  while (std::getline(in, line)) {
+    out += line + "\n";
+    if (line.find("Load weight end") != std::string::npos) break;
+  }
+  return out;
+}
+
+TEST(ExcerptReplan, WithoutAKvLineTheFractionNeedsTheGpu_xinference3481) {
+  std::vector<RunRecord> runs =
+      LoadLogText(UpToTheLoadLine("sglang/xinference3481_qwen3_14b.log")).runs;
+  ASSERT_EQ(runs.size(), 1u);
+  ExplainResult bare = ExplainRun(runs[0], "excerpt", 1, {});
+  SglangExplain s = SglangOf(bare);
+  EXPECT_NE(s.unavailable.find("no mem_fraction_static"), std::string::npos) << s.unavailable;
+  EXPECT_NE(s.unavailable.find("--gpu"), std::string::npos) << s.unavailable;
+  // With the card's capacity the default rule stands in for the fraction; the model
+  // (type=Qwen3ForCausalLM only) is the next missing figure, and its flag is named.
+  runs[0].gpu_capacity_mib = 49140;
+  SglangExplain with_gpu = SglangOf(ExplainRun(runs[0], "excerpt", 1, {}));
+  EXPECT_NE(with_gpu.unavailable.find("no model"), std::string::npos) << with_gpu.unavailable;
+  EXPECT_NE(with_gpu.unavailable.find("--model"), std::string::npos) << with_gpu.unavailable;
+}
+
+}  // namespace
+}  // namespace kvplan
