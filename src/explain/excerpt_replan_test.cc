@@ -116,5 +116,24 @@ TEST(ExcerptReplan, WithoutAKvLineTheFractionNeedsTheGpu_xinference3481) {
   EXPECT_NE(with_gpu.unavailable.find("--model"), std::string::npos) << with_gpu.unavailable;
 }
 
+TEST(ExcerptReplan, VllmTextShowsCountsAsPeopleWriteThem_pr13596) {
+  // The log prints "GPU KV cache size: 2,042,016 tokens"; the text must not say 2.04202e+06.
+  std::string text = RenderExplainText(Explain("vllm/pr13596_v1_kv_tokens.log"));
+  EXPECT_NE(text.find("gpu_kv_cache_tokens      2,042,016"), std::string::npos) << text;
+  EXPECT_EQ(text.find("e+0"), std::string::npos) << text;
+}
+
+TEST(ExcerptReplan, VllmV0TextShowsEveryBudgetTermTheJsonHas_pr14447) {
+  ExplainResult e = Explain("vllm/pr14447_v0_workers_profiling.log");
+  std::string text = RenderExplainText(e);
+  for (const char* line : {"total_gpu_memory_gib     23.58", "gpu_memory_utilization   0.99",
+                           "non_torch_memory_gib     0.2", "activation_peak_gib      0.37",
+                           "available_kv_cache_gib   1.57"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+  EXPECT_NE(text.find("the budget sum only"), std::string::npos) << text;
+  EXPECT_NE(RenderExplainJson(e).find("\"budget_only\": true"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -28,7 +28,8 @@ struct SglangReplanVerdict {
 };
 
 struct VllmReplanVerdict {
-  double kv_gib = 0;  // the KV budget the planner gives
+  double kv_gib = 0;         // the KV budget the planner gives
+  bool budget_only = false;  // no model: the budget sum, no tokens (tokens is empty then)
   std::optional<int64_t> tokens;
   bool ok = false;
   std::string error;

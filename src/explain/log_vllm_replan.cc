@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -34,12 +35,41 @@ std::string ReleaseOf(const RunRecord& r, std::vector<std::string>* notes) {
   return release;
 }
 
+// One line: the budget terms the log lacks and the `kvplan plan` flags that supply them.
+std::string MissingBudgetLine(const RunRecord& r) {
+  struct Term {
+    const char* key;
+    const char* name;
+    const char* flag;
+  };
+  static const Term kTerms[] = {
+      {"total_gpu_memory_gib", "total GPU memory", "--measured total=GIB"},
+      {"gpu_memory_utilization", "gpu_memory_utilization", "--gpu-memory-utilization F"},
+      {"weights_take_gib", "weights", "--measured weights=GIB"},
+      {"activation_peak_gib", "activation peak", "--measured activation_peak=GIB"},
+      {"non_torch_memory_gib", "non-torch memory", "--measured non_torch=GIB"}};
+  std::string missing, flags;
+  for (const Term& t : kTerms) {
+    bool have =
+        r.Figure(t.key).has_value() || (std::string_view(t.key) == "weights_take_gib" &&
+                                        (r.Figure("weights_gib") || r.Figure("weights_gb")));
+    if (have) continue;
+    missing += (missing.empty() ? "" : ", ") + std::string(t.name);
+    flags += std::string(" ") + t.flag;
+  }
+  std::string where = r.era.rfind("V0", 0) == 0
+                          ? "the log's profiling lines are cut"
+                          : "vLLM V1 prints its profiling breakdown only at DEBUG level "
+                            "(VLLM_LOGGING_LEVEL=DEBUG)";
+  return fmt::format("no {}: {}; kvplan plan{} re-plans it by hand", missing, where, flags);
+}
+
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
   std::optional<double> util = r.Figure("gpu_memory_utilization");
   if (!total || !util) {
-    *why = "the log has no profiling breakdown (total GPU memory and utilization)";
+    *why = MissingBudgetLine(r);
     return false;
   }
   VllmMeasured& m = in->measured;
@@ -55,7 +85,9 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> act = r.Figure("activation_peak_gib");
   std::optional<double> kv = r.Figure("available_kv_cache_gib");
   if (!w || !act || !kv) {
-    *why = "the log's profiling lines lack the weights, activation peak or KV budget";
+    *why = !kv ? "no KV budget: the log prints no \"reserved for KV Cache\" figure (nothing to "
+                 "check a re-plan against)"
+               : MissingBudgetLine(r);
     return false;
   }
   m.weights = Bytes(*w);
@@ -75,8 +107,21 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
   if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
   if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
-    *why = fmt::format("model '{}' is not in kvplan's catalog and the log gives no KV tokens",
-                       r.model);
+    if (in->logged_kv_gib <= 0) {
+      *why = fmt::format(
+          "no model: '{}' is not in kvplan's catalog and the log gives no KV "
+          "budget (kvplan plan --model CONFIG.json supplies it)",
+          r.model);
+      return;
+    }
+    // The budget sum needs no model: a nominal cell, and no tokens reported.
+    in->budget_only = true;
+    in->model = StandInModel(r.model.empty() ? "(no model)" : r.model, 512, 2, in->args.tp,
+                             in->args.pp, in->args.max_model_len.value_or(2048));
+    in->notes.push_back(fmt::format(
+        "no model: '{}' is not in kvplan's catalog and the log gives no KV tokens: the budget "
+        "sum only, no tokens (kvplan plan --model CONFIG.json supplies it)",
+        r.model));
     return;
   }
   int64_t cell = std::llround(in->logged_kv_gib * static_cast<double>(kGiB) / *tokens / 64) * 64;
@@ -137,8 +182,17 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
     v.steps.push_back(std::string("vLLM refuses the launch: ") + e.what());
     return v;
   }
-  for (const Stage& s : r.stages) v.steps.push_back(s.name + ": " + s.formula);
+  for (const Stage& s : r.stages) {
+    // Without a model the stages after the budget (blocks, tokens) mean nothing.
+    if (in.budget_only && (s.name == "needed_for_one_request" || s.name == "kv_cache")) continue;
+    v.steps.push_back(s.name + ": " + s.formula);
+  }
   v.kv_gib = ToGiB(r.rest_memory_bytes);
+  v.budget_only = in.budget_only;
+  if (in.budget_only) {
+    v.ok = r.rest_memory_bytes > 0;
+    return v;
+  }
   v.tokens = r.max_total_num_tokens;
   v.ok = r.ok;
   v.error = r.error_message;

@@ -23,6 +23,7 @@ struct VllmReplanInputs {
   std::string version;  // the printed release, or a representative of the log's era
   std::vector<std::string> notes;
   double logged_kv_gib = 0;  // the KV budget the log printed
+  bool budget_only = false;  // no model and no KV tokens: the budget sum is all there is
 };
 
 // The run's printed engine arguments (layout, lengths, eager mode, KV dtype).

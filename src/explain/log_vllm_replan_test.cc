@@ -43,5 +43,35 @@ TEST(LogVllmReplan, OnlyUtilizationCanBeSet) {
   EXPECT_EQ(*v.tokens, 33344);
 }
 
+RunRecord RealVllm(const std::string& name) {
+  return ScanLogFile(kvplan::testing::RealData("vllm/" + name)).runs.at(0);
+}
+
+TEST(LogVllmReplan, V0BudgetSumNeedsNoModel_pr14447) {
+  // The workers print: total_gpu_memory (23.58GiB) x gpu_memory_utilization (0.99); weights
+  // 21.21GiB; non_torch 0.20GiB; activation peak 0.37GiB; reserved for KV Cache 1.57GiB.
+  // No model name and no block count: the budget sum is the whole check.
+  std::string why;
+  std::optional<VllmReplanInputs> in =
+      VllmReplanInputsOf(RealVllm("pr14447_v0_workers_profiling.log"), &why);
+  ASSERT_TRUE(in) << why;
+  EXPECT_TRUE(in->budget_only);
+  VllmReplanVerdict v = ReplanVllm(*in);
+  EXPECT_TRUE(v.budget_only);
+  EXPECT_FALSE(v.tokens.has_value());
+  EXPECT_NEAR(v.kv_gib, 1.57, 0.02);  // the log's 2-decimal terms
+  for (const std::string& step : v.steps) EXPECT_EQ(step.find("num_gpu_blocks"), std::string::npos);
+}
+
+TEST(LogVllmReplan, V1InfoLinesNameTheMissingTermsAndTheirFlagsInOneLine_pr13596) {
+  // Only "GPU KV cache size: 2,042,016 tokens" and the concurrency line.
+  std::string why;
+  EXPECT_FALSE(VllmReplanInputsOf(RealVllm("pr13596_v1_kv_tokens.log"), &why));
+  EXPECT_EQ(why.rfind("no total GPU memory", 0), 0u) << why;
+  EXPECT_NE(why.find("--measured activation_peak=GIB"), std::string::npos) << why;
+  EXPECT_NE(why.find("DEBUG"), std::string::npos) << why;
+  EXPECT_EQ(why.find('\n'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kvplan

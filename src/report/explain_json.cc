@@ -95,6 +95,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
                     {"kv_cache_gib", v.kv_gib},
                     {"logged_kv_cache_gib", e.logged_kv_gib},
                     {"kv_tokens", Tokens(v.tokens)},
+                    {"budget_only", v.budget_only},
                     {"ok", v.ok},
                     {"error", v.error},
                     {"steps", v.steps}};

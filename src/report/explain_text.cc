@@ -1,5 +1,6 @@
 // `kvplan explain`'s text, rendered from the one ExplainResult.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,13 @@ std::string StageLabel(const std::string& stage) {
   if (stage == kStageGraphEnd) return "CUDA graph end";
   if (stage == kStageSummary) return "ready (summary line)";
   return stage;
+}
+
+// A logged figure as people write it: counts with thousands separators
+// (1,823,372), other figures as printed (15.6841, 0.9).
+std::string FigureText(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return WithThousands(static_cast<int64_t>(v));
+  return fmt::format("{}", v);
 }
 
 std::string Gib(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
@@ -188,12 +196,15 @@ void AppendVllmWhatIf(const VllmWhatIf& w, double kv_gib, std::string* out) {
 
 void AppendVllm(const VllmExplain& e, std::string* out) {
   *out += "\nKV budget from the log (vLLM)\n";
-  for (const auto& [key, value] : e.figures) *out += fmt::format("  {:<24} {:g}\n", key, value);
+  for (const auto& [key, value] : e.figures) {
+    *out += fmt::format("  {:<24} {}\n", key, FigureText(value));
+  }
   if (e.logged_kv_gib_for_cell && e.logged_tokens_for_cell) {
     double kv = *e.logged_kv_gib_for_cell, tokens = *e.logged_tokens_for_cell;
     *out += fmt::format(
-        "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
-        kv * static_cast<double>(kGiB) / tokens, kv, WithThousands(static_cast<int64_t>(tokens)));
+        "  implied KV bytes per token (all layers, per rank): {} = {:.2f} GiB / {} tokens\n",
+        WithThousands(std::llround(kv * static_cast<double>(kGiB) / tokens)), kv,
+        WithThousands(static_cast<int64_t>(tokens)));
   }
   if (!e.unavailable.empty()) {
     *out += "  (not re-planned: " + e.unavailable + ")\n";
@@ -204,9 +215,13 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
   const VllmReplanVerdict& v = e.verdict;
   for (const std::string& step : v.steps) *out += "  " + step + "\n";
   *out += fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib);
-  *out +=
-      v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
-           : fmt::format("  verdict: fails: \"{}\"\n", v.error);
+  if (v.budget_only) {
+    *out += "  verdict: the budget sum only (no model, so no KV tokens to re-plan)\n";
+  } else {
+    *out +=
+        v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
+             : fmt::format("  verdict: fails: \"{}\"\n", v.error);
+  }
   *out += e.matches ? "  check: matches kvplan's model (within the log's rounding)\n"
                     : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
                       "kvplan is wrong\n";
