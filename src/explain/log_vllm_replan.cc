@@ -64,10 +64,40 @@ std::string MissingBudgetLine(const RunRecord& r) {
   return fmt::format("no {}: {}; kvplan plan{} re-plans it by hand", missing, where, flags);
 }
 
+// V1 from ~v0.9.2 at DEBUG level (gpu_worker.py determine_available_memory): the requested
+// memory (total x utilization) and the non-KV terms of MemoryProfilingResult. The total is
+// not printed: requested / utilization, with vLLM's default 0.9 when the log prints none.
+bool V1DebugMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
+  std::optional<double> requested = r.Figure("requested_memory_gib");
+  std::optional<double> w = r.Figure("weights_memory_gib");
+  std::optional<double> act = r.Figure("torch_peak_increase_gib");
+  std::optional<double> nt = r.Figure("non_torch_increase_gib");
+  std::optional<double> kv = r.Figure("available_kv_cache_gib");
+  if (!requested || !w || !act || !nt || !kv) return false;
+  std::optional<double> util = in->args.gpu_memory_utilization;
+  if (!util) util = r.SettingNumber("gpu_memory_utilization");
+  bool assumed = !util;
+  in->args.gpu_memory_utilization = util.value_or(0.9);
+  VllmMeasured& m = in->measured;
+  m.total = Bytes(*requested / *in->args.gpu_memory_utilization);
+  m.weights = Bytes(*w);
+  m.activation_peak = Bytes(*act);
+  m.non_torch = Bytes(*nt);
+  if (std::optional<double> g = r.Figure("cuda_graph_estimate_gib")) m.cuda_graph = Bytes(*g);
+  in->logged_kv_gib = *kv;
+  in->notes.push_back(fmt::format(
+      "total GPU memory derived: requested GPU memory {} GiB / gpu_memory_utilization {:g} ({}); "
+      "weights, torch peak increase and non-torch increase from the DEBUG profiling line",
+      *requested, *in->args.gpu_memory_utilization,
+      assumed ? "vLLM's default, assumed: the log prints none" : "as printed"));
+  return true;
+}
+
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
   std::optional<double> util = r.Figure("gpu_memory_utilization");
+  if ((!total || !util) && V1DebugMeasuredOf(r, in)) return true;
   if (!total || !util) {
     *why = MissingBudgetLine(r);
     return false;
@@ -82,6 +112,7 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     return true;
   }
   std::optional<double> w = r.Figure("weights_take_gib");
+  if (!w) w = r.Figure("weights_gib");  // the weights line, when the budget line names none
   std::optional<double> act = r.Figure("activation_peak_gib");
   std::optional<double> kv = r.Figure("available_kv_cache_gib");
   if (!w || !act || !kv) {
@@ -163,8 +194,8 @@ VllmArgs VllmArgsOfRun(const RunRecord& r) {
 
 std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why) {
   VllmReplanInputs in;
-  if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.args = VllmArgsOfRun(run);
+  if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.version = ReleaseOf(run, &in.notes);
   ModelOf(run, &in, why);
   if (!why->empty()) return std::nullopt;

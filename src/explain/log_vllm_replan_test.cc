@@ -73,5 +73,28 @@ TEST(LogVllmReplan, V1InfoLinesNameTheMissingTermsAndTheirFlagsInOneLine_pr13596
   EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
+TEST(LogVllmReplan, V1DebugProfilingLinesReplanTheBudget_pr21429) {
+  // The figures of vLLM PR #21429's "Before" log (rank 2, V1 at DEBUG), as the log reader
+  // records them: "requested GPU memory: 69.86 GiB"; "torch peak memory increase: 5.62GiB;
+  // non-torch forward increase memory: 2.04GiB; weights memory: 55.13GiB"; "Available KV
+  // cache memory: 7.07 GiB". No utilization is printed: vLLM's default 0.9 is assumed, and
+  // the total derived from it, so requested = total x utilization stays as printed.
+  RunRecord r;
+  r.engine = "vllm";
+  r.era = "V1";
+  r.figures = {{"requested_memory_gib", 69.86},    {"torch_peak_increase_gib", 5.62},
+               {"non_torch_increase_gib", 2.04},   {"weights_memory_gib", 55.13},
+               {"non_kv_cache_memory_gib", 62.79}, {"available_kv_cache_gib", 7.07}};
+  std::string why;
+  std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &why);
+  ASSERT_TRUE(in) << why;
+  EXPECT_TRUE(in->budget_only);  // no model, no token count
+  VllmReplanVerdict v = ReplanVllm(*in);
+  EXPECT_NEAR(v.kv_gib, 7.07, 0.01);
+  bool assumed = false;
+  for (const std::string& n : in->notes) assumed |= n.find("default, assumed") != std::string::npos;
+  EXPECT_TRUE(assumed);
+}
+
 }  // namespace
 }  // namespace kvplan
