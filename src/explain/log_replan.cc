@@ -181,7 +181,8 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
   f.post_gib = in->post_gib;
   f.pre_doubt_gib = in->pre_derived ? 0.01 : 0.005;
   std::optional<double> tokens = run.Figure("kv_tokens");
-  if (in->log_cell_bytes > 0 && tokens) {
+  // A garbled line (no free memory, an absurd pool) implies nothing.
+  if (in->log_cell_bytes > 0 && tokens && in->pre_gib > 0 && *tokens < 1e12) {
     double page = static_cast<double>(in->args.page_size.value_or(1));
     double cell = static_cast<double>(in->log_cell_bytes);
     // The pool is rest // cell rounded down to the page: rest lies within one page above it.
@@ -194,8 +195,13 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
     *why = mfs.how;
     return false;
   }
-  if (*mfs.value <= 0 || *mfs.value > 1) {
-    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs.value);
+  if (!(*mfs.value > 0 && *mfs.value <= 1)) {  // also NaN
+    *why = mfs.provenance == "measured"
+               ? fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs.value)
+               : fmt::format(
+                     "no mem_fraction_static: the one the KV line implies ({:g}) is not a "
+                     "fraction (a garbled figure?)",
+                     *mfs.value);
     return false;
   }
   in->args.mem_fraction_static = *mfs.value;  // the printed value, never the re-derived default

@@ -43,7 +43,7 @@ std::string MissingBudgetLine(const RunRecord& r) {
     const char* flag;
   };
   static const Term kTerms[] = {
-      {"total_gpu_memory_gib", "total GPU memory", "--measured total=GIB"},
+      {"total_gpu_memory_gib", "total GPU memory", "--gpu G"},
       {"gpu_memory_utilization", "gpu_memory_utilization", "--gpu-memory-utilization F"},
       {"weights_take_gib", "weights", "--measured weights=GIB"},
       {"activation_peak_gib", "activation peak", "--measured activation_peak=GIB"},
