@@ -282,6 +282,10 @@ TEST(PublicCasesReplan, B200Qwen3_32bExcerptFindsThe2026DefaultRule_pr22537) {
   EXPECT_NE(mfs.how.find("183359 MiB"), std::string::npos) << mfs.how;
   EXPECT_LT(RelativeMiss(s, id), 0.005);
   EXPECT_FALSE(s.check.circular);
+  // The planner gets that card (its compute capability), said to be inferred.
+  bool b200 = false;
+  for (const std::string& in : s.inputs) b200 |= in.rfind("GPU NVIDIA B200 inferred", 0) == 0;
+  EXPECT_TRUE(b200);
 }
 
 TEST(PublicCasesReplan, MusaQwen3_06bExcerptFindsAnA100SizedDefaultRule_pr17246) {

@@ -97,9 +97,34 @@ void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   }
 }
 
+// The catalog GPU of `capacity_mib` when every entry of that capacity has the same
+// compute capability (what the planner reads besides the measured memory); else nullptr.
+const GpuSpec* CatalogGpuOfCapacity(int64_t capacity_mib) {
+  const GpuSpec* found = nullptr;
+  for (const GpuSpec& g : GpuCatalog()) {
+    if (g.capacity_mib != capacity_mib) continue;
+    if (found != nullptr && found->compute_capability != g.compute_capability) return nullptr;
+    if (found == nullptr) found = &g;
+  }
+  return found;
+}
+
 void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
   if (run.gpu_capacity_mib > 0) in->measured.gpu_capacity_mib = run.gpu_capacity_mib;
   std::string note;
+  const GpuSpec* inferred = run.gpu_name.empty() && in->inferred_capacity_mib > 0
+                                ? CatalogGpuOfCapacity(in->inferred_capacity_mib)
+                                : nullptr;
+  if (inferred != nullptr) {
+    // The log names no GPU, but the default rule that gives its fraction matched at this
+    // capacity: the planner gets that card's compute capability (backend, page size).
+    in->gpu = *inferred;
+    in->notes.push_back(fmt::format(
+        "GPU {} inferred from the figures (its {} MiB is the capacity at which the default rule "
+        "gives the fraction; the log names no GPU)",
+        inferred->name, inferred->capacity_mib));
+    return;
+  }
   in->gpu = LoggedGpu(run, *in->measured.pre_load_free_bytes, "the pre-load free memory", &note);
   in->notes.push_back(note);
 }
@@ -208,6 +233,7 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
   in->mfs_provenance = mfs.provenance;
   in->mfs_source = mfs.how;
   in->mfs_from_kv_line = mfs.from_kv_line;
+  in->inferred_capacity_mib = mfs.inferred_capacity_mib;
   return true;
 }
 

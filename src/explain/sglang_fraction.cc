@@ -64,6 +64,7 @@ SglangFraction FromKvLine(const RunRecord& run, const SglangFractionInput& in) {
           ClosestRule(run, caps, *f.implied, std::max(doubt, 5e-4), &listing)) {
     f.value = m->rule.fraction;
     f.provenance = "assumed";
+    if (m->capacity.inferred) f.inferred_capacity_mib = m->capacity.capacity_mib;
     f.how = fmt::format("SGLang {}'s default rule for {}, TP {} gives {:g}; the KV line implies {}",
                         m->rule.release, m->capacity.source, run.SettingInt("tp_size", 1),
                         m->rule.fraction, formula);

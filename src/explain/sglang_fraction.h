@@ -33,6 +33,7 @@ struct SglangFraction {
   std::string how;                // one line: the figure, its formula or the rule
   std::optional<double> implied;  // what the KV line implies, when the log has one
   bool from_kv_line = false;      // the value is the implied one: a check against it is circular
+  int64_t inferred_capacity_mib = 0;  // the matched rule's capacity, when inferred from the figures
 };
 
 SglangFraction SglangFractionOf(const RunRecord& run, const SglangFractionInput& in);
