@@ -30,7 +30,7 @@ TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {
   o.sets.push_back({"--gpu-memory-utilization", "0.95"});
   std::string text = ExplainText(Load("vllm/v0_llama31_8b_rtx3090_len29000_failed.log"), "x", 1, o);
   EXPECT_NE(text.find("kv = 4.07 GiB"), std::string::npos) << text;
-  EXPECT_NE(text.find("enough for max_model_len 29000"), std::string::npos) << text;
+  EXPECT_NE(text.find("enough for max_model_len 29,000"), std::string::npos) << text;
   EXPECT_NE(text.find("check: matches"), std::string::npos) << text;
 }
 

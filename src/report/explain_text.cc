@@ -188,8 +188,8 @@ void AppendVllmWhatIf(const VllmWhatIf& w, double kv_gib, std::string* out) {
   *out += fmt::format("  {} KV tokens", WithThousands(*v.tokens));
   if (w.max_model_len) {
     *out += *v.tokens >= *w.max_model_len
-                ? fmt::format(": enough for max_model_len {}", *w.max_model_len)
-                : fmt::format(": still short of max_model_len {}", *w.max_model_len);
+                ? fmt::format(": enough for max_model_len {}", WithThousands(*w.max_model_len))
+                : fmt::format(": still short of max_model_len {}", WithThousands(*w.max_model_len));
   }
   *out += "\n";
 }
