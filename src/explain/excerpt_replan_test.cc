@@ -100,20 +100,30 @@ std::string UpToTheLoadLine(const std::string& name) {
   return out;
 }
 
-TEST(ExcerptReplan, WithoutAKvLineTheFractionNeedsTheGpu_xinference3481) {
+TEST(ExcerptReplan, WithoutAKvLineTheModelAndThenTheFractionAreNamed_xinference3481) {
   std::vector<RunRecord> runs =
       LoadLogText(UpToTheLoadLine("sglang/xinference3481_qwen3_14b.log")).runs;
   ASSERT_EQ(runs.size(), 1u);
-  ExplainResult bare = ExplainRun(runs[0], "excerpt", 1, {});
-  SglangExplain s = SglangOf(bare);
-  EXPECT_NE(s.unavailable.find("no mem_fraction_static"), std::string::npos) << s.unavailable;
-  EXPECT_NE(s.unavailable.find("--gpu"), std::string::npos) << s.unavailable;
-  // With the card's capacity the default rule stands in for the fraction; the model
-  // (type=Qwen3ForCausalLM only) is the next missing figure, and its flag is named.
+  // type=Qwen3ForCausalLM only: the catalog's Qwen3 models differ in geometry, and no KV
+  // line sizes a stand-in, so the model is the missing figure.
+  SglangExplain bare = SglangOf(ExplainRun(runs[0], "excerpt", 1, {}));
+  EXPECT_NE(bare.unavailable.find("no model"), std::string::npos) << bare.unavailable;
+  EXPECT_NE(bare.unavailable.find("--model"), std::string::npos) << bare.unavailable;
+  // Given a model (set here by the test, as a --model would), the fraction is next: no
+  // server_args, no KV line, no GPU.
+  runs[0].model = "Qwen/Qwen3-8B";
+  SglangExplain no_gpu = SglangOf(ExplainRun(runs[0], "excerpt", 1, {}));
+  EXPECT_NE(no_gpu.unavailable.find("no mem_fraction_static"), std::string::npos)
+      << no_gpu.unavailable;
+  EXPECT_NE(no_gpu.unavailable.find("--gpu"), std::string::npos) << no_gpu.unavailable;
+  // With the card's capacity the default rule stands in: assumed, nothing to check against.
   runs[0].gpu_capacity_mib = 49140;
   SglangExplain with_gpu = SglangOf(ExplainRun(runs[0], "excerpt", 1, {}));
-  EXPECT_NE(with_gpu.unavailable.find("no model"), std::string::npos) << with_gpu.unavailable;
-  EXPECT_NE(with_gpu.unavailable.find("--model"), std::string::npos) << with_gpu.unavailable;
+  ASSERT_TRUE(with_gpu.unavailable.empty()) << with_gpu.unavailable;
+  ASSERT_NE(FractionInput(with_gpu), nullptr);
+  EXPECT_EQ(FractionInput(with_gpu)->provenance, "assumed");
+  EXPECT_TRUE(with_gpu.verdict.tokens.has_value());
+  EXPECT_EQ(with_gpu.check.kind, SglangLogCheck::kNone);
 }
 
 TEST(ExcerptReplan, VllmTextShowsCountsAsPeopleWriteThem_pr13596) {
@@ -133,6 +143,32 @@ TEST(ExcerptReplan, VllmV0TextShowsEveryBudgetTermTheJsonHas_pr14447) {
   }
   EXPECT_NE(text.find("the budget sum only"), std::string::npos) << text;
   EXPECT_NE(RenderExplainJson(e).find("\"budget_only\": true"), std::string::npos);
+}
+
+TEST(ExcerptReplan, ANegativeProfiledValueImpliesTheFractionTheRunHad_sglang7691) {
+  // sglang issue #7691 (ROCm DeepSeek-R1, DP8, v0.4.8.post1), two of its lines; its user
+  // believed mem_fraction_static was 0.95. The corpus branch's reader records the profiled
+  // value as profiled_max_total_num_tokens; set here as it would.
+  const char* log =
+      "[2025-07-02 07:41:58 DP0 TP0] Load weight end. type=DeepseekV3ForCausalLM, "
+      "dtype=torch.bfloat16, avail mem=21.73 GB, mem usage=166.59 GB.\n"
+      "[2025-07-02 07:41:59 DP7 TP7] max_total_tokens=131072 is larger than the profiled value "
+      "-561981. Use the profiled value instead.\n";
+  std::vector<RunRecord> runs = LoadLogText(log).runs;
+  ASSERT_EQ(runs.size(), 1u);
+  runs[0].figures["profiled_max_total_num_tokens"] = -561981;
+  SglangExplain s = SglangOf(ExplainRun(runs[0], "issue7691", 1, {}));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.pre_gib, 21.73 + 166.59);
+  const ReplanInput* mfs = FractionInput(s);
+  ASSERT_NE(mfs, nullptr);
+  // MLA cell (512 + 64) x 61 layers x 2 B = 70,272 B: rest = -561981 x 70272 B = -36.78 GiB,
+  // so 1 - (21.73 + 36.78) / 188.32 = 0.689, not 0.95.
+  EXPECT_NEAR(mfs->value, 0.69, 0.005);
+  EXPECT_NE(mfs->how.find("profiled value -561,981"), std::string::npos) << mfs->how;
+  EXPECT_FALSE(s.verdict.ok);  // and the re-plan fails as the run did
+  ASSERT_TRUE(s.verdict.tokens.has_value());
+  EXPECT_NEAR(static_cast<double>(*s.verdict.tokens), -561981, 561981 * 0.005);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "base/text.h"
 #include "base/units.h"
 #include "explain/log_sglang_args.h"
 #include "explain/logged_gpu.h"
@@ -75,12 +76,49 @@ bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
   return true;
 }
 
+// The KV geometry a cell is made of (what a re-plan reads from the model once the
+// weights are measured).
+bool SameKvGeometry(const ModelSpec& a, const ModelSpec& b) {
+  bool common = a.attention == b.attention && a.num_layers == b.num_layers &&
+                a.layer_kinds == b.layer_kinds && a.sliding_window == b.sliding_window &&
+                a.torch_dtype == b.torch_dtype && a.index_head_dim == b.index_head_dim;
+  if (!common) return false;
+  // MLA caches one latent per token, whatever the head count.
+  if (a.attention == AttentionKind::kMla) {
+    return a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_head_dim == b.qk_rope_head_dim;
+  }
+  return a.num_kv_heads == b.num_kv_heads && a.head_dim == b.head_dim &&
+         a.v_head_dim == b.v_head_dim;
+}
+
+// A log with no model path still names the class (type=DeepseekV3ForCausalLM): when
+// every catalog model of that class has one KV geometry, the cell is known.
+bool ModelOfClass(const RunRecord& run, SglangReplanInputs* in) {
+  if (run.model_class.empty()) return false;
+  std::vector<ModelSpec> same;
+  for (const std::string& id : CatalogModelIds()) {
+    ModelSpec m = LoadModel(id);
+    if (m.architecture != run.model_class) continue;
+    if (!same.empty() && !SameKvGeometry(same.front(), m)) return false;
+    same.push_back(std::move(m));
+  }
+  if (same.empty()) return false;
+  std::string ids;
+  for (const ModelSpec& m : same) ids += (ids.empty() ? "" : ", ") + m.id;
+  in->model = same.front();
+  in->notes.push_back(fmt::format(
+      "model: the log names only the class {}; kvplan's catalog models of that class ({}) "
+      "share one KV geometry, so the cell is {}'s (the weights are measured)",
+      run.model_class, ids, in->model.id));
+  return true;
+}
+
 void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   try {
     in->model = LoadModel(run.model);
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
   } catch (const std::exception& e) {
-    if (!UseStandIn(run, in)) {
+    if (!UseStandIn(run, in) && !(run.model.empty() && ModelOfClass(run, in))) {
       *why = fmt::format(
           "no model: '{}' is not in kvplan's catalog and the log has no KV line to size a "
           "stand-in ({}; kvplan plan --model CONFIG.json supplies it)",
@@ -215,6 +253,21 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
     f.kv_doubt_gib = (page / 2 * cell + *tokens * static_cast<double>(in->log_cell_uncertainty)) /
                      static_cast<double>(kGiB);
   }
+  std::optional<double> profiled = run.Figure("profiled_max_total_num_tokens");
+  if (!f.kv_gib && profiled && in->pre_gib > 0 && std::fabs(*profiled) < 1e12) {
+    // "max_total_tokens=N is larger than the profiled value P": P = int(rest // cell), the
+    // pool the memory allows (negative when the weights leave less than the fraction's rest).
+    // The cell is the model's, as the planner computes it (any fraction gives the same cell).
+    SglangReplanInputs probe = *in;
+    probe.args.mem_fraction_static = 0.5;
+    int64_t cell = ReplanSglang(probe).cell_bytes;
+    if (cell > 0) {
+      f.kv_gib = *profiled * static_cast<double>(cell) / static_cast<double>(kGiB);
+      f.kv_doubt_gib = static_cast<double>(cell) / static_cast<double>(kGiB);
+      f.pool = fmt::format("profiled value {} x cell {} B", WithThousands(std::llround(*profiled)),
+                           WithThousands(cell));
+    }
+  }
   SglangFraction mfs = SglangFractionOf(run, f);
   if (!mfs.value) {
     *why = mfs.how;
@@ -246,12 +299,13 @@ std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std
   in.measured.post_load_free_bytes = Bytes(in.post_gib);
   in.args = SglangArgsOfRun(run);
   CellFromLog(run, in.args.page_size.value_or(1), &in);
-  if (!FractionOf(run, &in, why)) return std::nullopt;
   std::string version_why;
   in.version = SglangReleaseOfRun(run, &version_why);
   in.notes.push_back(version_why);
   ModelOf(run, &in, why);
   if (!why->empty()) return std::nullopt;
+  // The fraction may need the model's cell (a profiled value instead of a KV line).
+  if (!FractionOf(run, &in, why)) return std::nullopt;
   GpuOf(run, &in);
   return in;
 }

@@ -55,8 +55,8 @@ SglangFraction FromKvLine(const RunRecord& run, const SglangFractionInput& in) {
   f.implied = ImpliedMemFraction(in.pre_gib, in.post_gib, kv);
   double doubt = (0.005 + in.kv_doubt_gib) / in.pre_gib +
                  std::fabs(in.post_gib - kv) / (in.pre_gib * in.pre_gib) * in.pre_doubt_gib;
-  std::string formula = fmt::format("1 - (post {:.2f} - KV pool {:.2f}) / pre {:.2f} = {:.4f}",
-                                    in.post_gib, kv, in.pre_gib, *f.implied);
+  std::string formula = fmt::format("1 - (post {:.2f} - {} = {:.2f} GiB) / pre {:.2f} = {:.4f}",
+                                    in.post_gib, in.pool, kv, in.pre_gib, *f.implied);
   std::vector<GpuCapacityGuess> caps = GpuCapacityCandidates(run, InUseBeforeLoad(run, in.pre_gib));
   std::string listing;
   // The rules round to 3 decimals: within half a step of the implied value is a match.
@@ -73,8 +73,10 @@ SglangFraction FromKvLine(const RunRecord& run, const SglangFractionInput& in) {
   f.value = AsTyped(*f.implied, doubt);
   f.provenance = "derived";
   f.from_kv_line = true;
-  f.how = fmt::format("from the KV line: {}; no default rule gives it ({}), so it was set", formula,
-                      listing.empty() ? "no GPU capacity to apply them to" : listing);
+  f.how = fmt::format(
+      "from the figures: {}; no modelled default rule gives it ({}): set by the user, or a rule "
+      "kvplan does not model",
+      formula, listing.empty() ? "no GPU capacity to apply them to" : listing);
   return f;
 }
 

@@ -25,6 +25,7 @@ struct SglangFractionInput {
   double pre_doubt_gib = 0.005;  // +- from the log's rounding (0.01 when pre = post + usage)
   std::optional<double> kv_gib;  // the logged pool: tokens x the log's cell
   double kv_doubt_gib = 0;       // +- from the cell's rounding and the page
+  std::string pool = "KV pool";  // what kv_gib is, for the formula
 };
 
 struct SglangFraction {
