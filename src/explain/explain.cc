@@ -152,8 +152,9 @@ VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
   e.version = in->version;
   e.inputs = in->notes;
   e.logged_kv_gib = in->logged_kv_gib;
+  e.kv_logged = in->kv_logged;
   e.verdict = ReplanVllm(*in);
-  e.matches = std::fabs(e.verdict.kv_gib - in->logged_kv_gib) <= 0.02;
+  e.matches = in->kv_logged && std::fabs(e.verdict.kv_gib - in->logged_kv_gib) <= 0.02;
   if (o.sets.empty()) return e;
   VllmReplanInputs all = *in;
   for (const auto& [flag, value] : o.sets) {

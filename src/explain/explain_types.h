@@ -116,6 +116,7 @@ struct VllmExplain {
   std::string version;
   std::vector<std::string> inputs;
   double logged_kv_gib = 0;
+  bool kv_logged = true;  // false: nothing to check the re-plan against
   VllmReplanVerdict verdict;
   bool matches = false;                          // within the log's rounding
   std::vector<VllmWhatIf> what_ifs;              // each --set alone (the text)

@@ -97,7 +97,12 @@ bool ModelOfClass(const RunRecord& run, SglangReplanInputs* in) {
   if (run.model_class.empty()) return false;
   std::vector<ModelSpec> same;
   for (const std::string& id : CatalogModelIds()) {
-    ModelSpec m = LoadModel(id);
+    ModelSpec m;
+    try {
+      m = LoadModel(id);
+    } catch (const std::exception&) {  // an entry kvplan cannot read names no class
+      continue;
+    }
     if (m.architecture != run.model_class) continue;
     if (!same.empty() && !SameKvGeometry(same.front(), m)) return false;
     same.push_back(std::move(m));

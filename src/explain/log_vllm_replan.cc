@@ -57,10 +57,12 @@ std::string MissingBudgetLine(const RunRecord& r) {
     missing += (missing.empty() ? "" : ", ") + std::string(t.name);
     flags += std::string(" ") + t.flag;
   }
-  std::string where = r.era.rfind("V0", 0) == 0
-                          ? "the log's profiling lines are cut"
-                          : "vLLM V1 prints its profiling breakdown only at DEBUG level "
-                            "(VLLM_LOGGING_LEVEL=DEBUG)";
+  std::string where = r.era.rfind("V0", 0) == 0 ? "the log's profiling lines are cut"
+                      : r.era.rfind("V1", 0) == 0
+                          ? "vLLM V1 prints its profiling breakdown only at DEBUG level "
+                            "(VLLM_LOGGING_LEVEL=DEBUG)"
+                          : "the log holds no profiling breakdown (V0 prints it at INFO, "
+                            "V1 only at DEBUG level: VLLM_LOGGING_LEVEL=DEBUG)";
   return fmt::format("no {}: {}; kvplan plan{} re-plans it by hand", missing, where, flags);
 }
 
@@ -112,22 +114,25 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     return true;
   }
   std::optional<double> w = r.Figure("weights_take_gib");
-  if (!w) w = r.Figure("weights_gib");  // the weights line, when the budget line names none
+  // The weights line, when the budget line names none ("GB" there is GiB too).
+  if (!w) w = r.Figure("weights_gib");
+  if (!w) w = r.Figure("weights_gb");
   std::optional<double> act = r.Figure("activation_peak_gib");
   std::optional<double> kv = r.Figure("available_kv_cache_gib");
-  if (!w || !act || !kv) {
-    *why = !kv ? "no KV budget: the log prints no \"reserved for KV Cache\" figure (nothing to "
-                 "check a re-plan against)"
-               : MissingBudgetLine(r);
+  if (!w || !act) {
+    *why = MissingBudgetLine(r);
     return false;
   }
   m.weights = Bytes(*w);
   m.activation_peak = Bytes(*act);
-  in->logged_kv_gib = *kv;
+  // A log cut after the terms still re-plans; there is just nothing to check it against.
+  in->kv_logged = kv.has_value();
+  in->logged_kv_gib = kv.value_or(0);
   return true;
 }
 
-void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
+// The catalog model, else a stand-in: with the log's cell, or (no tokens) a nominal one.
+void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
   try {
     in->model = LoadModel(r.model);
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
@@ -138,13 +143,6 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
   if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
   if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
-    if (in->logged_kv_gib <= 0) {
-      *why = fmt::format(
-          "no model: '{}' is not in kvplan's catalog and the log gives no KV "
-          "budget (kvplan plan --model CONFIG.json supplies it)",
-          r.model);
-      return;
-    }
     // The budget sum needs no model: a nominal cell, and no tokens reported.
     in->budget_only = true;
     in->model = StandInModel(r.model.empty() ? "(no model)" : r.model, 512, 2, in->args.tp,
@@ -197,8 +195,7 @@ std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::st
   in.args = VllmArgsOfRun(run);
   if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.version = ReleaseOf(run, &in.notes);
-  ModelOf(run, &in, why);
-  if (!why->empty()) return std::nullopt;
+  ModelOf(run, &in);
   GpuOf(run, &in);
   return in;
 }

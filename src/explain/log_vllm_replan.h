@@ -23,6 +23,7 @@ struct VllmReplanInputs {
   std::string version;  // the printed release, or a representative of the log's era
   std::vector<std::string> notes;
   double logged_kv_gib = 0;  // the KV budget the log printed
+  bool kv_logged = true;     // false: the log stops before it (logged_kv_gib is 0)
   bool budget_only = false;  // no model and no KV tokens: the budget sum is all there is
 };
 

@@ -65,7 +65,7 @@ SglangFraction FromKvLine(const RunRecord& run, const SglangFractionInput& in) {
     f.value = m->rule.fraction;
     f.provenance = "assumed";
     if (m->capacity.inferred) f.inferred_capacity_mib = m->capacity.capacity_mib;
-    f.how = fmt::format("SGLang {}'s default rule for {}, TP {} gives {:g}; the KV line implies {}",
+    f.how = fmt::format("SGLang {}'s default rule for {}, TP {} gives {:g}; the figures imply {}",
                         m->rule.release, m->capacity.source, run.SettingInt("tp_size", 1),
                         m->rule.fraction, formula);
     return f;
@@ -93,7 +93,7 @@ SglangFraction SglangFractionOf(const RunRecord& run, const SglangFractionInput&
     SglangFraction f;
     f.value = printed;
     f.provenance = "measured";
-    f.how = "printed in server_args";
+    f.how = "printed in the log (server_args or the launch command)";
     if (in.kv_gib) f.implied = ImpliedMemFraction(in.pre_gib, in.post_gib, *in.kv_gib);
     return f;
   }
@@ -108,7 +108,10 @@ SglangFraction SglangFractionOf(const RunRecord& run, const SglangFractionInput&
   }
   // The newest release the era allows: nothing in the log tells them apart.
   std::vector<SglangDefaultFraction> rules = SglangDefaultFractions(run, caps[0].capacity_mib);
-  if (rules.empty()) return f;
+  if (rules.empty()) {
+    f.how = "no mem_fraction_static: no default rule for the log's era";
+    return f;
+  }
   const SglangDefaultFraction& r = rules.back();
   f.value = r.fraction;
   f.provenance = "assumed";

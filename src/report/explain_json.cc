@@ -93,7 +93,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
   (*j)["replan"] = {{"vllm_version", e.version},
                     {"inputs", e.inputs},
                     {"kv_cache_gib", v.kv_gib},
-                    {"logged_kv_cache_gib", e.logged_kv_gib},
+                    {"logged_kv_cache_gib", e.kv_logged ? json(e.logged_kv_gib) : json(nullptr)},
                     {"kv_tokens", Tokens(v.tokens)},
                     {"budget_only", v.budget_only},
                     {"ok", v.ok},

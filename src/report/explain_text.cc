@@ -214,7 +214,9 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
   for (const std::string& note : e.inputs) *out += "  input    " + note + "\n";
   const VllmReplanVerdict& v = e.verdict;
   for (const std::string& step : v.steps) *out += "  " + step + "\n";
-  *out += fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib);
+  *out += e.kv_logged
+              ? fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib)
+              : fmt::format("  => kv = {:.2f} GiB (the log prints no KV budget)\n", v.kv_gib);
   if (v.budget_only) {
     *out += "  verdict: the budget sum only (no model, so no KV tokens to re-plan)\n";
   } else {
@@ -222,9 +224,10 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
         v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
              : fmt::format("  verdict: fails: \"{}\"\n", v.error);
   }
-  *out += e.matches ? "  check: matches kvplan's model (within the log's rounding)\n"
-                    : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
-                      "kvplan is wrong\n";
+  *out += !e.kv_logged ? "  check: none: the log stops before its KV budget\n"
+          : e.matches  ? "  check: matches kvplan's model (within the log's rounding)\n"
+                       : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
+                         "kvplan is wrong\n";
   for (const VllmWhatIf& w : e.what_ifs) AppendVllmWhatIf(w, v.kv_gib, out);
 }
 
