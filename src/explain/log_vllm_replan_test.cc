@@ -96,5 +96,24 @@ TEST(LogVllmReplan, V1DebugProfilingLinesReplanTheBudget_pr21429) {
   EXPECT_TRUE(assumed);
 }
 
+TEST(LogVllmReplan, ALogCutAfterItsTermsIsReplannedWithNothingToCheck_pr10511) {
+  // vLLM PR #10511's second launch (-tp 2, tabular V0 results) stops after "PyTorch activation
+  // peak memory 1.26GiB": total_gpu_memory 79.22GiB, gpu_memory_utilization 0.90, model
+  // weights take 7.48GiB, non_torch_memory 3.58GiB, and no KV line.
+  RunRecord r;
+  r.engine = "vllm";
+  r.era = "V0 (v0.7-v0.10)";
+  r.figures = {{"total_gpu_memory_gib", 79.22},
+               {"gpu_memory_utilization", 0.90},
+               {"weights_take_gib", 7.48},
+               {"non_torch_memory_gib", 3.58},
+               {"activation_peak_gib", 1.26}};
+  std::string why;
+  std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &why);
+  ASSERT_TRUE(in) << why;
+  EXPECT_FALSE(in->kv_logged);
+  EXPECT_NEAR(ReplanVllm(*in).kv_gib, 79.22 * 0.90 - 7.48 - 3.58 - 1.26, 0.01);
+}
+
 }  // namespace
 }  // namespace kvplan
