@@ -10,6 +10,7 @@
 
 #include "explain/explain.h"
 #include "explain/log_file.h"
+#include "kvplan/error.h"
 #include "kvplan/explain.h"
 #include "testing/test_data.h"
 
@@ -169,6 +170,18 @@ TEST(ExcerptReplan, ANegativeProfiledValueImpliesTheFractionTheRunHad_sglang7691
   EXPECT_FALSE(s.verdict.ok);  // and the re-plan fails as the run did
   ASSERT_TRUE(s.verdict.tokens.has_value());
   EXPECT_NEAR(static_cast<double>(*s.verdict.tokens), -561981, 561981 * 0.005);
+}
+
+TEST(ExcerptReplan, SetOnALogThatCannotBeReplannedNamesTheMissingFigure) {
+  ExplainRequest request;
+  request.log_path = RealData("sglang/vllm_issue21348_qwen3_235b_tp4_kv.log");
+  request.sets = {"mem-fraction-static=0.8"};
+  try {
+    ExplainLog(request);
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--post-load-free-gib"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ SglangExplain ExplainSglang(const RunRecord& r, const ExplainOptions& o) {
   std::optional<SglangReplanInputs> in = SglangReplanInputsOf(r, &e.unavailable);
   if (!in) {
     if (!o.sets.empty()) {
-      throw InputError("--set needs the pre/post-load memory lines: " + e.unavailable);
+      throw InputError("--set cannot re-plan this log: " + e.unavailable);
     }
     return e;
   }
@@ -145,7 +145,7 @@ VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
   VllmLoggedFigures(r, &e);
   std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &e.unavailable);
   if (!in) {
-    if (!o.sets.empty()) throw InputError("--set needs vLLM's memory profiling lines in the log");
+    if (!o.sets.empty()) throw InputError("--set cannot re-plan this log: " + e.unavailable);
     return e;
   }
   e.unavailable.clear();
