@@ -184,5 +184,37 @@ TEST(ExcerptReplan, SetOnALogThatCannotBeReplannedNamesTheMissingFigure) {
   }
 }
 
+TEST(ExcerptReplan, AVllmV1InfoExcerptChecksTheCellAgainstTheLoggedTokens_vllm21348) {
+  // The log: "Available KV cache memory: 8.11 GiB" (one worker's), "GPU KV cache size: 178,880
+  // tokens" (the min over workers). Its lines name neither the model nor the layout; the issue
+  // does (Qwen3-235B-A22B-FP8, --tensor-parallel-size 4), set here as a pasted command would.
+  std::ifstream in(RealData("vllm/issue21348_qwen3_235b_tp4_kv.log"));
+  std::stringstream log;
+  log << in.rdbuf();
+  std::vector<RunRecord> runs = LoadLogText(log.str()).runs;
+  ASSERT_EQ(runs.size(), 1u);
+  RunRecord r = runs[0];
+  r.model = "Qwen/Qwen3-235B-A22B-FP8";
+  r.settings.push_back({"tensor_parallel_size", "4", "user", "the issue's launch command"});
+  ExplainResult e = ExplainRun(r, "issue21348", 1, {});
+  ASSERT_TRUE(e.vllm.has_value());
+  const VllmExplain& v = *e.vllm;
+  ASSERT_TRUE(v.unavailable.empty()) << v.unavailable;
+  EXPECT_TRUE(v.kv_only);
+  EXPECT_EQ(v.logged_tokens, 178880);
+  ASSERT_TRUE(v.verdict.tokens.has_value());
+  // 94 layers x 512 B per token per rank (4 KV heads / TP 4 x 128 x 2 x 2 B) over 8.11 GiB:
+  // 180,928 tokens, 1.1 % above the min over workers the engine reports. The check says so.
+  EXPECT_NEAR(static_cast<double>(*v.verdict.tokens), 178880, 0.02 * 178880);
+  std::string text = RenderExplainText(e);
+  EXPECT_NE(text.find("the log 178,880"), std::string::npos) << text;
+  EXPECT_NE(text.find("one worker's"), std::string::npos) << text;
+  EXPECT_EQ(text.find("available_kv_cache_memory: 8.11 - "), std::string::npos) << text;
+  // --set cannot change a budget whose terms the log does not print.
+  ExplainOptions set;
+  set.sets = {{"gpu_memory_utilization", "0.95"}};
+  EXPECT_THROW(ExplainRun(r, "issue21348", 1, set), InputError);
+}
+
 }  // namespace
 }  // namespace kvplan

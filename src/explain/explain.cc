@@ -132,8 +132,7 @@ void VllmLoggedFigures(const RunRecord& r, VllmExplain* e) {
   // (V1 prints tokens; V0 prints blocks of 16 tokens, its default block size).
   std::optional<double> kv_logged = r.Figure("available_kv_cache_gib");
   if (!kv_logged) kv_logged = r.Figure("kv_cache_size_gib");
-  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
-  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  std::optional<double> tokens = LoggedKvTokens(r);
   if (kv_logged && tokens && *tokens > 0) {
     e->logged_kv_gib_for_cell = kv_logged;
     e->logged_tokens_for_cell = tokens;
@@ -155,6 +154,16 @@ VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
   e.kv_logged = in->kv_logged;
   e.verdict = ReplanVllm(*in);
   e.matches = in->kv_logged && std::fabs(e.verdict.kv_gib - in->logged_kv_gib) <= 0.02;
+  if (in->kv_only) {
+    // The budget is the log's: what can be checked is the tokens it bought.
+    e.kv_only = true;
+    std::optional<double> logged = LoggedKvTokens(r);
+    e.logged_tokens = std::llround(logged.value_or(0));
+    int64_t planned = e.verdict.tokens.value_or(0);
+    e.tokens_relative =
+        *e.logged_tokens > 0 ? static_cast<double>(planned - *e.logged_tokens) / *logged : 0;
+    e.matches = e.verdict.tokens && std::fabs(e.tokens_relative) <= 0.005;
+  }
   if (o.sets.empty()) return e;
   VllmReplanInputs all = *in;
   for (const auto& [flag, value] : o.sets) {

@@ -117,6 +117,9 @@ struct VllmExplain {
   std::vector<std::string> inputs;
   double logged_kv_gib = 0;
   bool kv_logged = true;  // false: nothing to check the re-plan against
+  bool kv_only = false;   // the KV budget is the log's: the check is the tokens it bought
+  std::optional<int64_t> logged_tokens;  // with kv_only
+  double tokens_relative = 0;            // (re-planned - logged) / logged tokens
   VllmReplanVerdict verdict;
   bool matches = false;                          // within the log's rounding
   std::vector<VllmWhatIf> what_ifs;              // each --set alone (the text)

@@ -95,11 +95,46 @@ bool V1DebugMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
   return true;
 }
 
+}  // namespace
+
+// V1 prints tokens; V0 and early V1 print blocks of 16 tokens, the default block size.
+std::optional<double> LoggedKvTokens(const RunRecord& r) {
+  if (std::optional<double> t = r.Figure("gpu_kv_cache_tokens")) return t;
+  if (std::optional<double> b = r.Figure("num_gpu_blocks")) return *b * 16;
+  return std::nullopt;
+}
+
+namespace {
+
+// A V1 log at INFO level prints the KV budget and the tokens it bought, not the budget's
+// terms. With the model in the catalog the budget is taken as measured and the re-plan
+// checks the cell and block arithmetic against the logged tokens.
+bool KvOnlyMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
+  std::optional<double> kv = r.Figure("available_kv_cache_gib");
+  std::optional<double> tokens = LoggedKvTokens(r);
+  if (r.era.rfind("V0", 0) == 0 || !kv || !(*kv > 0 && *kv < 1e7) || !tokens) return false;
+  try {
+    LoadModel(r.model);
+  } catch (const std::exception&) {  // a stand-in's cell would come from these same figures
+    return false;
+  }
+  VllmMeasured& m = in->measured;
+  m.available_kv = Bytes(*kv);
+  // Nothing reads the total once the KV budget is given; the GPU stand-in needs one.
+  m.total = Bytes(*kv / in->args.gpu_memory_utilization.value_or(0.9));
+  in->logged_kv_gib = *kv;
+  in->kv_only = true;
+  in->notes.push_back(
+      "KV budget measured (\"Available KV cache memory\"); its terms are not printed at INFO "
+      "level, so the re-plan checks the cell and blocks against the logged tokens only");
+  return true;
+}
+
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
   std::optional<double> util = r.Figure("gpu_memory_utilization");
-  if ((!total || !util) && V1DebugMeasuredOf(r, in)) return true;
+  if ((!total || !util) && (V1DebugMeasuredOf(r, in) || KvOnlyMeasuredOf(r, in))) return true;
   if (!total || !util) {
     *why = MissingBudgetLine(r);
     return false;
@@ -139,9 +174,7 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
     return;
   } catch (const std::exception&) {
   }
-  // V1 prints tokens; V0 prints blocks of 16 tokens, its default block size.
-  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
-  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  std::optional<double> tokens = LoggedKvTokens(r);
   if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
     // The budget sum needs no model: a nominal cell, and no tokens reported.
     in->budget_only = true;
@@ -164,7 +197,10 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
 
 void GpuOf(const RunRecord& r, VllmReplanInputs* in) {
   std::string note;
-  in->gpu = LoggedGpu(r, *in->measured.total, "the logged total_gpu_memory", &note);
+  in->gpu = LoggedGpu(r, *in->measured.total,
+                      in->kv_only ? "the KV budget / utilization (unused: the budget is the log's)"
+                                  : "the logged total_gpu_memory",
+                      &note);
   in->notes.push_back(note);
 }
 
@@ -212,7 +248,10 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
   }
   for (const Stage& s : r.stages) {
     // Without a model the stages after the budget (blocks, tokens) mean nothing.
-    if (in.budget_only && (s.name == "needed_for_one_request" || s.name == "kv_cache")) continue;
+    bool after_budget = s.name == "needed_for_one_request" || s.name == "kv_cache";
+    if (in.budget_only && after_budget) continue;
+    // With the budget taken from the log, the planner's budget stages describe nothing.
+    if (in.kv_only && !after_budget) continue;
     v.steps.push_back(s.name + ": " + s.formula);
   }
   v.kv_gib = ToGiB(r.rest_memory_bytes);
@@ -228,6 +267,11 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
 }
 
 void ApplyVllmSet(VllmReplanInputs* in, const std::string& flag, const std::string& value) {
+  if (in->kv_only) {
+    throw InputError("--set " + flag +
+                     ": the log prints the KV budget but not its terms (total, weights, "
+                     "activation peak, non-torch), so a changed setting cannot be re-planned");
+  }
   if (SettingKey(flag) != "gpu_memory_utilization") {
     throw InputError("--set " + flag +
                      ": for a vLLM log kvplan re-plans gpu_memory_utilization only");

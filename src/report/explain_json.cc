@@ -96,6 +96,8 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
                     {"logged_kv_cache_gib", e.kv_logged ? json(e.logged_kv_gib) : json(nullptr)},
                     {"kv_tokens", Tokens(v.tokens)},
                     {"budget_only", v.budget_only},
+                    {"kv_budget_from_log", e.kv_only},
+                    {"logged_kv_tokens", e.logged_tokens ? json(*e.logged_tokens) : json(nullptr)},
                     {"ok", v.ok},
                     {"error", v.error},
                     {"steps", v.steps}};

@@ -194,6 +194,17 @@ void AppendVllmWhatIf(const VllmWhatIf& w, double kv_gib, std::string* out) {
   *out += "\n";
 }
 
+void AppendVllmTokensCheck(const VllmExplain& e, std::string* out) {
+  std::string diff = fmt::format(
+      "kvplan {} tokens, the log {} ({:+.3f} %)", WithThousands(e.verdict.tokens.value_or(0)),
+      WithThousands(e.logged_tokens.value_or(0)), 100 * e.tokens_relative);
+  *out += e.matches
+              ? "  check: the cell and blocks match the logged tokens within 0.5 %: " + diff + "\n"
+              : "  check: MISMATCH in the tokens: " + diff +
+                    ". \"Available KV cache memory\" is one worker's while the tokens are the "
+                    "min over workers, or kvplan's cell is wrong\n";
+}
+
 void AppendVllm(const VllmExplain& e, std::string* out) {
   *out += "\nKV budget from the log (vLLM)\n";
   for (const auto& [key, value] : e.figures) {
@@ -224,10 +235,14 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
         v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
              : fmt::format("  verdict: fails: \"{}\"\n", v.error);
   }
-  *out += !e.kv_logged ? "  check: none: the log stops before its KV budget\n"
-          : e.matches  ? "  check: matches kvplan's model (within the log's rounding)\n"
-                       : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
-                         "kvplan is wrong\n";
+  if (e.kv_only) {
+    AppendVllmTokensCheck(e, out);
+  } else {
+    *out += !e.kv_logged ? "  check: none: the log stops before its KV budget\n"
+            : e.matches  ? "  check: matches kvplan's model (within the log's rounding)\n"
+                        : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
+                          "kvplan is wrong\n";
+  }
   for (const VllmWhatIf& w : e.what_ifs) AppendVllmWhatIf(w, v.kv_gib, out);
 }
 
