@@ -242,40 +242,55 @@ bool FreeMemoryOf(const RunRecord& run, SglangReplanInputs* in, std::string* why
   return true;
 }
 
-// The fraction: printed, or from the KV line and the default rules (sglang_fraction.h).
+// The pool the log's KV line holds: its tokens x the cell its K/V sizes imply.
+void PoolFromKvLine(const RunRecord& run, const SglangReplanInputs& in, SglangFractionInput* f) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  // A garbled line (no free memory, an absurd pool) implies nothing.
+  if (in.log_cell_bytes <= 0 || !tokens || in.pre_gib <= 0 || *tokens >= 1e12) return;
+  double page = static_cast<double>(in.args.page_size.value_or(1));
+  double cell = static_cast<double>(in.log_cell_bytes);
+  // The pool is rest // cell rounded down to the page: rest lies within one page above it.
+  f->kv_gib = (*tokens + page / 2) * cell / static_cast<double>(kGiB);
+  f->kv_doubt_gib = (page / 2 * cell + *tokens * static_cast<double>(in.log_cell_uncertainty)) /
+                    static_cast<double>(kGiB);
+}
+
+// Without K/V sizes: the logged tokens, or SGLang's "max_total_tokens=N is larger than the
+// profiled value P" (P = int(rest // cell), negative when the weights leave less than the
+// fraction's rest), times the model's cell as the planner computes it (any fraction gives
+// the same cell).
+void PoolFromModelCell(const RunRecord& run, const SglangReplanInputs& in, SglangFractionInput* f) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  bool profiled = !tokens;
+  if (profiled) tokens = run.Figure("profiled_max_total_num_tokens");
+  if (f->kv_gib || !tokens || in.pre_gib <= 0 || !(std::fabs(*tokens) < 1e12)) return;
+  SglangReplanInputs probe = in;
+  probe.args.mem_fraction_static = 0.5;
+  int64_t cell = ReplanSglang(probe).cell_bytes;
+  if (cell <= 0) return;
+  f->kv_gib = *tokens * static_cast<double>(cell) / static_cast<double>(kGiB);
+  f->kv_doubt_gib = static_cast<double>(cell) / static_cast<double>(kGiB);
+  f->pool = fmt::format("{} {} x cell {} B (the model's)", profiled ? "profiled value" : "#tokens",
+                        WithThousands(std::llround(*tokens)), WithThousands(cell));
+}
+
+// The fraction: printed, or from the pool and the default rules (sglang_fraction.h).
 bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   SglangFractionInput f;
   f.pre_gib = in->pre_gib;
   f.post_gib = in->post_gib;
   f.pre_doubt_gib = in->pre_derived ? 0.01 : 0.005;
+  PoolFromKvLine(run, *in, &f);
+  PoolFromModelCell(run, *in, &f);
   std::optional<double> tokens = run.Figure("kv_tokens");
-  // A garbled line (no free memory, an absurd pool) implies nothing.
-  if (in->log_cell_bytes > 0 && tokens && in->pre_gib > 0 && *tokens < 1e12) {
-    double page = static_cast<double>(in->args.page_size.value_or(1));
-    double cell = static_cast<double>(in->log_cell_bytes);
-    // The pool is rest // cell rounded down to the page: rest lies within one page above it.
-    f.kv_gib = (*tokens + page / 2) * cell / static_cast<double>(kGiB);
-    f.kv_doubt_gib = (page / 2 * cell + *tokens * static_cast<double>(in->log_cell_uncertainty)) /
-                     static_cast<double>(kGiB);
-  }
-  std::optional<double> profiled = run.Figure("profiled_max_total_num_tokens");
-  if (!f.kv_gib && profiled && in->pre_gib > 0 && std::fabs(*profiled) < 1e12) {
-    // "max_total_tokens=N is larger than the profiled value P": P = int(rest // cell), the
-    // pool the memory allows (negative when the weights leave less than the fraction's rest).
-    // The cell is the model's, as the planner computes it (any fraction gives the same cell).
-    SglangReplanInputs probe = *in;
-    probe.args.mem_fraction_static = 0.5;
-    int64_t cell = ReplanSglang(probe).cell_bytes;
-    if (cell > 0) {
-      f.kv_gib = *profiled * static_cast<double>(cell) / static_cast<double>(kGiB);
-      f.kv_doubt_gib = static_cast<double>(cell) / static_cast<double>(kGiB);
-      f.pool = fmt::format("profiled value {} x cell {} B", WithThousands(std::llround(*profiled)),
-                           WithThousands(cell));
-    }
-  }
   SglangFraction mfs = SglangFractionOf(run, f);
   if (!mfs.value) {
-    *why = mfs.how;
+    *why = tokens && !f.kv_gib && run.SettingNumber("mem_fraction_static") == std::nullopt
+               ? fmt::format(
+                     "no mem_fraction_static: the KV line and the free memory (pre "
+                     "{:.2f} GiB, post {:.2f} GiB) imply none (a garbled figure?)",
+                     in->pre_gib, in->post_gib)
+               : mfs.how;
     return false;
   }
   if (!(*mfs.value > 0 && *mfs.value <= 1)) {  // also NaN
