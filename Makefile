@@ -30,7 +30,7 @@ unit: build
 # library is instrumented for libFuzzer too), so CI compiles twice, not three times.
 asan: deps
 	CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
-	  -DKVPLAN_SANITIZE=ON -DKVPLAN_FUZZ=ON -DKVPLAN_BENCH=OFF
+	  -DKVPLAN_SANITIZE=ON -DKVPLAN_FUZZ=ON -DKVPLAN_BENCH=OFF -DKVPLAN_UNITY=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 

@@ -13,6 +13,10 @@
 
 namespace kvplan {
 
+// The KV-cache context perf and tune assume per request when --context is not given
+// (printed under "Assumed:"): a common chat-serving length, not any engine's default.
+inline constexpr int64_t kDefaultContextTokens = 4096;
+
 // Names as the user typed them; PredictPerf resolves and checks them.
 struct PerfQuery {
   std::string model, gpu;
@@ -24,8 +28,9 @@ struct PerfQuery {
   std::string kv_dtype = "auto";   // SGLang --kv-cache-dtype
   int tp = 1, pp = 1, dp = 1, ep = 1;
   bool dp_attention = false;
-  std::optional<int64_t> context;        // tokens in each request's KV cache (unset: 4096)
-  std::vector<int> batch_sizes;          // empty: the model's default sweep
+  std::optional<int64_t>
+      context;                   // tokens in each request's KV cache (unset: kDefaultContextTokens)
+  std::vector<int> batch_sizes;  // empty: the model's default sweep
   std::vector<int64_t> prompt_lengths;   // empty: the model's default sweep
   std::optional<int> cuda_graph_max_bs;  // unset: the engine's default for the launch
   bool disable_cuda_graph = false;

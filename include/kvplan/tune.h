@@ -17,11 +17,12 @@ namespace kvplan {
 // Names as the user typed them; SearchLaunchSettings resolves and checks them.
 struct TuneQuery {
   std::string model, gpu;
-  std::optional<int> gpus;         // GPUs in the node (unset: 8, declared in the output)
-  std::string topology;            // "" = the GPU's usual one
-  std::optional<int64_t> context;  // tokens per request (prompt + output) in the KV cache (4096)
-  int64_t prompt = 0;              // prompt length for TTFT (0: context / 2)
-  int64_t concurrency = 0;         // requests that must run at once (0: as many as fit)
+  std::optional<int> gpus;  // GPUs in the node (unset: 8, declared in the output)
+  std::string topology;     // "" = the GPU's usual one
+  std::optional<int64_t>
+      context;  // tokens per request (prompt + output) in the KV cache (kDefaultContextTokens)
+  int64_t prompt = 0;       // prompt length for TTFT (0: context / 2)
+  int64_t concurrency = 0;  // requests that must run at once (0: as many as fit)
   std::optional<double> ttft_ms, tpot_ms;
   std::string draft;  // EAGLE-3 draft model ("" = none)
   std::optional<double> accept_length;

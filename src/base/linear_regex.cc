@@ -5,7 +5,10 @@
 #include <fmt/core.h>
 
 namespace kvplan {
-namespace {
+// Named, not anonymous: RegexCompiler (a friend of LinearRegex, so in kvplan) holds
+// these types, and a class with a member of an anonymous-namespace type must itself
+// have internal linkage (GCC -Wsubobject-linkage once files are compiled together).
+namespace regex_syntax {
 
 using ByteSet = std::bitset<256>;
 
@@ -30,7 +33,9 @@ ByteSet Digits() { return Range('0', '9'); }
 ByteSet Word() { return Range('a', 'z') | Range('A', 'Z') | Digits() | Range('_', '_'); }
 ByteSet Space() { return Range('\t', '\r') | Range(' ', ' '); }
 
-}  // namespace
+}  // namespace regex_syntax
+
+using namespace regex_syntax;
 
 // Recursive-descent parser to a syntax tree, then code generation.
 class RegexCompiler {

@@ -24,6 +24,12 @@ inline int64_t TruncToInt64(double x) { return static_cast<int64_t>(std::trunc(x
 // GiB given by a user or printed in a log, to bytes (Python int(gib * 2**30)).
 inline int64_t GiBToBytes(double gib) { return TruncToInt64(gib * static_cast<double>(kGiB)); }
 
+// A GiB figure a log printed rounded (e.g. "K size: 1.23 GB"), to the nearest byte:
+// the log's figure is itself rounded, so truncating would bias it downward.
+inline int64_t GiBToNearestBytes(double gib) {
+  return static_cast<int64_t>(std::llround(gib * static_cast<double>(kGiB)));
+}
+
 // Python floor division for integers (rounds toward negative infinity).
 inline int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;

@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kMyGpu = R"({"name": "Lab GPU 48GB", "capacity_mib": 49152,
   "hbm_tb_s": 0.96, "bf16_tflops": 180, "link": "pcie", "pcie_gb_s": 32})";
 
-std::string ErrorOf(const std::string& text) {
+std::string GpuFileErrorOf(const std::string& text) {
   try {
     ParseUserGpu(text, "my-gpu.json");
   } catch (const InputError& e) {
@@ -44,21 +44,22 @@ TEST(UserGpu, RequiredFieldsAndDefaults) {
 TEST(UserGpu, SaysInOneLineWhichFieldIsMissing) {
   std::string no_bw = kMyGpu;
   no_bw.replace(no_bw.find("\"hbm_tb_s\": 0.96, "), 18, "");
-  EXPECT_EQ(ErrorOf(no_bw), "my-gpu.json: missing field 'hbm_tb_s' (memory bandwidth in TB/s)");
+  EXPECT_EQ(GpuFileErrorOf(no_bw),
+            "my-gpu.json: missing field 'hbm_tb_s' (memory bandwidth in TB/s)");
   std::string no_link_bw = kMyGpu;
   no_link_bw.replace(no_link_bw.find(", \"pcie_gb_s\": 32"), 17, "");
-  EXPECT_EQ(ErrorOf(no_link_bw),
+  EXPECT_EQ(GpuFileErrorOf(no_link_bw),
             "my-gpu.json: missing field 'pcie_gb_s' (the pcie bandwidth per GPU, one direction, "
             "GB/s)");
-  EXPECT_EQ(ErrorOf(R"({"name": "x"})"),
+  EXPECT_EQ(GpuFileErrorOf(R"({"name": "x"})"),
             "my-gpu.json: missing field 'capacity_mib' (nvidia-smi memory.total in MiB)");
   std::string typo = kMyGpu;
   typo.replace(typo.find("bf16_tflops"), 11, "bf16_tflop");
-  EXPECT_EQ(ErrorOf(typo), "my-gpu.json: missing field 'bf16_tflops' (dense BF16 TFLOP/s)");
-  EXPECT_EQ(ErrorOf(std::string(kMyGpu).replace(1, 0, "\"hbm\": 1, ")),
+  EXPECT_EQ(GpuFileErrorOf(typo), "my-gpu.json: missing field 'bf16_tflops' (dense BF16 TFLOP/s)");
+  EXPECT_EQ(GpuFileErrorOf(std::string(kMyGpu).replace(1, 0, "\"hbm\": 1, ")),
             "my-gpu.json: unknown field 'hbm'");
-  EXPECT_EQ(ErrorOf("[1]").find("my-gpu.json: not a JSON object"), 0u);
-  for (const std::string& e : {ErrorOf(no_bw), ErrorOf(typo)}) {
+  EXPECT_EQ(GpuFileErrorOf("[1]").find("my-gpu.json: not a JSON object"), 0u);
+  for (const std::string& e : {GpuFileErrorOf(no_bw), GpuFileErrorOf(typo)}) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   }
 }

@@ -30,7 +30,7 @@ void ExpectWithinOnePercent(int64_t got, double published, const std::string& wh
       << what << ": " << got << " vs published " << published;
 }
 
-std::string ParseError(const std::string& text) {
+std::string ConfigErrorOf(const std::string& text) {
   try {
     ParseModelConfig(text, "test.json");
   } catch (const InputError& e) {
@@ -127,25 +127,25 @@ TEST(RealConfigs, PythonJsonTokensAreAccepted) {
                                  "t");
   EXPECT_EQ(m.num_layers, 2);
   // A number where the config needs an integer is still a typed refusal.
-  std::string e = ParseError(
+  std::string e = ConfigErrorOf(
       R"({"architectures":["LlamaForCausalLM"],"vocab_size":100,"hidden_size":Infinity})");
   EXPECT_NE(e.find("\"hidden_size\" should be an integer"), std::string::npos) << e;
 }
 
 TEST(RealConfigs, JsonRefusalSaysWhereAndWhy) {
-  std::string e = ParseError("{\n  \"hidden_size\": 4,\n  \"vocab_size\" 100\n}");
+  std::string e = ConfigErrorOf("{\n  \"hidden_size\": 4,\n  \"vocab_size\" 100\n}");
   // nlohmann gives up after reading the offending token: "100" ends at column 18.
   EXPECT_NE(e.find("not valid JSON at line 3, column 18"), std::string::npos) << e;
   EXPECT_NE(e.find("expected ':'"), std::string::npos) << e;
   // Positions after a rewritten NaN are still those of the original text.
-  e = ParseError("{\"a\": NaN, \"b\": tru}");
+  e = ConfigErrorOf("{\"a\": NaN, \"b\": tru}");
   EXPECT_NE(e.find("line 1, column 20"), std::string::npos) << e;
-  EXPECT_NE(ParseError("{\"a\": Infinityx}").find("not valid JSON"), std::string::npos);
-  EXPECT_NE(ParseError("{\"a\": \"unterminated").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(ConfigErrorOf("{\"a\": Infinityx}").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(ConfigErrorOf("{\"a\": \"unterminated").find("not valid JSON"), std::string::npos);
 }
 
 TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
-  std::string e = ParseError(R"({"architectures":["NemotronHForCausalLM"],"hidden_size":64,
+  std::string e = ConfigErrorOf(R"({"architectures":["NemotronHForCausalLM"],"hidden_size":64,
       "time_step_limit":[0.0, Infinity]})");
   EXPECT_NE(e.find("NemotronHForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("state memory"), std::string::npos) << e;

@@ -15,12 +15,6 @@
 namespace kvplan::cli {
 namespace {
 
-using Output = testing::ShellRun;
-
-Output Kvplan(const std::string& args, bool merge_stderr = true) {
-  return testing::RunKvplanShell(args, merge_stderr);
-}
-
 const nlohmann::json* Engine(const nlohmann::json& doc, const std::string& name) {
   for (const nlohmann::json& e : doc["engines"]) {
     if (e["engine"] == name) return &e;
@@ -31,7 +25,8 @@ const nlohmann::json* Engine(const nlohmann::json& doc, const std::string& name)
 // vllm issue 21348: Qwen3-235B-A22B-FP8 on 4x H100, 48,128 KV bytes per token
 // per GPU in both engines; the budgets differ, not the cache.
 TEST(CompareVerb, Qwen3_235BFp8On4xH100Issue21348) {
-  Output r = Kvplan("compare --model Qwen/Qwen3-235B-A22B-FP8 --gpu h100 --tp 4 --json", false);
+  testing::ShellRun r = testing::RunKvplanShell(
+      "compare --model Qwen/Qwen3-235B-A22B-FP8 --gpu h100 --tp 4 --json", false);
   ASSERT_EQ(r.status, 0) << r.out;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["context_length"], 40960);
@@ -83,10 +78,10 @@ TEST(CompareVerb, Issue21348BothEnginesThroughPlanLaunch) {
 // compare --json writes each launch under the plan schema: the same keys and
 // values as `kvplan plan --json` for the same launch.
 TEST(CompareVerb, EachEngineIsThePlanSchema) {
-  Output c = Kvplan(
+  testing::ShellRun c = testing::RunKvplanShell(
       "compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --context-length 32768 --json",
       false);
-  Output p = Kvplan(
+  testing::ShellRun p = testing::RunKvplanShell(
       "plan --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --tp 1 --context-length 32768 "
       "--json",
       false);
@@ -109,8 +104,8 @@ TEST(CompareVerb, EachEngineIsThePlanSchema) {
 }
 
 TEST(CompareVerb, TextNamesEveryEngineAndTheDifference) {
-  Output r =
-      Kvplan("compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --context-length 32768");
+  testing::ShellRun r = testing::RunKvplanShell(
+      "compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --context-length 32768");
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* s :
        {"SGLang", "vLLM", "TRT-LLM", "KV TOKENS", "holds", "context 32,768 tokens"}) {
@@ -122,14 +117,14 @@ TEST(CompareVerb, BadInputIsOneLineAndExitTwo) {
   for (const char* args : {"compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h1000",
                            "compare --model no/such-model --gpu h100",
                            "compare --model meta-llama/Llama-3.1-8B-Instruct --gpu h100 --tp 0"}) {
-    Output r = Kvplan(args);
+    testing::ShellRun r = testing::RunKvplanShell(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
   }
 }
 
 TEST(PlanVerbEngines, VllmPastedCommandEndToEnd) {
-  Output r = Kvplan(
+  testing::ShellRun r = testing::RunKvplanShell(
       "plan --engine vllm@0.10.1 --gpu h100 --json -- vllm serve meta-llama/Llama-3.1-8B-Instruct "
       "--max-model-len 32768 --gpu-memory-utilization 0.9",
       false);
@@ -158,7 +153,7 @@ TEST(PlanVerbEngines, VllmV0Rtx3090Issue10517FromScratch) {
 }
 
 TEST(PlanVerbEngines, TrtllmEndToEnd) {
-  Output r = Kvplan(
+  testing::ShellRun r = testing::RunKvplanShell(
       "plan --engine trtllm@1.0.0 --gpu h100 --model meta-llama/Llama-3.1-8B-Instruct "
       "--tp_size 1 --max_seq_len 8192");
   ASSERT_EQ(r.status, 0) << r.out;
@@ -166,7 +161,8 @@ TEST(PlanVerbEngines, TrtllmEndToEnd) {
 }
 
 TEST(PlanVerbEngines, UnknownVllmVersionIsOneLine) {
-  Output r = Kvplan("plan --engine vllm@0.4.0 --gpu h100 --model meta-llama/Llama-3.1-8B-Instruct");
+  testing::ShellRun r = testing::RunKvplanShell(
+      "plan --engine vllm@0.4.0 --gpu h100 --model meta-llama/Llama-3.1-8B-Instruct");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("outside the modelled releases"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;

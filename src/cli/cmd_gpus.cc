@@ -10,7 +10,7 @@
 namespace kvplan::cli {
 namespace {
 
-void List(bool json) {
+void PrintGpuList(bool json) {
   const std::string text = json ? RenderGpusJson(ListGpus()) + "\n" : RenderGpusText(ListGpus());
   std::fputs(text.c_str(), stdout);
 }
@@ -21,7 +21,7 @@ void RegisterGpusVerb(Command& app) {
   Command* cmd = app.add_subcommand("gpus", "List the GPU catalog");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print the catalog as JSON (base units, with sources)");
-  cmd->callback([json] { List(*json); });
+  cmd->callback([json] { PrintGpuList(*json); });
 }
 
 }  // namespace kvplan::cli

@@ -22,9 +22,6 @@ using Result = kvplan::testing::ShellRun;
 
 std::string Data(const std::string& name) { return kvplan::testing::SyntheticData(name); }
 
-// kvplan ARGS through the shell, stderr joined to stdout.
-Result Kvplan(const std::string& args) { return kvplan::testing::RunKvplanShell(args); }
-
 class LogVerbs : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -42,43 +39,48 @@ class LogVerbs : public ::testing::Test {
 TEST_F(LogVerbs, IngestIsIdempotentAndRunsListsWhatWasStored) {
   std::string logs =
       Data("sglang/story_baseline_auto_mfs.log") + " " + Data("sglang/story_mfs_0.55_failed.log");
-  Result first = Kvplan("ingest --db " + db_ + " " + logs);
+  Result first = kvplan::testing::RunKvplanShell("ingest --db " + db_ + " " + logs);
   ASSERT_EQ(first.status, 0) << first.out;
   EXPECT_NE(first.out.find("1 run stored"), std::string::npos) << first.out;
-  Result again = Kvplan("ingest --db " + db_ + " " + Data("sglang/story_baseline_auto_mfs.log"));
+  Result again = kvplan::testing::RunKvplanShell("ingest --db " + db_ + " " +
+                                                 Data("sglang/story_baseline_auto_mfs.log"));
   EXPECT_NE(again.out.find("already ingested"), std::string::npos) << again.out;
-  Result json = Kvplan("runs --json --db " + db_);
+  Result json = kvplan::testing::RunKvplanShell("runs --json --db " + db_);
   ASSERT_EQ(json.status, 0) << json.out;
   nlohmann::json runs = nlohmann::json::parse(json.out);
   ASSERT_EQ(runs.size(), 2u);
-  Result failed = Kvplan("runs --failed --json --db " + db_);
+  Result failed = kvplan::testing::RunKvplanShell("runs --failed --json --db " + db_);
   EXPECT_EQ(nlohmann::json::parse(failed.out).size(), 1u);
-  Result table = Kvplan("runs --model qwen3-235b --db " + db_);
+  Result table = kvplan::testing::RunKvplanShell("runs --model qwen3-235b --db " + db_);
   EXPECT_NE(table.out.find("failed"), std::string::npos) << table.out;
 }
 
 TEST_F(LogVerbs, DiffLastGoodFindsTheBaselineInTheHistory) {
-  ASSERT_EQ(Kvplan("ingest --db " + db_ + " " + Data("sglang/story_baseline_auto_mfs.log")).status,
+  ASSERT_EQ(kvplan::testing::RunKvplanShell("ingest --db " + db_ + " " +
+                                            Data("sglang/story_baseline_auto_mfs.log"))
+                .status,
             0);
-  Result d =
-      Kvplan("diff --last-good --db " + db_ + " " + Data("sglang/story_mfs_0.55_failed.log"));
+  Result d = kvplan::testing::RunKvplanShell("diff --last-good --db " + db_ + " " +
+                                             Data("sglang/story_mfs_0.55_failed.log"));
   ASSERT_EQ(d.status, 0) << d.out;
   EXPECT_NE(d.out.find("mem_fraction_static      0.88 (auto) -> 0.55 (user)"), std::string::npos)
       << d.out;
-  Result none = Kvplan("diff --last-good --db " + db_ + " " + Data("vllm/v1_qwen3_8b_h100_ok.log"));
+  Result none = kvplan::testing::RunKvplanShell("diff --last-good --db " + db_ + " " +
+                                                Data("vllm/v1_qwen3_8b_h100_ok.log"));
   EXPECT_EQ(none.status, 2) << none.out;
   EXPECT_NE(none.out.find("no successful run"), std::string::npos);
 }
 
 TEST_F(LogVerbs, ExplainAnswersWhatIfFromTheMeasuredFigures) {
-  Result r = Kvplan("explain " + Data("sglang/story_baseline_auto_mfs.log") +
-                    " --set mem-fraction-static=0.55");
+  Result r = kvplan::testing::RunKvplanShell(
+      "explain " + Data("sglang/story_baseline_auto_mfs.log") + " --set mem-fraction-static=0.55");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("rest_memory -20.60 GiB"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("check: matches"), std::string::npos) << r.out;
-  Result bad = Kvplan("explain " + Data("sglang/story_baseline_auto_mfs.log") + " --set tp=4");
+  Result bad = kvplan::testing::RunKvplanShell(
+      "explain " + Data("sglang/story_baseline_auto_mfs.log") + " --set tp=4");
   EXPECT_EQ(bad.status, 2);
-  Result missing = Kvplan("explain /nonexistent.log");
+  Result missing = kvplan::testing::RunKvplanShell("explain /nonexistent.log");
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.out.find("cannot open log"), std::string::npos);
 }
@@ -116,7 +118,7 @@ TEST_F(LogVerbs, ConcurrentIngestProcessesLoseNothing) {
     ::waitpid(pid, &st, 0);
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   }
-  Result json = Kvplan("runs --json --db " + db_);
+  Result json = kvplan::testing::RunKvplanShell("runs --json --db " + db_);
   ASSERT_EQ(json.status, 0) << json.out;
   EXPECT_EQ(nlohmann::json::parse(json.out).size(), 6u);
 }

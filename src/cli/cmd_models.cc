@@ -24,7 +24,7 @@ void Show(const ShowOptions& o) {
   Print(o.json ? RenderModelShowJson(*show) + "\n" : RenderModelShowText(*show));
 }
 
-void List(bool json) {
+void PrintModelList(bool json) {
   const std::shared_ptr<const ModelListing> models = ListModels();
   Print(json ? RenderModelsJson(*models) + "\n" : RenderModelsText(*models));
 }
@@ -62,7 +62,7 @@ void RegisterModelsVerb(Command& app) {
 
   cmd->callback([show, json] {
     if (show->parsed()) return;
-    List(*json);
+    PrintModelList(*json);
   });
 }
 

@@ -17,10 +17,8 @@ namespace {
 
 using CliRun = testing::ShellRun;
 
-CliRun RunKvplan(const std::string& args) { return testing::RunKvplanShell(args); }
-
 TEST(ModelsVerb, TableHasOneRowPerCatalogModel) {
-  CliRun r = RunKvplan("models");
+  CliRun r = testing::RunKvplanShell("models");
   ASSERT_EQ(r.status, 0) << r.out;
   for (const std::string& id : CatalogModelIds()) {
     EXPECT_NE(r.out.find("\n" + id + " "), std::string::npos) << id;
@@ -30,7 +28,7 @@ TEST(ModelsVerb, TableHasOneRowPerCatalogModel) {
 }
 
 TEST(ModelsVerb, JsonListsEveryModel) {
-  CliRun r = RunKvplan("models --json");
+  CliRun r = testing::RunKvplanShell("models --json");
   ASSERT_EQ(r.status, 0);
   nlohmann::json doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc.size(), CatalogModelIds().size());
@@ -43,7 +41,7 @@ TEST(ModelsVerb, JsonListsEveryModel) {
 }
 
 TEST(ModelsVerb, ShowJsonMatchesTheLibrary) {
-  CliRun r = RunKvplan("models show qwen/qwen3-32b --tp 4 --json");
+  CliRun r = testing::RunKvplanShell("models show qwen/qwen3-32b --tp 4 --json");
   ASSERT_EQ(r.status, 0) << r.out;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   Parallelism p;
@@ -55,7 +53,8 @@ TEST(ModelsVerb, ShowJsonMatchesTheLibrary) {
 }
 
 TEST(ModelsVerb, ShowTableListsParts) {
-  CliRun r = RunKvplan("models show Qwen/Qwen3-30B-A3B --tp 4 --dp 4 --ep 4 --enable-dp-attention");
+  CliRun r = testing::RunKvplanShell(
+      "models show Qwen/Qwen3-30B-A3B --tp 4 --dp 4 --ep 4 --enable-dp-attention");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("dp-attention (attention tp 1)"), std::string::npos) << r.out;
   // The embedding is whole on every rank under DP attention.
@@ -67,14 +66,14 @@ TEST(ModelsVerb, ShowTableListsParts) {
 TEST(ModelsVerb, BadInputExitsTwoWithOneLine) {
   for (const char* args : {"models show no-such/model", "models show Qwen/Qwen3-8B --tp 0",
                            "models show", "models show Qwen/Qwen3-8B --pp 99"}) {
-    CliRun r = RunKvplan(args);
+    CliRun r = testing::RunKvplanShell(args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << ": " << r.out;
   }
 }
 
 TEST(ModelsVerb, ShowSaysWhenTheEngineRefusesTheSharding) {
-  CliRun r = RunKvplan("models show Qwen/Qwen3-235B-A22B-FP8 --tp 8");
+  CliRun r = testing::RunKvplanShell("models show Qwen/Qwen3-235B-A22B-FP8 --tp 8");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("engine refuses this sharding: The output_size of gate's and up's weight = "
                        "192 is not divisible by weight quantization block_n = 128."),

@@ -52,7 +52,8 @@ void RegisterPerfVerb(Command& app) {
                   "auto (engine rule), nccl, or custom (custom allreduce forced on)");
   cmd->add_option("--kv-cache-dtype", o->query.kv_dtype, "auto, fp8_e4m3, fp8_e5m2, bf16");
   cmd->add_option("--context", o->query.context,
-                  "Tokens in each request's KV cache while decoding (default 4096)");
+                  "Tokens in each request's KV cache while decoding (default " +
+                      std::to_string(kDefaultContextTokens) + ")");
   cmd->add_option("--batch-sizes", o->query.batch_sizes, "Decode batch sizes, e.g. 1,2,4,8")
       ->delimiter(',');
   cmd->add_option("--prompt-lengths", o->query.prompt_lengths, "Prompt lengths for TTFT")

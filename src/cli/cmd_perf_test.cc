@@ -14,12 +14,10 @@ namespace {
 
 using CmdRun = testing::ShellRun;
 
-CmdRun Kvplan(const std::string& args) { return testing::RunKvplanShell(args); }
-
 const std::string kLlama = "--model meta-llama/Llama-3.1-8B-Instruct";
 
 TEST(PerfVerb, ValidationTable) {
-  const CmdRun r = Kvplan("perf --validation");
+  const CmdRun r = testing::RunKvplanShell("perf --validation");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("| 8xH100 SXM, NVLS | 8 |"), std::string::npos);
   size_t yes = 0;
@@ -31,9 +29,9 @@ TEST(PerfVerb, ValidationTable) {
 
 // SGLang docs: Llama-3.1-8B on one H100, batch 1: 158.34 tok/s.
 TEST(PerfVerb, JsonDecodeAndPrefill) {
-  const CmdRun r =
-      Kvplan("perf " + kLlama +
-             " --gpu h100-sxm --batch-sizes 1,8 --prompt-lengths 512 --context 512 --json");
+  const CmdRun r = testing::RunKvplanShell(
+      "perf " + kLlama +
+      " --gpu h100-sxm --batch-sizes 1,8 --prompt-lengths 512 --context 512 --json");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["decode"].size(), 2u);
@@ -46,11 +44,12 @@ TEST(PerfVerb, JsonDecodeAndPrefill) {
 }
 
 TEST(PerfVerb, CsvAndSpeculation) {
-  const CmdRun r = Kvplan("perf " + kLlama +
-                          " --gpu h100-sxm --batch-sizes 1,2 --prompt-lengths 128 --csv "
-                          "--speculative-algorithm EAGLE3 --speculative-num-steps 3 "
-                          "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
-                          "--accept-length 2.5");
+  const CmdRun r =
+      testing::RunKvplanShell("perf " + kLlama +
+                              " --gpu h100-sxm --batch-sizes 1,2 --prompt-lengths 128 --csv "
+                              "--speculative-algorithm EAGLE3 --speculative-num-steps 3 "
+                              "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+                              "--accept-length 2.5");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.rfind("table,batch_or_prompt", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("spec_speedup"), std::string::npos);
@@ -60,7 +59,7 @@ TEST(PerfVerb, CsvAndSpeculation) {
 }
 
 TEST(PerfVerb, TextTableOnPcie) {
-  const CmdRun r = Kvplan(
+  const CmdRun r = testing::RunKvplanShell(
       "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000 --tp 8 "
       "--topology pcie-dual-socket --batch-sizes 1 --prompt-lengths 1024");
   ASSERT_EQ(r.status, 0) << r.out;
@@ -78,14 +77,15 @@ TEST(PerfVerb, StoryEagle3SaysWhyAndWhatToChange) {
       "--topology pcie-dual-socket --context 2048 --batch-sizes 1 --prompt-lengths 128 "
       "--speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1 "
       "--speculative-num-draft-tokens 4 --accept-length 2.28";
-  const CmdRun slow = Kvplan(base + " --json");
+  const CmdRun slow = testing::RunKvplanShell(base + " --json");
   ASSERT_EQ(slow.status, 0) << slow.out;
   const nlohmann::json j = nlohmann::json::parse(slow.out);
   EXPECT_LT(j["decode"][0]["spec_speedup"].get<double>(), 1.0);
-  const CmdRun text = Kvplan(base);
+  const CmdRun text = testing::RunKvplanShell(base);
   EXPECT_NE(text.out.find("16 blocks on 188 SMs"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("--spec-v2"), std::string::npos) << text.out;
-  const CmdRun fixed = Kvplan(base + " --attention-backend flashinfer --spec-v2 --json");
+  const CmdRun fixed =
+      testing::RunKvplanShell(base + " --attention-backend flashinfer --spec-v2 --json");
   ASSERT_EQ(fixed.status, 0) << fixed.out;
   EXPECT_GT(nlohmann::json::parse(fixed.out)["decode"][0]["spec_speedup"].get<double>(), 1.0);
 }
@@ -93,11 +93,12 @@ TEST(PerfVerb, StoryEagle3SaysWhyAndWhatToChange) {
 // sglang PR #21272: EAGLE with an EAGLE-3 head accepts nothing, so
 // speculation can only lose; kvplan says so and uses acceptance 1.
 TEST(PerfVerb, EagleWithAnEagle3DraftAcceptsNothing) {
-  const CmdRun r = Kvplan("perf " + kLlama +
-                          " --gpu h100-sxm --batch-sizes 1 --prompt-lengths 128 --json "
-                          "--speculative-algorithm EAGLE --speculative-num-steps 3 "
-                          "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
-                          "--speculative-draft-model-path sgl-project/SpecForge-llama3-8B-eagle3");
+  const CmdRun r = testing::RunKvplanShell(
+      "perf " + kLlama +
+      " --gpu h100-sxm --batch-sizes 1 --prompt-lengths 128 --json "
+      "--speculative-algorithm EAGLE --speculative-num-steps 3 "
+      "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+      "--speculative-draft-model-path sgl-project/SpecForge-llama3-8B-eagle3");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["accept_length"].get<double>(), 1.0) << r.out;
@@ -115,7 +116,7 @@ TEST(PerfVerb, BadInputExitsTwoWithOneLine) {
         "perf " + kLlama + " --gpu h100-sxm --tp 3",
         "perf " + kLlama + " --gpu h100-sxm --engine vllm --spec-v2",
         "perf " + kLlama + " --gpu h100-sxm --attention-backend trition"}) {
-    const CmdRun r = Kvplan(args);
+    const CmdRun r = testing::RunKvplanShell(args);
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << args << "\n" << r.out;
     EXPECT_EQ(r.out.rfind("kvplan: error: ", 0), 0u) << r.out;
@@ -123,8 +124,8 @@ TEST(PerfVerb, BadInputExitsTwoWithOneLine) {
 }
 
 TEST(TuneVerb, JsonRankedWithCommands) {
-  const CmdRun r = Kvplan("tune " + kLlama +
-                          " --gpu h100-sxm --gpus 2 --tpot-ms 40 --threads 2 --json --no-progress");
+  const CmdRun r = testing::RunKvplanShell(
+      "tune " + kLlama + " --gpu h100-sxm --gpus 2 --tpot-ms 40 --threads 2 --json --no-progress");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_GT(j["evaluated"].get<int64_t>(), 500);
@@ -142,10 +143,11 @@ TEST(TuneVerb, JsonRankedWithCommands) {
 // The backend and spec v2 the user names reach every launch command: the
 // flag on all, the environment variable on the speculative ones only.
 TEST(TuneVerb, AttentionBackendAndSpecV2ReachTheCommands) {
-  const CmdRun r = Kvplan("tune " + kLlama +
-                          " --gpu h100-sxm --gpus 1 --threads 2 --json --no-progress --top 50 "
-                          "--attention-backend fa3 --spec-v2 "
-                          "--draft-model sgl-project/SpecForge-llama3-8B-eagle3");
+  const CmdRun r =
+      testing::RunKvplanShell("tune " + kLlama +
+                              " --gpu h100-sxm --gpus 1 --threads 2 --json --no-progress --top 50 "
+                              "--attention-backend fa3 --spec-v2 "
+                              "--draft-model sgl-project/SpecForge-llama3-8B-eagle3");
   ASSERT_EQ(r.status, 0) << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["ranked"].empty());
@@ -164,10 +166,12 @@ TEST(TuneVerb, AttentionBackendAndSpecV2ReachTheCommands) {
 }
 
 TEST(TuneVerb, BadInputExitsTwo) {
-  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --gpus 0").status, 2);
-  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --tpot-ms -1").status, 2);
-  EXPECT_EQ(Kvplan("tune --gpu h100-sxm").status, 2);
-  EXPECT_EQ(Kvplan("tune " + kLlama + " --gpu h100-sxm --attention-backend fast").status, 2);
+  EXPECT_EQ(testing::RunKvplanShell("tune " + kLlama + " --gpu h100-sxm --gpus 0").status, 2);
+  EXPECT_EQ(testing::RunKvplanShell("tune " + kLlama + " --gpu h100-sxm --tpot-ms -1").status, 2);
+  EXPECT_EQ(testing::RunKvplanShell("tune --gpu h100-sxm").status, 2);
+  EXPECT_EQ(
+      testing::RunKvplanShell("tune " + kLlama + " --gpu h100-sxm --attention-backend fast").status,
+      2);
 }
 
 }  // namespace

@@ -57,10 +57,15 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
     req.engine = lc.engine;
     // Flags typed before `--` refine the pasted command.
     std::vector<std::string> args = lc.args;
-    // The one environment switch that changes an engine's memory rules:
-    // VLLM_USE_V1=0 selects vLLM's V0 engine where it still exists.
+    // The environment switches the engines' planners read: VLLM_USE_V1=0
+    // selects vLLM's V0 engine where it still exists; the ALLOW_LONG ones let
+    // a context above the model's start.
     for (const auto& [name, value] : lc.env) {
-      if (lc.engine == "vllm" && name == "VLLM_USE_V1") args.push_back(name + "=" + value);
+      if ((lc.engine == "vllm" &&
+           (name == "VLLM_USE_V1" || name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN")) ||
+          (lc.engine == "sglang" && name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN")) {
+        args.push_back(name + "=" + value);
+      }
     }
     args.insert(args.end(), req.args.begin(), req.args.end());
     req.args = args;

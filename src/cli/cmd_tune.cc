@@ -12,6 +12,7 @@
 #include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
 #include "kvplan/error.h"
+#include "kvplan/perf.h"
 #include "kvplan/render.h"
 #include "kvplan/tune.h"
 
@@ -56,7 +57,8 @@ void RegisterTuneVerb(Command& app) {
   cmd->add_option("--topology", o->query.topology,
                   "nvswitch, nvlink-pairs, pcie-switch, pcie-dual-socket or pcie-no-p2p");
   cmd->add_option("--context", o->query.context,
-                  "Tokens per request (prompt + output) in the KV cache (default 4096)");
+                  "Tokens per request (prompt + output) in the KV cache (default " +
+                      std::to_string(kDefaultContextTokens) + ")");
   cmd->add_option("--prompt", o->query.prompt, "Prompt length for TTFT (default: context / 2)");
   cmd->add_option("--concurrency", o->query.concurrency, "Requests that must run at once");
   cmd->add_option("--ttft-ms", o->query.ttft_ms, "Time-to-first-token limit");

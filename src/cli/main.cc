@@ -30,5 +30,6 @@ int main(int argc, char** argv) {
         kvplan::cli::RegisterRunsVerb(app);
         kvplan::cli::RegisterPerfVerb(app);
         kvplan::cli::RegisterTuneVerb(app);
+        kvplan::cli::RegisterSimulateVerb(app);
       });
 }

@@ -16,8 +16,8 @@
 namespace kvplan::cli {
 namespace {
 
-const char* kQwen3 = "Qwen/Qwen3-8B";
-const char* kLlama = "meta-llama/Llama-3.1-8B-Instruct";
+const char* kQwen3Id = "Qwen/Qwen3-8B";
+const char* kLlamaId = "meta-llama/Llama-3.1-8B-Instruct";
 const char* kEagle3Draft = "sgl-project/SpecForge-llama3-8B-eagle3";
 
 struct Launch {
@@ -65,8 +65,8 @@ TEST(PlanPerfCli, Eagle3AutomaticSettings) {
   const std::string flags =
       fmt::format("--speculative-algorithm EAGLE3 --speculative-draft-model-path {}", kEagle3Draft);
   for (const std::string& e : kEngines) {
-    ExpectSameSettings({e, kQwen3, "h100-sxm", flags});
-    ExpectSameSettings({e, kLlama, "h200", flags});
+    ExpectSameSettings({e, kQwen3Id, "h100-sxm", flags});
+    ExpectSameSettings({e, kLlamaId, "h200", flags});
   }
 }
 
@@ -74,20 +74,20 @@ TEST(PlanPerfCli, Eagle3UserSettings) {
   const std::string draft =
       fmt::format("--speculative-algorithm EAGLE3 --speculative-draft-model-path {}", kEagle3Draft);
   for (const std::string& e : kEngines) {
-    ExpectSameSettings({e, kQwen3, "h100-sxm",
+    ExpectSameSettings({e, kQwen3Id, "h100-sxm",
                         draft + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
                                 "--speculative-num-draft-tokens 4"});
     // Steps and top-k without draft tokens: the release's automatic count.
     ExpectSameSettings(
-        {e, kLlama, "h200", draft + " --speculative-num-steps 4 --speculative-eagle-topk 2"});
-    ExpectSameSettings({e, kQwen3, "h100-sxm", draft + " --cuda-graph-max-bs 96"});
+        {e, kLlamaId, "h200", draft + " --speculative-num-steps 4 --speculative-eagle-topk 2"});
+    ExpectSameSettings({e, kQwen3Id, "h100-sxm", draft + " --cuda-graph-max-bs 96"});
   }
 }
 
 TEST(PlanPerfCli, NoSpeculation) {
   for (const std::string& e : kEngines) {
-    ExpectSameSettings({e, kQwen3, "l40s", ""});
-    ExpectSameSettings({e, kLlama, "h100-sxm", "--tp 2"});
+    ExpectSameSettings({e, kQwen3Id, "l40s", ""});
+    ExpectSameSettings({e, kLlamaId, "h100-sxm", "--tp 2"});
   }
 }
 
@@ -98,7 +98,7 @@ TEST(PlanPerfCli, StoryQwen3Eagle3OnSglang056) {
   const std::string common = fmt::format(
       "--engine sglang@0.5.6 --model {} --gpu h100-sxm --speculative-algorithm EAGLE3 "
       "--speculative-draft-model-path {}",
-      kQwen3, kEagle3Draft);
+      kQwen3Id, kEagle3Draft);
   const testing::ShellRun perf =
       testing::RunKvplanShell("perf " + common + " --batch-sizes 1 --prompt-lengths 128");
   ASSERT_EQ(perf.status, 0) << perf.out;
@@ -111,7 +111,7 @@ TEST(PlanPerfCli, StoryQwen3Eagle3OnSglang056) {
 
 TEST(PlanPerfCli, PerfRefusesAnEngineItDoesNotModel) {
   const testing::ShellRun r = testing::RunKvplanShell(
-      fmt::format("perf --engine trtllm --model {} --gpu h100-sxm", kLlama));
+      fmt::format("perf --engine trtllm --model {} --gpu h100-sxm", kLlamaId));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("kvplan perf models sglang[@VERSION] and vllm[@VERSION]"), std::string::npos)
       << r.out;
@@ -119,11 +119,11 @@ TEST(PlanPerfCli, PerfRefusesAnEngineItDoesNotModel) {
 
 TEST(PlanPerfCli, TuneTakesTheEngineFlag) {
   const testing::ShellRun r = testing::RunKvplanShell(
-      fmt::format("tune --engine vllm --model {} --gpu h100-sxm --gpus 1", kLlama));
+      fmt::format("tune --engine vllm --model {} --gpu h100-sxm --gpus 1", kLlamaId));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.out.find("kvplan tune searches SGLang launches"), std::string::npos) << r.out;
   const testing::ShellRun old = testing::RunKvplanShell(
-      fmt::format("tune --engine-version 0.5.6 --model {} --gpu h100-sxm --gpus 1", kLlama));
+      fmt::format("tune --engine-version 0.5.6 --model {} --gpu h100-sxm --gpus 1", kLlamaId));
   EXPECT_NE(old.status, 0) << "--engine-version is gone: --engine sglang@VERSION replaces it";
 }
 

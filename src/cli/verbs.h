@@ -17,5 +17,6 @@ void RegisterIngestVerb(Command& app);
 void RegisterRunsVerb(Command& app);
 void RegisterPerfVerb(Command& app);
 void RegisterTuneVerb(Command& app);
+void RegisterSimulateVerb(Command& app);
 
 }  // namespace kvplan::cli

@@ -18,12 +18,13 @@
 namespace kvplan {
 namespace {
 
-RunRecord Load(const std::string& name) {
+RunRecord LoadDecodePair(const std::string& name) {
   return ScanLogFile(kvplan::testing::SyntheticData("sglang/" + name)).runs.at(0);
 }
 
 TEST(DecodeDiff, SpeculationOnInBIsNamedAsWhyItIsSlower) {
-  RunRecord a = Load("decode_llama8b_no_spec.log"), b = Load("decode_llama8b_eagle3.log");
+  RunRecord a = LoadDecodePair("decode_llama8b_no_spec.log"),
+            b = LoadDecodePair("decode_llama8b_eagle3.log");
   EXPECT_EQ(CommonBatch(a, b), 1);
   std::string v = DecodeVerdict(DiffRuns(a, "A", b, "B"));
   EXPECT_EQ(v.rfind("B decodes 53.", 0), 0u) << v;
@@ -36,16 +37,16 @@ TEST(DecodeDiff, SpeculationOnInBIsNamedAsWhyItIsSlower) {
 }
 
 TEST(DecodeDiff, NothingAcceptedNamesTheKnownCause) {
-  RunRecord a = Load("decode_llama8b_no_spec.log");
-  RunRecord b = Load("decode_llama8b_eagle_with_eagle3_draft.log");
+  RunRecord a = LoadDecodePair("decode_llama8b_no_spec.log");
+  RunRecord b = LoadDecodePair("decode_llama8b_eagle_with_eagle3_draft.log");
   std::string v = DecodeVerdict(DiffRuns(a, "A", b, "B"));
   EXPECT_NE(v.find("B's drafts are never accepted"), std::string::npos) << v;
   EXPECT_NE(v.find("#21272"), std::string::npos) << v;
 }
 
 TEST(DecodeDiff, AcceptLengthDropBetweenTwoSpeculativeRuns) {
-  RunRecord a = Load("decode_llama8b_eagle3.log");
-  RunRecord b = Load("decode_llama8b_eagle_with_eagle3_draft.log");
+  RunRecord a = LoadDecodePair("decode_llama8b_eagle3.log");
+  RunRecord b = LoadDecodePair("decode_llama8b_eagle_with_eagle3_draft.log");
   std::string v = DecodeVerdict(DiffRuns(a, "A", b, "B"));
   EXPECT_NE(v.find("B's accept length fell from 2.29 to 1.00 (speculative_algorithm EAGLE3 -> "
                    "EAGLE)"),
@@ -61,7 +62,7 @@ TEST(DecodeDiff, AcceptLengthDropBetweenTwoSpeculativeRuns) {
 }
 
 TEST(DecodeDiff, AcceptDropAtTheSameSpeedIsStillReported) {
-  RunRecord a = Load("decode_llama8b_eagle3.log");
+  RunRecord a = LoadDecodePair("decode_llama8b_eagle3.log");
   RunRecord b = a;
   b.decode.mean_accept_len = 1.8;
   EXPECT_EQ(DecodeVerdict(DiffRuns(a, "A", b, "B"))
@@ -70,11 +71,11 @@ TEST(DecodeDiff, AcceptDropAtTheSameSpeedIsStillReported) {
 }
 
 TEST(DecodeDiff, NoReportsNoSection) {
-  RunRecord a = Load("story_baseline_auto_mfs.log");
+  RunRecord a = LoadDecodePair("story_baseline_auto_mfs.log");
   EXPECT_EQ(DecodeDiffText(DiffRuns(a, "A", a, "B")), "");
   EXPECT_EQ(RenderDiffText(DiffRuns(a, "A", a, "A")).find("Decode, measured"), std::string::npos);
   // One side only: shown, without a verdict.
-  RunRecord b = Load("decode_llama8b_no_spec.log");
+  RunRecord b = LoadDecodePair("decode_llama8b_no_spec.log");
   std::string text = DecodeDiffText(DiffRuns(a, "A", b, "B"));
   EXPECT_NE(text.find("decode reports counted                       0        13"),
             std::string::npos)

@@ -15,18 +15,15 @@
 #include "explain/explain.h"
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "testing/explain_text.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
-// explain's text as the CLI prints it: the one result, rendered.
-std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
-                        const ExplainOptions& o) {
-  return RenderExplainText(ExplainRun(r, path, launches, o));
-}
+using testing::ExplainText;
 
-RunRecord Load(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
+RunRecord LoadOnGpu(const std::string& name, const std::string& gpu = "NVIDIA H100 80GB HBM3") {
   std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData(name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   RunRecord r = runs.at(0);
@@ -55,7 +52,7 @@ bool Names(const DecodePrediction& p, const std::string& text) {
 }
 
 TEST(DecodePrediction, PlainRunIsPositiveAndBelowTheWeightStreamingBound) {
-  DecodePrediction p = PredictDecode(Load("sglang/decode_llama8b_no_spec.log"));
+  DecodePrediction p = PredictDecode(LoadOnGpu("sglang/decode_llama8b_no_spec.log"));
   ASSERT_TRUE(p.why_not.empty()) << p.why_not;
   // The log's most common count is 1 request (9 of 12 busy reports), so one row.
   ASSERT_EQ(p.rows.size(), 1u);
@@ -73,8 +70,9 @@ TEST(DecodePrediction, PlainRunIsPositiveAndBelowTheWeightStreamingBound) {
 }
 
 TEST(DecodePrediction, EagleAcceptingNothingIsSlowerThanPlainDecode) {
-  DecodePrediction plain = PredictDecode(Load("sglang/decode_llama8b_no_spec.log"));
-  DecodePrediction eagle = PredictDecode(Load("sglang/decode_llama8b_eagle_with_eagle3_draft.log"));
+  DecodePrediction plain = PredictDecode(LoadOnGpu("sglang/decode_llama8b_no_spec.log"));
+  DecodePrediction eagle =
+      PredictDecode(LoadOnGpu("sglang/decode_llama8b_eagle_with_eagle3_draft.log"));
   ASSERT_TRUE(eagle.why_not.empty()) << eagle.why_not;
   ASSERT_NE(At(plain, 1), nullptr);
   ASSERT_NE(At(eagle, 1), nullptr);
@@ -86,7 +84,7 @@ TEST(DecodePrediction, EagleAcceptingNothingIsSlowerThanPlainDecode) {
 }
 
 TEST(DecodePrediction, SglangSpeculativeThroughputIsProportionalToTheAcceptLength) {
-  RunRecord r = Load("sglang/decode_llama8b_eagle3.log");
+  RunRecord r = LoadOnGpu("sglang/decode_llama8b_eagle3.log");
   ASSERT_TRUE(r.decode.mean_accept_len);
   DecodePrediction base = PredictDecode(r);
   ASSERT_TRUE(base.why_not.empty()) << base.why_not;
@@ -103,7 +101,7 @@ TEST(DecodePrediction, SglangSpeculativeThroughputIsProportionalToTheAcceptLengt
 }
 
 TEST(DecodePrediction, VllmSpeculativeRisesWithTheAcceptLength) {
-  RunRecord r = Load("vllm/v1_decode_eagle3.log");
+  RunRecord r = LoadOnGpu("vllm/v1_decode_eagle3.log");
   ASSERT_TRUE(r.decode.mean_accept_len);
   DecodePrediction base = PredictDecode(r);
   ASSERT_TRUE(base.why_not.empty()) << base.why_not;
@@ -122,33 +120,33 @@ TEST(DecodePrediction, VllmSpeculativeRisesWithTheAcceptLength) {
 }
 
 TEST(DecodePrediction, GivesAReasonInsteadOfANumber) {
-  RunRecord unknown_model = Load("sglang/decode_llama8b_no_spec.log");
+  RunRecord unknown_model = LoadOnGpu("sglang/decode_llama8b_no_spec.log");
   unknown_model.model = "example-org/not-a-model";
   DecodePrediction p = PredictDecode(unknown_model);
   EXPECT_TRUE(p.rows.empty());
   EXPECT_NE(p.why_not.find("example-org/not-a-model"), std::string::npos) << p.why_not;
 
-  DecodePrediction no_gpu = PredictDecode(Load("sglang/decode_llama8b_no_spec.log", ""));
+  DecodePrediction no_gpu = PredictDecode(LoadOnGpu("sglang/decode_llama8b_no_spec.log", ""));
   EXPECT_TRUE(no_gpu.rows.empty());
   EXPECT_NE(no_gpu.why_not.find("--gpu"), std::string::npos) << no_gpu.why_not;
 
-  RunRecord dp = Load("sglang/decode_llama8b_no_spec.log");
+  RunRecord dp = LoadOnGpu("sglang/decode_llama8b_no_spec.log");
   SetSetting(&dp, "dp_size", "2");
   DecodePrediction by_dp = PredictDecode(dp);
   EXPECT_TRUE(by_dp.rows.empty());
   EXPECT_NE(by_dp.why_not.find("DP 2"), std::string::npos) << by_dp.why_not;
 
-  RunRecord ngram = Load("sglang/decode_llama8b_eagle3.log");
+  RunRecord ngram = LoadOnGpu("sglang/decode_llama8b_eagle3.log");
   SetSetting(&ngram, "speculative_algorithm", "NGRAM");
   DecodePrediction by_ngram = PredictDecode(ngram);
   EXPECT_TRUE(by_ngram.rows.empty());
   EXPECT_NE(by_ngram.why_not.find("'NGRAM'"), std::string::npos) << by_ngram.why_not;
 
-  RunRecord plain = Load("sglang/decode_llama8b_no_spec.log");
+  RunRecord plain = LoadOnGpu("sglang/decode_llama8b_no_spec.log");
   plain.decode.mean_accept_len = 9.0;  // no speculation in the args: not read
   EXPECT_TRUE(PredictDecode(plain).why_not.empty());
 
-  RunRecord too_long = Load("sglang/decode_llama8b_eagle3.log");
+  RunRecord too_long = LoadOnGpu("sglang/decode_llama8b_eagle3.log");
   too_long.decode.mean_accept_len = 9.0;  // 3 steps, 4 draft tokens: at most 5
   DecodePrediction bad = PredictDecode(too_long);
   EXPECT_TRUE(bad.rows.empty());
@@ -156,7 +154,7 @@ TEST(DecodePrediction, GivesAReasonInsteadOfANumber) {
 }
 
 TEST(DecodePrediction, ExplainShowsThePredictionAfterTheMeasuredFigures) {
-  std::string text = ExplainText(Load("sglang/decode_llama8b_no_spec.log"), "x.log", 1, {});
+  std::string text = ExplainText(LoadOnGpu("sglang/decode_llama8b_no_spec.log"), "x.log", 1, {});
   size_t measured = text.find("Decode, measured");
   size_t predicted = text.find("  kvplan predicts ");
   ASSERT_NE(measured, std::string::npos) << text;
@@ -166,14 +164,15 @@ TEST(DecodePrediction, ExplainShowsThePredictionAfterTheMeasuredFigures) {
   EXPECT_NE(text.find("calibrate with kvplan perf --kernel-us / --memory-efficiency"),
             std::string::npos);
 
-  std::string no_gpu = ExplainText(Load("sglang/decode_llama8b_no_spec.log", ""), "x.log", 1, {});
+  std::string no_gpu =
+      ExplainText(LoadOnGpu("sglang/decode_llama8b_no_spec.log", ""), "x.log", 1, {});
   EXPECT_NE(no_gpu.find("  kvplan predicts nothing: the log names no GPU"), std::string::npos)
       << no_gpu;
 }
 
 // explain --json carries the prediction the text shows (it used to drop it).
 TEST(DecodePrediction, ExplainJsonCarriesTheSamePredictionAsTheText) {
-  RunRecord run = Load("sglang/decode_llama8b_no_spec.log");
+  RunRecord run = LoadOnGpu("sglang/decode_llama8b_no_spec.log");
   const DecodePrediction direct = PredictDecode(run);
   ASSERT_FALSE(direct.rows.empty());
   nlohmann::json j = nlohmann::json::parse(RenderExplainJson(ExplainRun(run, "x.log", 1, {})));
@@ -186,14 +185,14 @@ TEST(DecodePrediction, ExplainJsonCarriesTheSamePredictionAsTheText) {
   EXPECT_DOUBLE_EQ(p.at("rows")[0].at("measured_tok_s").get<double>(), 81.57);
   EXPECT_EQ(p.at("inputs").get<std::vector<std::string>>(), direct.inputs);
 
-  nlohmann::json no_gpu = nlohmann::json::parse(
-      RenderExplainJson(ExplainRun(Load("sglang/decode_llama8b_no_spec.log", ""), "x", 1, {})));
+  nlohmann::json no_gpu = nlohmann::json::parse(RenderExplainJson(
+      ExplainRun(LoadOnGpu("sglang/decode_llama8b_no_spec.log", ""), "x", 1, {})));
   EXPECT_EQ(no_gpu.at("decode_prediction").at("rows").size(), 0u);
   EXPECT_NE(no_gpu.at("decode_prediction").at("why_not").get<std::string>().find("names no GPU"),
             std::string::npos);
   // A run with no decode report has no prediction key at all.
   nlohmann::json story = nlohmann::json::parse(
-      RenderExplainJson(ExplainRun(Load("sglang/story_baseline_auto_mfs.log"), "x", 1, {})));
+      RenderExplainJson(ExplainRun(LoadOnGpu("sglang/story_baseline_auto_mfs.log"), "x", 1, {})));
   EXPECT_FALSE(story.contains("decode_prediction"));
 }
 

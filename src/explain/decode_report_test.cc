@@ -13,18 +13,15 @@
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "testing/explain_text.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
-// explain's text as the CLI prints it: the one result, rendered.
-std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
-                        const ExplainOptions& o) {
-  return RenderExplainText(ExplainRun(r, path, launches, o));
-}
+using testing::ExplainText;
 
-RunRecord Load(const std::string& name) {
+RunRecord LoadDecodeLog(const std::string& name) {
   std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData(name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   return runs.at(0);
@@ -33,7 +30,7 @@ RunRecord Load(const std::string& name) {
 std::string Explain(const RunRecord& r) { return ExplainText(r, "x.log", 1, {}); }
 
 TEST(DecodeFromLogs, SglangTp2CountsEachStepOnceAndLeavesIdleOut) {
-  RunRecord r = Load("sglang/decode_llama8b_no_spec.log");
+  RunRecord r = LoadDecodeLog("sglang/decode_llama8b_no_spec.log");
   const DecodeSummary& d = r.decode;
   // 13 reports, each printed by TP0 and TP1 (TP1 first on every third): 13 counted.
   EXPECT_EQ(d.samples, 13);
@@ -63,7 +60,7 @@ TEST(DecodeFromLogs, SglangTp2CountsEachStepOnceAndLeavesIdleOut) {
 }
 
 TEST(DecodeFromLogs, SglangEagle3AcceptLength) {
-  RunRecord r = Load("sglang/decode_llama8b_eagle3.log");
+  RunRecord r = LoadDecodeLog("sglang/decode_llama8b_eagle3.log");
   EXPECT_EQ(SpeculationOf(r), "EAGLE3");
   EXPECT_EQ(DraftOf(r), "sgl-project/SpecForge-llama3-8B-eagle3");
   ASSERT_TRUE(r.decode.mean_accept_len);
@@ -77,7 +74,7 @@ TEST(DecodeFromLogs, SglangEagle3AcceptLength) {
 }
 
 TEST(DecodeFromLogs, SglangEagleWithAnEagle3DraftNamesTheKnownCause) {
-  RunRecord r = Load("sglang/decode_llama8b_eagle_with_eagle3_draft.log");
+  RunRecord r = LoadDecodeLog("sglang/decode_llama8b_eagle_with_eagle3_draft.log");
   ASSERT_TRUE(r.decode.mean_accept_len);
   EXPECT_DOUBLE_EQ(*r.decode.mean_accept_len, 1.0);
   std::optional<std::string> cause = NothingAcceptedCause(r);
@@ -91,7 +88,7 @@ TEST(DecodeFromLogs, SglangEagleWithAnEagle3DraftNamesTheKnownCause) {
 }
 
 TEST(DecodeFromLogs, EagleWithAnUnknownDraftSaysWhatToCheck) {
-  RunRecord r = Load("sglang/decode_llama8b_eagle_with_eagle3_draft.log");
+  RunRecord r = LoadDecodeLog("sglang/decode_llama8b_eagle_with_eagle3_draft.log");
   for (LoggedSetting& s : r.settings) {
     if (s.key == "speculative_draft_model_path") s.value = "/models/my-draft";
   }
@@ -114,7 +111,7 @@ TEST(DecodeFromLogs, EagleWithAnUnknownDraftSaysWhatToCheck) {
 }
 
 TEST(DecodeFromLogs, VllmV1SpecDecodingPerPosition) {
-  RunRecord r = Load("vllm/v1_decode_eagle3.log");
+  RunRecord r = LoadDecodeLog("vllm/v1_decode_eagle3.log");
   const DecodeSummary& d = r.decode;
   EXPECT_EQ(d.rank, "Engine 000");
   EXPECT_EQ(d.samples, 6);
@@ -133,12 +130,12 @@ TEST(DecodeFromLogs, VllmV1SpecDecodingPerPosition) {
 }
 
 TEST(DecodeFromLogs, DecodeReportsSurviveTheRecordJson) {
-  RunRecord r = Load("vllm/v1_decode_eagle3.log");
+  RunRecord r = LoadDecodeLog("vllm/v1_decode_eagle3.log");
   RunRecord back = RunRecordFromJson(ToJson(r));
   EXPECT_EQ(ToJson(back.decode), ToJson(r.decode));
   // A record without decode reports writes no "decode" key (stored records and the
   // JSON of logs without reports stay as they were).
-  RunRecord none = Load("sglang/story_baseline_auto_mfs.log");
+  RunRecord none = LoadDecodeLog("sglang/story_baseline_auto_mfs.log");
   EXPECT_FALSE(ToJson(none).contains("decode"));
 }
 

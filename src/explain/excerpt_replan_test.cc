@@ -24,7 +24,7 @@ SglangExplain SglangOf(const ExplainResult& e) {
   return e.sglang.value_or(SglangExplain{});
 }
 
-ExplainResult Explain(const std::string& name, const std::string& gpu = "") {
+ExplainResult ExplainRealLog(const std::string& name, const std::string& gpu = "") {
   ExplainRequest request;
   request.log_path = RealData(name);
   request.gpu = gpu;
@@ -46,7 +46,7 @@ const ReplanInput* FractionInput(const SglangExplain& s) {
 
 TEST(ExcerptReplan, Qwen3_14bOnA48GbCardLandsOnTheLoggedTokens_xinference3481) {
   // The log: avail mem=19.67 GB, mem usage=27.57 GB; #tokens: 91749, K/V size 7.00 GB.
-  SglangExplain s = SglangOf(Explain("sglang/xinference3481_qwen3_14b.log"));
+  SglangExplain s = SglangOf(ExplainRealLog("sglang/xinference3481_qwen3_14b.log"));
   ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
   EXPECT_DOUBLE_EQ(s.pre_gib, 19.67 + 27.57);
   EXPECT_NE(s.pre_source.find("derived"), std::string::npos) << s.pre_source;
@@ -60,7 +60,7 @@ TEST(ExcerptReplan, Qwen3_14bOnA48GbCardLandsOnTheLoggedTokens_xinference3481) {
 }
 
 TEST(ExcerptReplan, GpuFlagGivesTheCapacityTheDefaultRulesRead_xinference3481) {
-  SglangExplain s = SglangOf(Explain("sglang/xinference3481_qwen3_14b.log", "rtx-a6000"));
+  SglangExplain s = SglangOf(ExplainRealLog("sglang/xinference3481_qwen3_14b.log", "rtx-a6000"));
   ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
   const ReplanInput* mfs = FractionInput(s);
   ASSERT_NE(mfs, nullptr);
@@ -70,7 +70,7 @@ TEST(ExcerptReplan, GpuFlagGivesTheCapacityTheDefaultRulesRead_xinference3481) {
 
 TEST(ExcerptReplan, DpAttentionRanksTakeTheMinPostLoadFree_pr17392) {
   // Four load lines (121.95, 121.90, 121.90, 122.14 GB; usage 16.39 GB), #tokens 1029388.
-  SglangExplain s = SglangOf(Explain("sglang/pr17392_qwen3_30b_a3b_dp4_dpattn.log"));
+  SglangExplain s = SglangOf(ExplainRealLog("sglang/pr17392_qwen3_30b_a3b_dp4_dpattn.log"));
   ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
   EXPECT_DOUBLE_EQ(s.post_gib, 121.90);
   EXPECT_DOUBLE_EQ(s.pre_gib, 121.90 + 16.39);
@@ -80,7 +80,7 @@ TEST(ExcerptReplan, DpAttentionRanksTakeTheMinPostLoadFree_pr17392) {
 
 TEST(ExcerptReplan, ABareKvLineSaysWhichFigureIsMissingInOneLine) {
   // The log is one line: #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB.
-  ExplainResult e = Explain("sglang/vllm_issue21348_qwen3_235b_tp4_kv.log");
+  ExplainResult e = ExplainRealLog("sglang/vllm_issue21348_qwen3_235b_tp4_kv.log");
   SglangExplain s = SglangOf(e);
   EXPECT_NE(s.unavailable.find("--post-load-free-gib"), std::string::npos) << s.unavailable;
   EXPECT_EQ(s.logged_tokens, 367404);
@@ -129,13 +129,13 @@ TEST(ExcerptReplan, WithoutAKvLineTheModelAndThenTheFractionAreNamed_xinference3
 
 TEST(ExcerptReplan, VllmTextShowsCountsAsPeopleWriteThem_pr13596) {
   // The log prints "GPU KV cache size: 2,042,016 tokens"; the text must not say 2.04202e+06.
-  std::string text = RenderExplainText(Explain("vllm/pr13596_v1_kv_tokens.log"));
+  std::string text = RenderExplainText(ExplainRealLog("vllm/pr13596_v1_kv_tokens.log"));
   EXPECT_NE(text.find("gpu_kv_cache_tokens      2,042,016"), std::string::npos) << text;
   EXPECT_EQ(text.find("e+0"), std::string::npos) << text;
 }
 
 TEST(ExcerptReplan, VllmV0TextShowsEveryBudgetTermTheJsonHas_pr14447) {
-  ExplainResult e = Explain("vllm/pr14447_v0_workers_profiling.log");
+  ExplainResult e = ExplainRealLog("vllm/pr14447_v0_workers_profiling.log");
   std::string text = RenderExplainText(e);
   for (const char* line : {"total_gpu_memory_gib     23.58", "gpu_memory_utilization   0.99",
                            "non_torch_memory_gib     0.2", "activation_peak_gib      0.37",

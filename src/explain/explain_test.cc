@@ -8,18 +8,15 @@
 #include "base/text.h"
 #include "kvplan/error.h"
 #include "logs/log_scanner.h"
+#include "testing/explain_text.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
-// explain's text as the CLI prints it: the one result, rendered.
-std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
-                        const ExplainOptions& o) {
-  return RenderExplainText(ExplainRun(r, path, launches, o));
-}
+using testing::ExplainText;
 
-RunRecord Load(const std::string& name) {
+RunRecord LoadSynthetic(const std::string& name) {
   return ScanLogFile(kvplan::testing::SyntheticData(name)).runs.at(0);
 }
 
@@ -28,14 +25,15 @@ TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {
   // about 33,300 tokens >= the 29,000 the launch needed.
   ExplainOptions o;
   o.sets.push_back({"--gpu-memory-utilization", "0.95"});
-  std::string text = ExplainText(Load("vllm/v0_llama31_8b_rtx3090_len29000_failed.log"), "x", 1, o);
+  std::string text =
+      ExplainText(LoadSynthetic("vllm/v0_llama31_8b_rtx3090_len29000_failed.log"), "x", 1, o);
   EXPECT_NE(text.find("kv = 4.07 GiB"), std::string::npos) << text;
   EXPECT_NE(text.find("enough for max_model_len 29,000"), std::string::npos) << text;
   EXPECT_NE(text.find("check: matches"), std::string::npos) << text;
 }
 
 TEST(ExplainReport, SglangStoryShowsProvenanceAndTheCheck) {
-  std::string text = ExplainText(Load("sglang/story_baseline_auto_mfs.log"), "x", 1, {});
+  std::string text = ExplainText(LoadSynthetic("sglang/story_baseline_auto_mfs.log"), "x", 1, {});
   EXPECT_NE(text.find("mem_fraction_static        0.88       auto"), std::string::npos) << text;
   EXPECT_NE(text.find("= 10.42 GiB"), std::string::npos);
   EXPECT_NE(text.find("check: matches"), std::string::npos);
@@ -47,7 +45,7 @@ TEST(ExplainReport, FailedStoryRunReplannedWithTheAutoFractionUsesTheCatalogGeom
   // int(10.42 x 2^30) // 48128 = 11188389806 // 48128 = 232,471 tokens.
   ExplainOptions o;
   o.sets.push_back({"mem_fraction_static", "0.88"});
-  std::string text = ExplainText(Load("sglang/story_mfs_0.55_failed.log"), "x", 1, o);
+  std::string text = ExplainText(LoadSynthetic("sglang/story_mfs_0.55_failed.log"), "x", 1, o);
   EXPECT_NE(text.find("48,128 B per token"), std::string::npos) << text;
   EXPECT_NE(text.find("starts: rest_memory 10.42 GiB, 232,471 KV tokens"), std::string::npos)
       << text;
@@ -57,7 +55,8 @@ TEST(ExplainReport, BadSetIsAnInputError) {
   EXPECT_THROW(ParseSet("mem-fraction-static"), InputError);
   ExplainOptions o;
   o.sets.push_back({"--tp", "4"});
-  EXPECT_THROW(ExplainText(Load("sglang/story_baseline_auto_mfs.log"), "x", 1, o), InputError);
+  EXPECT_THROW(ExplainText(LoadSynthetic("sglang/story_baseline_auto_mfs.log"), "x", 1, o),
+               InputError);
 }
 
 TEST(ExplainReport, Thousands) {

@@ -17,16 +17,13 @@
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "testing/explain_text.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
-// explain's text as the CLI prints it: the one result, rendered.
-std::string ExplainText(const RunRecord& r, const std::string& path, int launches,
-                        const ExplainOptions& o) {
-  return RenderExplainText(ExplainRun(r, path, launches, o));
-}
+using testing::ExplainText;
 
 std::string Hostile(const std::string& name) {
   return kvplan::testing::SyntheticData("hostile/" + name);

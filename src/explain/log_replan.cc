@@ -19,8 +19,6 @@
 namespace kvplan {
 namespace {
 
-int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
-
 // Bytes per token per rank of one of K/V from a "K size: x GB" figure of a pool
 // holding tokens + page_size slots. The true value is heads*head_dim*layers*elem,
 // a multiple of 64 for every real model: snap to it when the 2-decimal rounding
@@ -315,8 +313,8 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
 std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
   SglangReplanInputs in;
   if (!FreeMemoryOf(run, &in, why)) return std::nullopt;
-  in.measured.pre_load_free_bytes = Bytes(in.pre_gib);
-  in.measured.post_load_free_bytes = Bytes(in.post_gib);
+  in.measured.pre_load_free_bytes = GiBToNearestBytes(in.pre_gib);
+  in.measured.post_load_free_bytes = GiBToNearestBytes(in.post_gib);
   in.args = SglangArgsOfRun(run);
   CellFromLog(run, in.args.page_size.value_or(1), &in);
   std::string version_why;

@@ -15,8 +15,6 @@
 namespace kvplan {
 namespace {
 
-int64_t Bytes(double gib) { return std::llround(gib * static_cast<double>(kGiB)); }
-
 std::optional<int64_t> IntSetting(const RunRecord& r, const char* key) {
   std::optional<double> v = r.SettingNumber(key);
   if (!v || *v < 1 || *v > 1e12 || *v != std::floor(*v)) return std::nullopt;
@@ -81,11 +79,12 @@ bool V1DebugMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
   bool assumed = !util;
   in->args.gpu_memory_utilization = util.value_or(0.9);
   VllmMeasured& m = in->measured;
-  m.total = Bytes(*requested / *in->args.gpu_memory_utilization);
-  m.weights = Bytes(*w);
-  m.activation_peak = Bytes(*act);
-  m.non_torch = Bytes(*nt);
-  if (std::optional<double> g = r.Figure("cuda_graph_estimate_gib")) m.cuda_graph = Bytes(*g);
+  m.total = GiBToNearestBytes(*requested / *in->args.gpu_memory_utilization);
+  m.weights = GiBToNearestBytes(*w);
+  m.activation_peak = GiBToNearestBytes(*act);
+  m.non_torch = GiBToNearestBytes(*nt);
+  if (std::optional<double> g = r.Figure("cuda_graph_estimate_gib"))
+    m.cuda_graph = GiBToNearestBytes(*g);
   in->logged_kv_gib = *kv;
   in->notes.push_back(fmt::format(
       "total GPU memory derived: requested GPU memory {} GiB / gpu_memory_utilization {:g} ({}); "
@@ -119,9 +118,9 @@ bool KvOnlyMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
     return false;
   }
   VllmMeasured& m = in->measured;
-  m.available_kv = Bytes(*kv);
+  m.available_kv = GiBToNearestBytes(*kv);
   // Nothing reads the total once the KV budget is given; the GPU stand-in needs one.
-  m.total = Bytes(*kv / in->args.gpu_memory_utilization.value_or(0.9));
+  m.total = GiBToNearestBytes(*kv / in->args.gpu_memory_utilization.value_or(0.9));
   in->logged_kv_gib = *kv;
   in->kv_only = true;
   in->notes.push_back(
@@ -140,11 +139,11 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     return false;
   }
   VllmMeasured& m = in->measured;
-  m.total = Bytes(*total);
-  m.non_torch = Bytes(r.Figure("non_torch_memory_gib").value_or(0));
+  m.total = GiBToNearestBytes(*total);
+  m.non_torch = GiBToNearestBytes(r.Figure("non_torch_memory_gib").value_or(0));
   if (std::optional<double> peak = r.Figure("peak_torch_memory_gib")) {
-    m.peak_torch = Bytes(*peak);  // ~v0.6.3: the torch peak includes the weights
-    if (std::optional<double> w = r.Figure("weights_gb")) m.weights = Bytes(*w);
+    m.peak_torch = GiBToNearestBytes(*peak);  // ~v0.6.3: the torch peak includes the weights
+    if (std::optional<double> w = r.Figure("weights_gb")) m.weights = GiBToNearestBytes(*w);
     in->logged_kv_gib = r.Figure("kv_cache_size_gib").value_or(0);
     return true;
   }
@@ -158,8 +157,8 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     *why = MissingBudgetLine(r);
     return false;
   }
-  m.weights = Bytes(*w);
-  m.activation_peak = Bytes(*act);
+  m.weights = GiBToNearestBytes(*w);
+  m.activation_peak = GiBToNearestBytes(*act);
   // A log cut after the terms still re-plans; there is just nothing to check it against.
   in->kv_logged = kv.has_value();
   in->logged_kv_gib = kv.value_or(0);

@@ -18,15 +18,15 @@
 namespace kvplan {
 namespace {
 
-RunRecord Load(const std::string& name) {
+RunRecord LoadSglangLog(const std::string& name) {
   std::vector<RunRecord> runs = ScanLogFile(kvplan::testing::SyntheticData("sglang/" + name)).runs;
   EXPECT_EQ(runs.size(), 1u);
   return runs.at(0);
 }
 
 TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
-  RunRecord a = Load("story_baseline_auto_mfs.log");
-  RunRecord b = Load("story_mfs_0.55_failed.log");
+  RunRecord a = LoadSglangLog("story_baseline_auto_mfs.log");
+  RunRecord b = LoadSglangLog("story_mfs_0.55_failed.log");
   DiffResult d = DiffRuns(a, "A.log", b, "B.log");
   ASSERT_FALSE(d.changes.empty());
   const SettingChange& first = d.changes[0];
@@ -66,8 +66,8 @@ TEST(RunDiff, StoryLeadsWithTheAutoFractionAsTheCauseOfTheFailure) {
 }
 
 TEST(RunDiff, JsonNamesTheChangeThatReproducesTheFailure) {
-  DiffResult d =
-      DiffRuns(Load("story_baseline_auto_mfs.log"), "A", Load("story_mfs_0.55_failed.log"), "B");
+  DiffResult d = DiffRuns(LoadSglangLog("story_baseline_auto_mfs.log"), "A",
+                          LoadSglangLog("story_mfs_0.55_failed.log"), "B");
   nlohmann::json j = nlohmann::json::parse(RenderDiffJson(d));
   const nlohmann::json& first = j.at("changes").at(0);
   EXPECT_EQ(first.at("key"), "mem_fraction_static");
@@ -78,15 +78,15 @@ TEST(RunDiff, JsonNamesTheChangeThatReproducesTheFailure) {
 }
 
 TEST(RunDiff, IdenticalRunsHaveNoDifferences) {
-  RunRecord a = Load("story_baseline_auto_mfs.log");
+  RunRecord a = LoadSglangLog("story_baseline_auto_mfs.log");
   DiffResult d = DiffRuns(a, "A", a, "A");
   EXPECT_TRUE(d.changes.empty());
   EXPECT_NE(RenderDiffText(d).find("none that shape memory"), std::string::npos);
 }
 
 TEST(RunDiff, ReversedStoryShowsTheFixWithoutClaimingACause) {
-  DiffResult d =
-      DiffRuns(Load("story_mfs_0.55_failed.log"), "A", Load("story_baseline_auto_mfs.log"), "B");
+  DiffResult d = DiffRuns(LoadSglangLog("story_mfs_0.55_failed.log"), "A",
+                          LoadSglangLog("story_baseline_auto_mfs.log"), "B");
   ASSERT_FALSE(d.changes.empty());
   EXPECT_EQ(d.changes[0].key, "mem_fraction_static");
   EXPECT_TRUE(d.changes[0].ok_after);

@@ -122,6 +122,7 @@ bool HandleCommonLine(std::string_view msg, std::string_view raw, RunBuilder& b)
   if (StartsWith(msg, "Scheduler hit an exception") ||
       StartsWith(msg, "Received sigquit from a child process")) {
     b.Fail(msg.substr(0, msg.find(": Traceback")), FailureKind::kGeneric);
+    b.SetEngine("sglang");  // both are SGLang's scheduler and launcher lines
     if (Contains(msg, "Traceback (most recent call last)")) b.StartTraceback();
     return true;
   }

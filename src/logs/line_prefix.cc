@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "base/text.h"
 #include "logs/common_lines.h"
 
 namespace kvplan {
@@ -12,9 +13,8 @@ constexpr size_t kMaxPrefixBytes = 160;  // journald with a long host name is ~7
 constexpr size_t kMaxPrefixWords = 10;
 constexpr size_t kMaxShapes = 16;  // sources in one file: compose services, pods
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsWord(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return IsAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
@@ -39,7 +39,7 @@ bool StartsWithLevel(std::string_view s) {
   for (std::string_view level : kLevels) {
     if (s.substr(0, level.size()) != level) continue;
     std::string_view rest = s.substr(level.size());
-    if (rest.size() >= 4 && rest[0] == ' ' && IsDigit(rest[1]) && IsDigit(rest[2]) &&
+    if (rest.size() >= 4 && rest[0] == ' ' && IsAsciiDigit(rest[1]) && IsAsciiDigit(rest[2]) &&
         rest[3] == '-') {
       return true;
     }
@@ -59,9 +59,10 @@ bool StartsWithProcessTag(std::string_view s) {
 // "[2025-08-18 10:02:03 TP0] " (SGLang) and a bare rank tag "[TP0] ".
 bool StartsWithBracketTag(std::string_view s) {
   if (s.size() < 4) return false;
-  if (IsDigit(s[1])) return s.size() > 5 && IsDigit(s[2]) && IsDigit(s[4]) && s[5] == '-';
+  if (IsAsciiDigit(s[1]))
+    return s.size() > 5 && IsAsciiDigit(s[2]) && IsAsciiDigit(s[4]) && s[5] == '-';
   std::string_view tag = s.substr(1, 2);
-  return (tag == "TP" || tag == "DP" || tag == "PP" || tag == "EP") && IsDigit(s[3]);
+  return (tag == "TP" || tag == "DP" || tag == "PP" || tag == "EP") && IsAsciiDigit(s[3]);
 }
 
 // The shape of a prefix: a run of word bytes is 'w', a run of blanks is ' ',
@@ -121,8 +122,10 @@ bool StartsWithEngineLine(std::string_view s) {
   if (s.empty() || !kFirst[static_cast<unsigned char>(s[0])]) return false;
   if (s[0] == '[') return StartsWithBracketTag(s);
   if (s[0] == '(') return StartsWithProcessTag(s);
-  // "ValueError: ..." on its own, as a compose or journald line carries it.
-  return StartsWithLevel(s) || IsExceptionLine(s);
+  // "ValueError: ..." on its own, as a compose or journald line carries it, and the traceback
+  // before it ("[rank0]: Traceback (most recent call last):", torch's per-rank prefix).
+  return StartsWithLevel(s) || IsExceptionLine(s) ||
+         (s[0] == 'T' && s.substr(0, 34) == "Traceback (most recent call last):");
 }
 
 std::string_view LinePrefixes::Strip(std::string_view line) {

@@ -2,18 +2,39 @@
 
 #include <cstring>
 
+#include "base/text.h"
+#include "logs/text_scan.h"
+
 namespace kvplan {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-// "2025-07-05T10:11:12.123456789Z " as docker/kubectl --timestamps write it.
+// "2025-07-05T10:11:12.123456789Z " as docker/kubectl --timestamps write it, and
+// "[2025-08-12T08:42:32Z] " as a CI runner (Buildkite) writes it.
 std::string_view SkipContainerTimestamp(std::string_view s) {
-  if (s.size() < 20 || !IsDigit(s[0]) || s[4] != '-' || s[10] != 'T') return s;
-  size_t sp = s.find(' ');
-  return sp == std::string_view::npos || sp > 40 ? s : s.substr(sp + 1);
+  bool bracket = !s.empty() && s[0] == '[';
+  std::string_view t = bracket ? s.substr(1) : s;
+  if (t.size() < 20 || !IsAsciiDigit(t[0]) || t[4] != '-' || t[10] != 'T') return s;
+  size_t sp = s.find(bracket ? "] " : " ");
+  if (sp == std::string_view::npos || sp > 40) return s;
+  return s.substr(sp + (bracket ? 2 : 1));
+}
+
+// "`ValueError: ...`": a line quoted as inline code in an issue's prose.
+std::string_view SkipInlineCodeMark(std::string_view s) {
+  return s.size() > 1 && s[0] == '`' && s[1] != '`' ? s.substr(1) : s;
+}
+
+// TensorRT-LLM's C++ logger: "[TensorRT-LLM][INFO] msg".
+bool TakeTrtllmPrefix(std::string_view s, LogLine* out) {
+  static constexpr std::string_view kTag = "[TensorRT-LLM]";
+  if (!StartsWith(s, kTag)) return false;
+  std::string_view rest = s.substr(kTag.size());
+  size_t close = rest.find(']');
+  if (rest.empty() || rest[0] != '[' || close == std::string_view::npos || close > 12) return false;
+  out->level = rest.substr(1, close - 1);
+  rest = rest.substr(close + 1);
+  out->message = StartsWith(rest, " ") ? rest.substr(1) : rest;
+  return true;
 }
 
 // "(EngineCore_DP0 pid=6880) " / "(VllmWorker TP0 pid=12) " -> "EngineCore_DP0" / "VllmWorker TP0".
@@ -35,7 +56,7 @@ bool TakeVllmPrefix(std::string_view s, LogLine* out) {
   for (std::string_view level : kLevels) {
     if (!StartsWith(s, level)) continue;
     std::string_view rest = s.substr(level.size());
-    if (rest.size() < 15 || !IsDigit(rest[0]) || rest[2] != '-') return false;
+    if (rest.size() < 15 || !IsAsciiDigit(rest[0]) || rest[2] != '-') return false;
     size_t close = rest.find("] ");
     if (close == std::string_view::npos || close > 96) return false;
     size_t time_end = rest.find(' ', 6);  // after "MM-DD HH:MM:SS"
@@ -49,7 +70,7 @@ bool TakeVllmPrefix(std::string_view s, LogLine* out) {
 
 // SGLang: "[2025-07-05 10:11:12(.123)?( DPn)?( PPn)?( TPn)?( EPn)?] msg".
 bool TakeSglangPrefix(std::string_view s, LogLine* out) {
-  if (s.size() < 22 || s[0] != '[' || !IsDigit(s[1]) || s[5] != '-') return false;
+  if (s.size() < 22 || s[0] != '[' || !IsAsciiDigit(s[1]) || s[5] != '-') return false;
   size_t close = s.find("] ");
   size_t bare_close = s.find(']');
   if (close == std::string_view::npos) {
@@ -71,7 +92,7 @@ bool TakeSglangPrefix(std::string_view s, LogLine* out) {
 
 LogLine SplitLogLine(std::string_view line) {
   LogLine out;
-  std::string_view s = SkipContainerTimestamp(line);
+  std::string_view s = SkipContainerTimestamp(SkipInlineCodeMark(line));
   // Ray nests its workers' tags in the engine core's: "(EngineCore_DP0 pid=1)
   // (RayWorkerWrapper pid=2) INFO ..."; the innermost names the process.
   std::string_view tag = TakeProcessTag(&s);
@@ -79,7 +100,7 @@ LogLine SplitLogLine(std::string_view line) {
     tag = inner;
   }
   out.message = s;
-  if (!TakeVllmPrefix(s, &out)) TakeSglangPrefix(s, &out);
+  if (!TakeVllmPrefix(s, &out) && !TakeTrtllmPrefix(s, &out)) TakeSglangPrefix(s, &out);
   if (!tag.empty()) out.rank = tag;
   return out;
 }

@@ -38,6 +38,25 @@ TEST(LogLine, ContainerTimestampAndUnprefixedLines) {
   EXPECT_EQ(SplitLogLine("  File \"x.py\", line 3").message, "  File \"x.py\", line 3");
 }
 
+// Forms found in the real-log corpus (tests/data/real/corpus.tsv).
+TEST(LogLine, CiTimestampInBracketsBeforeTheProcessTag) {
+  LogLine l = SplitLogLine(
+      "[2025-08-12T08:42:39Z] (EngineCore_0 pid=13564) INFO 08-12 01:42:39 "
+      "[gpu_model_runner.py:1985] Model loading took 2.8871 GiB and 5.965132 seconds");
+  EXPECT_EQ(l.rank, "EngineCore_0");
+  EXPECT_EQ(l.level, "INFO");
+  EXPECT_EQ(l.message, "Model loading took 2.8871 GiB and 5.965132 seconds");
+  EXPECT_EQ(SplitLogLine("[2025-03-27 21:33:31 TP0] hi").rank, "TP0");  // SGLang's own bracket
+}
+
+TEST(LogLine, TensorRtLlmPrefixAndInlineCodeQuote) {
+  LogLine t = SplitLogLine("[TensorRT-LLM][INFO] Using 10718 tokens in paged KV cache.");
+  EXPECT_EQ(t.level, "INFO");
+  EXPECT_EQ(t.message, "Using 10718 tokens in paged KV cache.");
+  EXPECT_EQ(SplitLogLine("`ValueError: x`").message, "ValueError: x`");
+  EXPECT_EQ(SplitLogLine("```bash").message, "```bash");  // a fence is not a quote
+}
+
 TEST(LogLine, StripsAnsiColours) {
   std::string scratch;
   EXPECT_EQ(StripAnsi("\x1b[32mINFO\x1b[0m done", &scratch), "INFO done");

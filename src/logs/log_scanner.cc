@@ -21,6 +21,7 @@
 #include "logs/provenance.h"
 #include "logs/run_builder.h"
 #include "logs/sglang_lines.h"
+#include "logs/trtllm_lines.h"
 #include "logs/vllm_lines.h"
 
 namespace kvplan {
@@ -39,6 +40,7 @@ void ScanOneLine(const LineJoiner::Line& joined, RunBuilder& b) {
   }
   if (HandleSglangLine(line.message, b)) return;
   if (HandleVllmLine(line.message, b)) return;
+  if (HandleTrtllmLine(line.message, b)) return;
   if (HandleDecodeLine(line.message, b)) return;
   HandleCommonLine(line.message, joined.text, b);
 }
@@ -177,7 +179,7 @@ ScanResult ScanLogText(std::string_view text, const ScanOptions& options) {
 
 ScanResult ScanLogFile(const std::string& path, const ScanOptions& options) {
   // A regular file only: a FIFO would wait forever, /dev/zero never ends.
-  static const InputKind kLog{"log", "a readable SGLang or vLLM log", 0};
+  static const InputKind kLog{"log", "a readable SGLang, vLLM or TensorRT-LLM log", 0};
   InputFile file(path, kLog);
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(file.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -204,8 +206,9 @@ std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult
         scanned.binary_lines, scanned.lines));
   }
   throw InputError(fmt::format(
-      "log {} holds no SGLang or vLLM start-up line (server_args=, Load weight, KV Cache, "
-      "Available KV cache memory, ...); expected an engine's start-up log",
+      "log {} holds no SGLang, vLLM or TensorRT-LLM start-up line (server_args=, Load weight, "
+      "KV Cache, Available KV cache memory, [MemUsageChange], ...); expected an engine's "
+      "start-up log",
       name));
 }
 

@@ -1,4 +1,4 @@
-// Reads a whole start-up log (SGLang or vLLM, any era) into run records, one
+// Reads a whole start-up log (SGLang, vLLM or TensorRT-LLM, any era) into run records, one
 // per launch, streaming it line by line with a fixed buffer: memory does not
 // grow with the log, and a gigabyte log scans at disk speed.
 #pragma once

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <span>
 
 #include <fmt/core.h>
 
@@ -68,6 +70,56 @@ void LayoutFromRankTags(RunRecord* run) {
   }
 }
 
+// The value the launch command gives `flag` ("--tp 8", "--tp=8"), when it is a whole number.
+std::optional<int> CommandValue(std::string_view command, std::string_view flag) {
+  size_t at = 0;
+  while ((at = command.find(flag, at)) != std::string_view::npos) {
+    bool starts = at == 0 || command[at - 1] == ' ' || command[at - 1] == '\t';
+    size_t end = at + flag.size();
+    at = end;
+    if (!starts || end >= command.size() || (command[end] != ' ' && command[end] != '=')) {
+      continue;
+    }
+    size_t v = command.find_first_not_of(" =", end);
+    if (v == std::string_view::npos || v > end + 8) return std::nullopt;
+    int n = 0;
+    size_t digits = 0;
+    for (; v < command.size() && command[v] >= '0' && command[v] <= '9' && digits < 6; ++v) {
+      n = n * 10 + (command[v] - '0');
+      ++digits;
+    }
+    bool whole = digits > 0 && (v == command.size() || command[v] == ' ' || command[v] == '\t');
+    return whole ? std::optional<int>(n) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A log that prints no server arguments may still hold the launch command ("$ python -m
+// sglang.launch_server ... --tp 8 --dp 8", "vllm serve ... --tensor-parallel-size 3"): its
+// layout flags are the user's settings, stronger evidence than rank tags.
+void LayoutFromLaunchCommand(RunRecord* run) {
+  bool sglang = run->engine == "sglang";
+  if (run->launch_command.empty() || (!sglang && run->engine != "vllm")) return;
+  static constexpr std::string_view kSglang[] = {"tp_size", "dp_size", "pp_size", "ep_size",
+                                                 "nnodes"};
+  static constexpr std::string_view kVllm[] = {"tensor_parallel_size", "data_parallel_size",
+                                               "pipeline_parallel_size"};
+  std::span<const std::string_view> keys = sglang ? std::span<const std::string_view>(kSglang)
+                                                  : std::span<const std::string_view>(kVllm);
+  for (std::string_view key : keys) {
+    if (run->FindSetting(key) != nullptr) continue;
+    for (const std::string& flag : FlagSpellings(run->engine, key)) {
+      std::optional<int> v = CommandValue(run->launch_command, flag);
+      if (!v) continue;
+      run->settings.push_back({std::string(key), fmt::format("{}", *v), "user",
+                               fmt::format("set on the launch command line ({} {}); the log "
+                                           "prints no server arguments for it",
+                                           flag, *v)});
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> CommandFlags(std::string_view command) {
@@ -114,6 +166,7 @@ std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view
 
 void AssignProvenance(RunRecord* run) {
   AssignPrintedProvenance(run);
+  LayoutFromLaunchCommand(run);
   LayoutFromRankTags(run);
 }
 

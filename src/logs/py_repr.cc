@@ -258,27 +258,46 @@ class Parser {
     bool first = true;
     for (;;) {
       SkipSpace();
-      if (AtEnd()) Throw("the text ends inside a dict or set");
+      if (AtEnd()) {  // a cut dict (vLLM's non-default args in an excerpt) keeps what it holds
+        Note(Fail{pos_, "the text ends inside a dict or set"});
+        return v;
+      }
       if (s_[pos_] == '}') {
         ++pos_;
         return v;
       }
-      PyValue key = Value(depth + 1);
-      SkipSpace();
-      if (first && Peek() != ':') v.kind = PyValue::Kind::kSet;
-      first = false;
-      if (v.kind == PyValue::Kind::kDict) {
-        Expect(':');
-        v.keys.push_back(std::move(key));
-        v.items.push_back(Value(depth + 1));
-      } else {
-        v.items.push_back(std::move(key));
-      }
+      if (!BracesItem(depth, &first, &v)) return v;
       SkipSpace();
       if (Peek() == ',')
         ++pos_;
+      else if (AtEnd())
+        continue;
       else if (Peek() != '}')
         Throw("expected ',' or '}'");
+    }
+  }
+
+  // One "key: value" (or set element) into `v`; false when the text ends inside it, which
+  // is noted and keeps the items before it.
+  bool BracesItem(int depth, bool* first, PyValue* v) {
+    try {
+      PyValue key = Value(depth + 1);
+      SkipSpace();
+      if (*first && Peek() != ':') v->kind = PyValue::Kind::kSet;
+      *first = false;
+      if (v->kind == PyValue::Kind::kDict) {
+        Expect(':');
+        PyValue item = Value(depth + 1);
+        v->keys.push_back(std::move(key));
+        v->items.push_back(std::move(item));
+      } else {
+        v->items.push_back(std::move(key));
+      }
+      return true;
+    } catch (const Fail& f) {
+      if (pos_ < s_.size()) throw;  // garbled, not cut: the caller gives up on the value
+      Note(f);
+      return false;
     }
   }
 

@@ -61,7 +61,12 @@ void RunBuilder::CloseCurrent() {
   if (current_.first_line == 0 && current_.launch_command.empty() && current_.gpu_name.empty()) {
     return;
   }
-  if (!HasLaunchContent() && current_.launch_command.empty()) return;
+  // A launch that printed only its version or model (an excerpt holding the engine's config
+  // line) is still a launch; an engine line alone is not.
+  if (!HasLaunchContent() && current_.launch_command.empty() && current_.version.empty() &&
+      current_.model.empty()) {
+    return;
+  }
   current_.launch_index = static_cast<int>(done_.size());
   current_.decode = decode_.Summary();
   done_.push_back(std::move(current_));
@@ -179,6 +184,12 @@ void RunBuilder::AddTracebackLine(std::string_view text) {
 std::vector<RunRecord> RunBuilder::Finish(bool ended_mid_line, bool saw_cut_line) {
   if (ended_mid_line) Note("the log ends mid-line: it was cut while being written or copied");
   if (saw_cut_line) Note("a line longer than the read buffer was cut; its rest was skipped");
+  if (in_traceback_ && current_.outcome == "incomplete") {
+    // A traceback raises: the launch failed, and the paste stops before the exception line.
+    Fail("Traceback (most recent call last): the log ends before the exception line",
+         FailureKind::kGeneric);
+    Note("the log ends inside a traceback: the exception that ended the launch was cut");
+  }
   CloseCurrent();
   for (RunRecord& r : done_) {
     if (r.outcome == "incomplete") {

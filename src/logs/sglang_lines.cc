@@ -12,6 +12,8 @@ namespace {
 constexpr std::string_view kEra2026 = "2026 (elapsed= in the load/init lines)";
 constexpr std::string_view kEraV046 = "v0.4.6 or older (graph end prints avail before usage)";
 constexpr std::string_view kEraV05 = "v0.4.7-v0.5.x (type=, dtype= in Load weight end)";
+// v0.4.6 on print "mem usage=" in Load weight end (sglang-memory.md §4); an older one does not.
+constexpr std::string_view kEraPreV046 = "v0.4.5 or older (no mem usage= in Load weight end)";
 
 std::string Text(std::string_view s) { return std::string(s); }
 
@@ -26,7 +28,15 @@ std::string_view FieldValue(std::string_view msg, std::string_view key) {
 
 void LoadWeightEnd(std::string_view msg, RunBuilder& b) {
   b.SetEngine("sglang");
-  b.SetEra(Contains(msg, "elapsed=") ? kEra2026 : kEraV05);
+  // 2026 prints elapsed= and, when quantized, a quant= string; before v0.4.6 there is no
+  // mem usage=.
+  if (Contains(msg, "elapsed=")) {
+    b.SetEra(kEra2026);
+  } else if (Contains(msg, "quant=")) {
+    b.SetEra("2026 (quant= in Load weight end)");
+  } else {
+    b.SetEra(Contains(msg, "mem usage=") ? kEraV05 : kEraPreV046);
+  }
   RunRecord& r = b.run();
   if (r.model_class.empty()) r.model_class = Text(FieldValue(msg, "type="));
   if (r.dtype.empty()) r.dtype = Text(FieldValue(msg, "dtype="));
@@ -99,9 +109,47 @@ bool MemoryFailure(std::string_view msg, RunBuilder& b) {
   if (Contains(msg, "Not enough memory. Please try to increase --mem-fraction-static") ||
       Contains(msg, "Loaded weights leave no GPU memory for the KV cache") ||
       Contains(msg, "The memory capacity is unbalanced")) {
+    b.Fail(msg, FailureKind::kMemory);  // first: a relaunch's failure starts a new run
     b.SetEngine("sglang");
     if (Contains(msg, "Current value:")) b.SetEra("v0.5.3 or newer (Current value: in the error)");
-    b.Fail(msg, FailureKind::kMemory);
+    // The fraction the error names ("Current value: self.server_args.mem_fraction_static=0.2",
+    // "under --mem-fraction-static=0.88"), as the engine printed it.
+    std::optional<double> named = NumberAfter(msg, "mem_fraction_static=");
+    if (!named) named = NumberAfter(msg, "--mem-fraction-static=");
+    if (named) b.SetFigure("error_mem_fraction_static", *named);
+    return true;
+  }
+  return false;
+}
+
+// "max_total_tokens=131072 is larger than the profiled value -561981. Use the profiled value
+// instead." (model_runner.py, v0.4.x-v0.5.x): the pool the memory allows, negative when the
+// weights leave less than the static fraction's rest.
+void ProfiledValue(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (auto v = NumberAfter(msg, "max_total_tokens=")) b.SetFigure("max_total_tokens_arg", *v);
+  if (auto v = NumberAfter(msg, "the profiled value ")) {
+    b.SetFigure("profiled_max_total_num_tokens", *v);
+  }
+}
+
+// "Use sliding window memory pool. full_layer_tokens=375360, swa_layer_tokens=300288"
+// (model_runner.py, hybrid SWA models): each pool's size in tokens.
+void SlidingWindowPool(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (auto v = NumberAfter(msg, "full_layer_tokens=")) b.SetFigure("full_layer_tokens", *v);
+  if (auto v = NumberAfter(msg, "swa_layer_tokens=")) b.SetFigure("swa_layer_tokens", *v);
+}
+
+// "Using KV cache dtype: torch.bfloat16", "Use sliding window memory pool. ...".
+bool HandleU(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Using KV cache dtype: ")) {
+    b.SetEngine("sglang");
+    if (b.run().kv_dtype.empty()) b.run().kv_dtype = Text(msg.substr(22));
+    return true;
+  }
+  if (StartsWith(msg, "Use sliding window memory pool.")) {
+    SlidingWindowPool(msg, b);
     return true;
   }
   return false;
@@ -179,12 +227,7 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
       }
       return MemoryFailure(msg, b);
     case 'U':
-      if (StartsWith(msg, "Using KV cache dtype: ")) {
-        b.SetEngine("sglang");
-        if (b.run().kv_dtype.empty()) b.run().kv_dtype = Text(msg.substr(22));
-        return true;
-      }
-      return false;
+      return HandleU(msg, b);
     case 'M':
       if (StartsWith(msg, "Memory pool end.")) {
         b.SetEngine("sglang");
@@ -197,6 +240,10 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
     case 'm':
       if (StartsWith(msg, "max_total_num_tokens=")) {
         Summary(msg, b);
+        return true;
+      }
+      if (StartsWith(msg, "max_total_tokens=") && Contains(msg, "the profiled value ")) {
+        ProfiledValue(msg, b);
         return true;
       }
       return false;
@@ -215,6 +262,8 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
       }
       return false;
     case 'N':
+    case 'R':  // "RuntimeError: Not enough memory. ..." quoted without the scheduler's lines
+    case 'V':  // "ValueError: Loaded weights leave no GPU memory for the KV cache ..."
       return MemoryFailure(msg, b);
     default:
       break;

@@ -3,19 +3,19 @@
 #include <charconv>
 #include <string>
 
+#include "base/text.h"
+
 namespace kvplan {
 namespace {
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // ",ddd" after an integer part, not followed by a fourth digit.
 bool IsThousandsSeparator(std::string_view s, size_t i, const std::string& digits) {
   if (i + 3 >= s.size()) return false;
   if (digits.empty() || digits.find('.') != std::string::npos) return false;
   for (size_t k = 1; k <= 3; ++k) {
-    if (!IsDigit(s[i + k])) return false;
+    if (!IsAsciiDigit(s[i + k])) return false;
   }
-  return i + 4 >= s.size() || !IsDigit(s[i + 4]);
+  return i + 4 >= s.size() || !IsAsciiDigit(s[i + 4]);
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ std::optional<double> TakeNumber(std::string_view* s) {
   std::string digits;
   for (; i < s->size(); ++i) {
     char c = (*s)[i];
-    if (IsDigit(c) || c == '.' || ((c == '-' || c == '+') && i == start)) {
+    if (IsAsciiDigit(c) || c == '.' || ((c == '-' || c == '+') && i == start)) {
       digits.push_back(c);
     } else if (c == ',' && IsThousandsSeparator(*s, i, digits)) {
       continue;  // a thousands separator: ",ddd" not followed by a fourth digit

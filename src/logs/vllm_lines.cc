@@ -1,5 +1,6 @@
 #include "logs/vllm_lines.h"
 
+#include <algorithm>
 #include <string>
 
 #include "logs/py_repr.h"
@@ -7,6 +8,8 @@
 
 namespace kvplan {
 namespace {
+
+constexpr std::string_view kEraTabular = "V0 (~v0.6.5, tabular profiling results)";
 
 void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
   if (v) b.SetFigure(key, *v);
@@ -33,6 +36,24 @@ void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
   }
 }
 
+// The start-up banner's block art (v0.2x): " ▄▄ ▄█ █ ... █  version 0.25.0" and "  █▄█▀ █ ... █
+// model   Qwen/Qwen3.5-2B" (api_utils.py).
+bool Banner(std::string_view msg, RunBuilder& b) {
+  size_t art = msg.find_first_not_of(' ');
+  if (art == std::string_view::npos || art > 8 || msg[art] != '\xe2') return false;
+  if (Contains(msg, "  version ")) {
+    Version(msg, b, true);
+    return true;
+  }
+  size_t at = msg.find("  model   ");
+  if (at == std::string_view::npos) return false;
+  b.SetEngine("vllm");
+  std::string_view model = msg.substr(at + 10);
+  model.remove_prefix(std::min(model.find_first_not_of(' '), model.size()));
+  if (b.run().model.empty() && !model.empty()) b.run().model = std::string(model);
+  return true;
+}
+
 // "non-default args: {'model': 'Qwen/Qwen3-8B', 'gpu_memory_utilization': 0.95}"
 void NonDefaultArgs(std::string_view msg, RunBuilder& b) {
   if (!b.run().settings.empty()) b.StartLaunch();
@@ -54,7 +75,8 @@ void NonDefaultArgs(std::string_view msg, RunBuilder& b) {
 // "Memory profiling results: total_gpu_memory=23.58GiB initial_memory_usage=15.34GiB ..."
 void ProfilingResults(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
-  b.SetEra("V0 (~v0.6.3)");
+  // A bare header is followed by one row per figure (TabularRow).
+  b.SetEra(msg.ends_with("results:") ? kEraTabular : "V0 (~v0.6.3)");
   std::string_view rest = msg.substr(msg.find(':') + 1);
   while (!rest.empty()) {
     while (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
@@ -68,13 +90,99 @@ void ProfilingResults(std::string_view msg, RunBuilder& b) {
   }
 }
 
+// The value of a row of V0's tabular "Memory profiling results:" (~v0.6.5): "total_gpu_memory
+// \t79.22GiB" -> 79.22; blanks or tabs between the name and the value.
+std::optional<double> TabularValue(std::string_view msg, std::string_view name) {
+  std::string_view rest = msg.substr(name.size());
+  size_t blanks = 0;
+  while (blanks < rest.size() && (rest[blanks] == ' ' || rest[blanks] == '\t')) ++blanks;
+  if (blanks == 0) return std::nullopt;
+  rest.remove_prefix(blanks);
+  return TakeNumber(&rest);
+}
+
+// One row of the tabular profiling results; false when `msg` is none. Only after the header
+// (which sets the era): a bare "duration 0.75" elsewhere is no vLLM line.
+bool TabularRow(std::string_view msg, RunBuilder& b) {
+  if (b.run().era != kEraTabular) return false;
+  struct Row {
+    std::string_view name;
+    const char* key;
+  };
+  static constexpr Row kRows[] = {
+      {"duration", "profiling_time_s"},
+      {"total_gpu_memory", "total_gpu_memory_gib"},
+      {"gpu_memory_utilization", "gpu_memory_utilization"},
+      {"non_torch_memory", "non_torch_memory_gib"},
+      {"PyTorch activation peak memory", "activation_peak_gib"},
+      {"available_kv_cache_memory", "available_kv_cache_gib"},
+  };
+  for (const Row& row : kRows) {
+    if (!StartsWith(msg, row.name)) continue;
+    std::optional<double> v = TabularValue(msg, row.name);
+    if (!v) return false;
+    b.SetEngine("vllm");
+    b.SetFigure(row.key, *v);
+    return true;
+  }
+  return false;
+}
+
 // "the current vLLM instance can use total_gpu_memory (79.22GiB) x gpu_memory_utilization (0.90)
-// = 71.29GiB"
+// = 71.29GiB", or the tabular "the current vLLM instance can use    71.29GiB".
 void InstanceBudget(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
+  if (!Contains(msg, "(")) {  // "can use" alone is specific enough to need no header
+    Figure(b, "instance_can_use_gib", TabularValue(msg, "the current vLLM instance can use"));
+    return;
+  }
   Figure(b, "total_gpu_memory_gib", NumberAfter(msg, "total_gpu_memory ("));
   Figure(b, "gpu_memory_utilization", NumberAfter(msg, "gpu_memory_utilization ("));
   Figure(b, "instance_can_use_gib", NumberAfter(msg, ") = "));
+}
+
+// V1's DEBUG profiling lines (gpu_worker.py, v0.9.2 on): "Initial free memory: 139.12 GiB,
+// free memory: 81.52 GiB, requested GPU memory: 69.86 GiB" and "Memory profiling takes 40.46
+// seconds. Total non KV cache memory: 62.79GiB; torch peak memory increase: 5.62GiB; non-torch
+// forward increase memory: 2.04GiB; weights memory: 55.13GiB." (V0 prints the first sentence).
+void InitialFreeMemory(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  Figure(b, "initial_free_memory_gib", NumberAfter(msg, "Initial free memory: "));
+  Figure(b, "free_memory_after_profile_gib", NumberAfter(msg, ", free memory: "));
+  Figure(b, "requested_memory_gib", NumberAfter(msg, "requested GPU memory: "));
+}
+
+void ProfilingTakes(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  Figure(b, "profiling_time_s", NumberAfter(msg, "profiling takes "));
+  Figure(b, "non_kv_cache_memory_gib", NumberAfter(msg, "Total non KV cache memory: "));
+  Figure(b, "torch_peak_increase_gib", NumberAfter(msg, "torch peak memory increase: "));
+  Figure(b, "non_torch_increase_gib", NumberAfter(msg, "non-torch forward increase memory: "));
+  Figure(b, "weights_memory_gib", NumberAfter(msg, "weights memory: "));
+}
+
+// vLLM plugins' summary (vllm-ascend worker.py, 2026): "Free memory on device (60.86/61.27 GiB)
+// on startup. Desired GPU memory utilization is (0.9, 55.14 GiB). Actual usage: 1.14 GiB for
+// weights, 0.22 GiB for peak activation, 0.13 GiB for non-torch memory, 0.04 GiB for NPU graph
+// memory. Replace gpu_memory_utilization with `--kv-cache-memory=57403864576` (53.46 GiB) ..."
+void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  std::string_view device = msg.substr(0, msg.find(" on startup"));
+  Figure(b, "free_memory_on_startup_gib", NumberAfter(device, "on device ("));
+  Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  if (size_t at = msg.find("utilization is ("); at != std::string_view::npos) {
+    std::string_view desired = msg.substr(at);
+    Figure(b, "gpu_memory_utilization", NumberAfter(desired, "("));
+    Figure(b, "requested_memory_gib", NumberAfter(desired, ", "));
+  }
+  if (size_t at = msg.find("Actual usage: "); at != std::string_view::npos) {
+    std::string_view usage = msg.substr(at);
+    Figure(b, "weights_gib", NumberAfter(usage, "usage: "));
+    Figure(b, "activation_peak_gib", NumberAfter(usage, "weights, "));
+    Figure(b, "non_torch_memory_gib", NumberAfter(usage, "activation, "));
+    Figure(b, "graph_memory_gib", NumberAfter(usage, "non-torch memory, "));
+  }
+  Figure(b, "suggested_kv_cache_memory_bytes", NumberAfter(msg, "--kv-cache-memory="));
 }
 
 // "model weights take 19.86GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak
@@ -90,10 +198,12 @@ void BudgetTerms(std::string_view msg, RunBuilder& b) {
 }
 
 // "Loading model weights took 14.9888 GB" / "Model loading took 15.6841 GiB and 17.58 seconds"
-// / "Model loading took 30.8 GiB memory and 12.3 seconds".
+// / "Model loading took 30.8 GiB memory and 12.3 seconds" / v0.3's "Loading model weights
+// took 244.61 MB" (model_runner.py divides by 2**20: MiB).
 void WeightsLoaded(std::string_view msg, RunBuilder& b) {
   RunRecord& r = b.run();
-  if (r.outcome != "incomplete" && (r.Figure("weights_gb") || r.Figure("weights_gib"))) {
+  if (r.outcome != "incomplete" &&
+      (r.Figure("weights_gb") || r.Figure("weights_gib") || r.Figure("weights_mb"))) {
     b.StartLaunch();
   }
   b.SetEngine("vllm");
@@ -101,6 +211,11 @@ void WeightsLoaded(std::string_view msg, RunBuilder& b) {
   if (!v) return;
   std::string_view unit = msg.substr(msg.find("took ") + 5);
   unit = unit.substr(unit.find(' ') + 1);
+  if (StartsWith(unit, "MB")) {
+    b.SetFigure("weights_mb", *v);
+    b.AddPoint(kStageLoadWeightEnd, std::nullopt, *v / 1024);
+    return;
+  }
   b.SetFigure(StartsWith(unit, "GiB") ? "weights_gib" : "weights_gb", *v);
   b.AddPoint(kStageLoadWeightEnd, std::nullopt, v);
 }
@@ -110,7 +225,10 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
   size_t at = msg.find(" blocks: ");
   if (at == std::string_view::npos) return false;
   std::string_view kind = msg.substr(0, at);
-  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda"))) return false;
+  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda") ||
+        kind.ends_with("HPU"))) {  // "# HPU blocks: 3184" (HabanaAI/vllm-fork)
+    return false;
+  }
   b.SetEngine("vllm");
   Figure(b, "num_gpu_blocks", NumberAfter(msg, " blocks: "));
   Figure(b, "num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
@@ -122,8 +240,8 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
 // cache is needed, which is larger than the available KV cache memory (3.18 GiB). Based
 // on the available memory, the estimated maximum model length is 34736. ..."
 void NotEnoughKv(std::string_view msg, RunBuilder& b) {
+  b.Fail(msg, FailureKind::kMemory);  // first: a relaunch's failure starts a new run
   b.SetEngine("vllm");
-  b.Fail(msg, FailureKind::kMemory);
   Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
   if (size_t at = msg.find("), ("); at != std::string_view::npos) {
     Figure(b, "needed_kv_gib", NumberAfter(msg.substr(at), "("));
@@ -138,21 +256,21 @@ bool Failure(std::string_view msg, RunBuilder& b) {
     return true;
   }
   if (Contains(msg, "that can be stored in KV cache (")) {  // V0
-    b.SetEngine("vllm");
     b.Fail(msg, FailureKind::kMemory);
+    b.SetEngine("vllm");
     Figure(b, "max_model_len", NumberAfter(msg, "max seq len ("));
     Figure(b, "max_tokens_in_kv_cache", NumberAfter(msg, "stored in KV cache ("));
     return true;
   }
   if (Contains(msg, "No available memory for the cache blocks")) {
-    b.SetEngine("vllm");
     b.Fail(msg, FailureKind::kMemory);
+    b.SetEngine("vllm");
     return true;
   }
   if (StartsWith(msg, "EngineCore failed to start") ||
       StartsWith(msg, "Engine core initialization failed")) {
-    b.SetEngine("vllm");
     b.Fail(msg, FailureKind::kGeneric);
+    b.SetEngine("vllm");
     return true;
   }
   return false;
@@ -167,6 +285,10 @@ bool HandleVllmMLine(std::string_view msg, RunBuilder& b) {
   }
   if (StartsWith(msg, "Memory profiling results:")) {
     ProfilingResults(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Memory profiling takes ")) {
+    ProfilingTakes(msg, b);
     return true;
   }
   if (StartsWith(msg, "Maximum concurrency for ")) {
@@ -188,6 +310,82 @@ bool HandleVllmALine(std::string_view msg, RunBuilder& b) {
   }
   if (StartsWith(msg, "Application startup complete")) {
     b.MarkReady();
+    return true;
+  }
+  return false;
+}
+
+// "CUDA graph memory profiling is enabled (default since v0.21.0). The current
+// --gpu-memory-utilization=0.8200 is equivalent to --gpu-memory-utilization=0.8048 without CUDA
+// graph memory profiling. ..." and "CUDA graph pool memory: 0.11 GiB (actual), 0.14 GiB
+// (estimated), difference: ..." (gpu_worker.py, v0.21 on).
+bool HandleVllmCudaGraphLine(std::string_view msg, RunBuilder& b) {
+  // "Chunked prefill is enabled with max_num_batched_tokens=8192." (scheduler.py): the token
+  // budget the profiling run measures the activation peak at.
+  if (StartsWith(msg, "Chunked prefill is enabled with max_num_batched_tokens=")) {
+    b.SetEngine("vllm");
+    Figure(b, "max_num_batched_tokens", NumberAfter(msg, "max_num_batched_tokens="));
+    return true;
+  }
+  if (StartsWith(msg, "CUDA graph memory profiling is enabled")) {
+    b.SetEngine("vllm");
+    Figure(b, "gpu_memory_utilization", NumberAfter(msg, "--gpu-memory-utilization="));
+    Figure(b, "gpu_memory_utilization_without_graph_estimate",
+           NumberAfter(msg, "equivalent to --gpu-memory-utilization="));
+    return true;
+  }
+  if (StartsWith(msg, "CUDA graph pool memory: ")) {
+    b.SetEngine("vllm");
+    Figure(b, "cuda_graph_pool_gib", NumberAfter(msg, "pool memory: "));
+    Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "(actual), "));
+    return true;
+  }
+  return false;
+}
+
+// The Gaudi fork's memory lines (HabanaAI/vllm-fork, habana_model_runner.py / habana_worker.py):
+// "Pre-loading model weights on hpu:0 took 14.97 GiB of device memory (14.97 GiB/94.62 GiB
+// used) and ..." and "Initializing cache engine took 49.75 GiB of device memory (65.4 GiB/94.62
+// GiB used) and ...": what the step took, the device's use after it, its capacity.
+void HabanaTook(std::string_view msg, RunBuilder& b, bool weights) {
+  b.SetEngine("vllm");
+  std::optional<double> took = NumberAfter(msg, " took ");
+  std::string_view device = msg.substr(0, msg.find(" used)"));
+  Figure(b, "total_gpu_memory_gib", NumberAfter(device, "/"));
+  std::optional<double> host;  // "... used) and 2.95 GiB of host memory (...)"
+  if (size_t at = msg.find(" used) and "); at != std::string_view::npos) {
+    host = NumberAfter(msg.substr(at), " and ");
+  }
+  if (weights) {
+    Figure(b, "weights_gib", took);
+    Figure(b, "weights_host_memory_gib", host);
+    b.AddPoint(kStageLoadWeightEnd, std::nullopt, took);
+    return;
+  }
+  Figure(b, "kv_cache_gib", took);
+  Figure(b, "kv_cache_host_memory_gib", host);
+  Figure(b, "device_used_after_kv_cache_gib", NumberAfter(device, "device memory ("));
+}
+
+// "Initializing a V1 LLM engine (v0.10.1) ...", "Initial free memory: ...", "Free memory on
+// device (...) on startup. ...", "Initializing cache engine took ..." (Gaudi).
+bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Initializing a V1 LLM engine") ||
+      StartsWith(msg, "Initializing a V0 LLM engine") ||  // v0.8.x with V0 chosen
+      StartsWith(msg, "Initializing an LLM engine")) {
+    Version(msg, b, false);
+    return true;
+  }
+  if (StartsWith(msg, "Initial free memory: ")) {
+    InitialFreeMemory(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Free memory on device (")) {
+    FreeMemoryOnStartup(msg, b);
+    return true;
+  }
+  if (StartsWith(msg, "Initializing cache engine took ")) {
+    HabanaTook(msg, b, false);
     return true;
   }
   return false;
@@ -215,6 +413,22 @@ bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
   return Blocks(msg, b);
 }
 
+// "Estimated CUDA graph memory: ...", the V1 engine's num_gpu_blocks report, failures.
+bool HandleVllmELine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
+    Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+    return true;
+  }
+  // "Engine 000: vllm cache_config_info with initialization after num_gpu_blocks is: 26589"
+  // (V1 loggers.py); O(1) test, the decode reports start with "Engine 000: " too.
+  if (StartsWith(msg, "Engine ") && msg.size() > 12 &&
+      StartsWith(msg.substr(12), "vllm cache_config_info")) {
+    Figure(b, "num_gpu_blocks", NumberAfter(msg, "num_gpu_blocks is: "));
+    return true;
+  }
+  return Failure(msg, b);
+}
+
 }  // namespace
 
 bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
@@ -226,19 +440,29 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
         return true;
       }
       return false;
+    case ' ':
+      return Banner(msg, b);
     case 'I':
-      if (StartsWith(msg, "Initializing a V1 LLM engine") ||
-          StartsWith(msg, "Initializing an LLM engine")) {
-        Version(msg, b, false);
+    case 'F':
+      return HandleVllmIFLine(msg, b);
+    case 'C':
+      return HandleVllmCudaGraphLine(msg, b);
+    case 'P':
+      if (StartsWith(msg, "Pre-loading model weights on ")) {
+        HabanaTook(msg, b, true);
         return true;
       }
-      return false;
+      return TabularRow(msg, b);
+    case 'd':
+    case 'g':
+    case 'a':
+      return TabularRow(msg, b);
     case 'n':
       if (StartsWith(msg, "non-default args: {")) {
         NonDefaultArgs(msg, b);
         return true;
       }
-      return false;
+      return TabularRow(msg, b);
     case 'L':
       if (StartsWith(msg, "Loading model weights took")) {
         WeightsLoaded(msg, b);
@@ -253,7 +477,7 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
         b.SetEra("V0 (v0.7-v0.10)");
         return true;
       }
-      return false;
+      return TabularRow(msg, b);
     case 'm':
       if (StartsWith(msg, "model weights take ")) {
         BudgetTerms(msg, b);
@@ -267,11 +491,14 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
     case '#':
       return Blocks(msg, b);
     case 'E':
-      if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
-        Figure(b, "cuda_graph_estimate_gib", NumberAfter(msg, "memory: "));
+      return HandleVllmELine(msg, b);
+    case 'U':  // "Using max model len 262144" (V1 config.py / model.py)
+      if (StartsWith(msg, "Using max model len ")) {
+        b.SetEngine("vllm");
+        Figure(b, "max_model_len", NumberAfter(msg, "model len "));
         return true;
       }
-      return Failure(msg, b);
+      return false;
     case 'T':
     case 'V':
     case 'N':

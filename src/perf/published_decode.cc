@@ -10,9 +10,9 @@
 namespace kvplan {
 namespace {
 
-constexpr auto kNs = Topology::kNvswitch;
-constexpr auto kSw = Topology::kPcieSwitch;
-constexpr auto kDs = Topology::kPcieDualSocket;
+constexpr auto kNvsw = Topology::kNvswitch;
+constexpr auto kPcieSw = Topology::kPcieSwitch;
+constexpr auto kPcieDs = Topology::kPcieDualSocket;
 constexpr auto kSg = SpecEngine::kSglang;
 constexpr auto kVl = SpecEngine::kVllm;
 
@@ -36,41 +36,41 @@ const std::vector<PublishedDecode>& PublishedDecodes() {
   // ctx: the mean cache length while decoding (prompt + half the output).
   static const std::vector<PublishedDecode> figures = {
       {"SGLang, 1xH100 SXM, Llama-3.1-8B-Instruct bf16, bs 1, MT-bench", "llama-3.1-8b", "h100-sxm",
-       kNs, 1, 2, 512, kSg, 0, 0, 158.34, kSglangDocs, nullptr},
+       kNvsw, 1, 2, 512, kSg, 0, 0, 158.34, kSglangDocs, nullptr},
       {"NIM 1.8.0 (TRT-LLM), 2xH100 SXM TP 2, Llama-3.3-70B FP8, concurrency 1, 5000 in / 500 "
        "out (ITL 18.58 ms)",
-       "llama-3.3-70b-fp8", "h100-sxm", kNs, 2, 2, 5250, kVl, 0, 0, 1000 / 18.58, kNim, nullptr},
+       "llama-3.3-70b-fp8", "h100-sxm", kNvsw, 2, 2, 5250, kVl, 0, 0, 1000 / 18.58, kNim, nullptr},
       {"NIM 1.8.0 (TRT-LLM), 2xH100 SXM TP 2, Llama-3.3-70B FP8, concurrency 1, 500 in / 2000 "
        "out (ITL 18.91 ms)",
-       "llama-3.3-70b-fp8", "h100-sxm", kNs, 2, 2, 1500, kVl, 0, 0, 1000 / 18.91, kNim, nullptr},
+       "llama-3.3-70b-fp8", "h100-sxm", kNvsw, 2, 2, 1500, kVl, 0, 0, 1000 / 18.91, kNim, nullptr},
       // Kimi-K2.6 (61 layers, MLA, 384 experts, INT4 experts), vLLM 68b3569f2 fork with full
       // CUDA graphs, TRITON_MLA, fp8 KV, 8xRTX PRO 6000 over PCIe, TP 8, one stream, up to 2048
       // generated tokens per request.
       {"vLLM, 8xRTX PRO 6000 PCIe TP 8, Kimi-K2.6 INT4, fp8 KV, cc 1, prompt 0", "kimi-k2.6",
-       "rtx-pro-6000", kSw, 8, 1, 1024, kVl, 0, 0, 92.4, kKimi, kKimiMiss},
-      {"same, prompt 16k", "kimi-k2.6", "rtx-pro-6000", kSw, 8, 1, 17408, kVl, 0, 0, 81.5, kKimi,
-       kKimiMiss},
-      {"same, prompt 32k", "kimi-k2.6", "rtx-pro-6000", kSw, 8, 1, 33792, kVl, 0, 0, 73.4, kKimi,
-       kKimiMiss},
-      {"same, prompt 64k", "kimi-k2.6", "rtx-pro-6000", kSw, 8, 1, 66560, kVl, 0, 0, 60.5, kKimi,
-       kKimiMiss},
-      {"same, prompt 128k", "kimi-k2.6", "rtx-pro-6000", kSw, 8, 1, 132096, kVl, 0, 0, 46.1, kKimi,
-       kKimiMiss},
+       "rtx-pro-6000", kPcieSw, 8, 1, 1024, kVl, 0, 0, 92.4, kKimi, kKimiMiss},
+      {"same, prompt 16k", "kimi-k2.6", "rtx-pro-6000", kPcieSw, 8, 1, 17408, kVl, 0, 0, 81.5,
+       kKimi, kKimiMiss},
+      {"same, prompt 32k", "kimi-k2.6", "rtx-pro-6000", kPcieSw, 8, 1, 33792, kVl, 0, 0, 73.4,
+       kKimi, kKimiMiss},
+      {"same, prompt 64k", "kimi-k2.6", "rtx-pro-6000", kPcieSw, 8, 1, 66560, kVl, 0, 0, 60.5,
+       kKimi, kKimiMiss},
+      {"same, prompt 128k", "kimi-k2.6", "rtx-pro-6000", kPcieSw, 8, 1, 132096, kVl, 0, 0, 46.1,
+       kKimi, kKimiMiss},
       // Same stack with the lightseekorg EAGLE-3 MLA head, 3 speculative tokens; acceptance
       // length = 1 + 3 x the cell's published accept rate (0.494 at prompt 0).
       {"same + EAGLE-3, 3 draft tokens, accept rate 0.494, prompt 0", "kimi-k2.6", "rtx-pro-6000",
-       kSw, 8, 1, 1024, kVl, 3, 1 + 3 * 0.494, 122.0, kKimi, kKimiMiss},
+       kPcieSw, 8, 1, 1024, kVl, 3, 1 + 3 * 0.494, 122.0, kKimi, kKimiMiss},
       {"The story: 61-layer MoE (DeepSeek-V3 geometry, FP8), SGLang, 8xRTX PRO 6000 PCIe dual "
        "socket TP 8, one stream (context 2048 assumed)",
-       "deepseek-v3", "rtx-pro-6000", kDs, 8, 2, 2048, kSg, 0, 0, 82.0, "issue #5", nullptr},
+       "deepseek-v3", "rtx-pro-6000", kPcieDs, 8, 2, 2048, kSg, 0, 0, 82.0, "issue #5", nullptr},
       {"vLLM, 1xA100, Qwen3-30B-A3B, concurrency 1, 128 in / 128 out (TPOT 9.6 ms)",
-       "qwen3-30b-a3b", "a100-80gb", kNs, 1, 2, 192, kVl, 0, 0, 1000 / 9.6, kTenstorrent,
+       "qwen3-30b-a3b", "a100-80gb", kNvsw, 1, 2, 192, kVl, 0, 0, 1000 / 9.6, kTenstorrent,
        kVllmHostMiss},
       {"vLLM, 1xA100, Qwen3-1.7B, concurrency 1, 128 in / 128 out (TPOT 4.6 ms)", "qwen3-1.7b",
-       "a100-80gb", kNs, 1, 2, 192, kVl, 0, 0, 1000 / 4.6, kTenstorrent, kVllmHostMiss},
+       "a100-80gb", kNvsw, 1, 2, 192, kVl, 0, 0, 1000 / 4.6, kTenstorrent, kVllmHostMiss},
       {"SGLang v0.4.1.post2, DeepSeek-V3 TP 8 (+DP attention), bs 1, 128 in / 256 out (GPU not "
        "stated; 8xH200 assumed)",
-       "deepseek-v3", "h200", kNs, 8, 2, 256, kSg, 0, 0, 30.29, "sgl-project/sglang#2643",
+       "deepseek-v3", "h200", kNvsw, 8, 2, 256, kSg, 0, 0, 30.29, "sgl-project/sglang#2643",
        "December 2024 SGLang ran DeepSeek-V3's FP8 GEMMs, MoE and MLA in untuned Triton "
        "kernels far from the memory roofline at batch 1"},
   };

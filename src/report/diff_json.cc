@@ -5,13 +5,12 @@
 #include "kvplan/diff.h"
 #include "logs/run_record_json.h"
 #include "report/diff_render.h"
+#include "report/plan_json.h"
 
 namespace kvplan {
 namespace {
 
 using nlohmann::json;
-
-json Tokens(std::optional<int64_t> t) { return t ? json(*t) : nullptr; }
 
 const char* NotReplannedName(NotReplanned n) {
   switch (n) {
@@ -33,8 +32,8 @@ const char* NotReplannedName(NotReplanned n) {
 json ReplanJson(const BeforeAfter& r) {
   const char* what = r.vllm ? "kv_cache" : "rest_memory";
   return {{"model", r.vllm ? "vllm" : "sglang"},   {std::string(what) + "_a_gib", r.gib_a},
-          {std::string(what) + "_b_gib", r.gib_b}, {"kv_tokens_a", Tokens(r.tokens_a)},
-          {"kv_tokens_b", Tokens(r.tokens_b)},     {"ok_after", r.ok_after},
+          {std::string(what) + "_b_gib", r.gib_b}, {"kv_tokens_a", IntOrNull(r.tokens_a)},
+          {"kv_tokens_b", IntOrNull(r.tokens_b)},  {"ok_after", r.ok_after},
           {"error_after", r.error_after}};
 }
 
@@ -68,7 +67,7 @@ std::string RenderDiffJson(const DiffResult& d) {
             {"changes", changes},
             {"together", d.together ? ReplanJson(*d.together) : json(nullptr)},
             {"decode",
-             {{"common_running_reqs", Tokens(batch)},
+             {{"common_running_reqs", IntOrNull(batch)},
               {"verdict", verdict.empty() ? json(nullptr) : json(verdict)}}}};
   return DumpJson(j, 2) + "\n";
 }

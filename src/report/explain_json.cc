@@ -3,13 +3,12 @@
 
 #include "kvplan/explain.h"
 #include "logs/run_record_json.h"
+#include "report/plan_json.h"
 
 namespace kvplan {
 namespace {
 
 using nlohmann::json;
-
-json Tokens(std::optional<int64_t> t) { return t ? json(*t) : nullptr; }
 
 const char* CheckKind(SglangLogCheck::Kind k) {
   switch (k) {
@@ -69,7 +68,7 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
                     {"mem_fraction_static", v.mfs},
                     {"cell_size_bytes", v.cell_bytes},
                     {"rest_memory_gib", v.rest_gib},
-                    {"max_total_num_tokens", Tokens(v.tokens)},
+                    {"max_total_num_tokens", IntOrNull(v.tokens)},
                     {"ok", v.ok},
                     {"error", v.error},
                     {"steps", v.steps},
@@ -79,7 +78,7 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
   const SglangReplanVerdict& w = *s.what_if;
   (*j)["what_if"] = {{"sets", o.sets},
                      {"rest_memory_gib", w.rest_gib},
-                     {"max_total_num_tokens", Tokens(w.tokens)},
+                     {"max_total_num_tokens", IntOrNull(w.tokens)},
                      {"ok", w.ok},
                      {"error", w.error}};
 }
@@ -94,7 +93,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
                     {"inputs", e.inputs},
                     {"kv_cache_gib", v.kv_gib},
                     {"logged_kv_cache_gib", e.kv_logged ? json(e.logged_kv_gib) : json(nullptr)},
-                    {"kv_tokens", Tokens(v.tokens)},
+                    {"kv_tokens", IntOrNull(v.tokens)},
                     {"budget_only", v.budget_only},
                     {"kv_budget_from_log", e.kv_only},
                     {"logged_kv_tokens", e.logged_tokens ? json(*e.logged_tokens) : json(nullptr)},
@@ -105,7 +104,7 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
   const VllmReplanVerdict& w = *e.what_if_all;
   (*j)["what_if"] = {{"sets", o.sets},
                      {"kv_cache_gib", w.kv_gib},
-                     {"kv_tokens", Tokens(w.tokens)},
+                     {"kv_tokens", IntOrNull(w.tokens)},
                      {"ok", w.ok},
                      {"error", w.error}};
 }

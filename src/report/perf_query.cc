@@ -16,8 +16,6 @@
 namespace kvplan {
 namespace {
 
-constexpr int64_t kDefaultContext = 4096;
-
 AllreducePolicy ParsePolicy(const std::string& s) {
   if (s == "auto") return AllreducePolicy::kEngineDefault;
   if (s == "nccl") return AllreducePolicy::kNcclOnly;
@@ -129,7 +127,7 @@ void SetEngineSettings(const PerfQuery& o, ResolvedPerf* out) {
 // Context, batch sizes and prompt lengths the user left to kvplan.
 void SetSweeps(const PerfQuery& o, ResolvedPerf* out) {
   PerfRequest& r = out->request;
-  r.context = o.context.value_or(kDefaultContext);
+  r.context = o.context.value_or(kDefaultContextTokens);
   if (!o.context) {
     out->assumed.push_back(
         {"context", {r.context}, "", "tokens", "kvplan's default KV context per request"});

@@ -26,6 +26,8 @@ nlohmann::json FiguresJson(const std::vector<Figure>& figures) {
 
 }  // namespace
 
+nlohmann::json IntOrNull(std::optional<int64_t> v) { return v ? nlohmann::json(*v) : nullptr; }
+
 nlohmann::json PlanToJson(const PlanResult& r, const PlanContext& ctx) {
   using nlohmann::json;
   json j;

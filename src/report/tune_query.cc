@@ -8,6 +8,7 @@
 #include "catalog/model.h"
 #include "engines/sglang/era.h"
 #include "kvplan/error.h"
+#include "kvplan/perf.h"
 #include "kvplan/plan.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency_options.h"
@@ -17,7 +18,6 @@ namespace kvplan {
 namespace {
 
 constexpr int kDefaultGpus = 8;
-constexpr int64_t kDefaultContext = 4096;
 
 // The release: tune searches SGLang launches only.
 std::string SglangVersionOf(const std::string& engine_spec) {
@@ -64,7 +64,7 @@ TuneRequest BuildRequest(const TuneQuery& o) {
   req.gpus = o.gpus.value_or(kDefaultGpus);
   if (req.gpus < 1) throw InputError("--gpus must be at least 1");
   req.topology = o.topology.empty() ? DefaultTopology(req.gpu) : ParseTopology(o.topology);
-  req.context = o.context.value_or(kDefaultContext);
+  req.context = o.context.value_or(kDefaultContextTokens);
   req.prompt = o.prompt;
   req.concurrency = o.concurrency;
   req.ttft_ms = o.ttft_ms;

@@ -2,6 +2,7 @@
 // (python/sglang/srt/server_args.py add_cli_args).
 #include <fmt/core.h>
 
+#include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/attention_backend.h"
 #include "engines/sglang/sglang.h"
@@ -121,12 +122,23 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
 
 }  // namespace
 
-SglangArgs ParseSglangArgs(const std::vector<std::string>& argv) {
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in) {
   FlagParser p("SGLang");
   RawFlags f;
   SglangArgs a;
   AddMemoryFlags(p, f, a);
   AddIgnoredFlags(p);
+  // python/sglang/srt/environ.py EnvBool: "1" or "true" (any case) is on.
+  const std::string kAllowLonger = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=";
+  std::vector<std::string> argv;
+  for (const std::string& word : argv_in) {
+    if (word.rfind(kAllowLonger, 0) != 0) {
+      argv.push_back(word);
+      continue;
+    }
+    const std::string v = ToUpper(word.substr(kAllowLonger.size()));
+    a.allow_overwrite_longer_context_len = v == "1" || v == "TRUE";
+  }
   p.Parse(argv);
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();

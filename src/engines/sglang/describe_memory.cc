@@ -86,12 +86,13 @@ void DescribeSglangMemory(const SglangStages& s, const GpuSpec& gpu, PlanResult*
 void DescribeSglangWarnings(const SglangStages& s, const ModelSpec& model, PlanResult* r) {
   const SglangArgs& a = s.launch.args;
   std::vector<std::string>& w = r->warnings;
+  // Reached only under SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 (otherwise the
+  // launch is refused): model_config.py logs the message without its last sentence.
   if (a.context_length && model.max_position_embeddings > 0 &&
       *a.context_length > model.max_position_embeddings) {
-    w.push_back(fmt::format(
-        "--context-length {} exceeds the model's max_position_embeddings {}; SGLang refuses this "
-        "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
-        *a.context_length, model.max_position_embeddings));
+    const std::string error =
+        SglangContextLengthError(*a.context_length, model.max_position_embeddings);
+    w.push_back(error.substr(0, error.find(" To allow overriding")));
   }
   if (a.max_total_tokens && *a.max_total_tokens > s.tokens.before_user_cap) {
     w.push_back(

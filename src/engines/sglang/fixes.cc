@@ -1,5 +1,6 @@
 #include "engines/sglang/fixes.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -8,13 +9,23 @@
 #include "base/units.h"
 #include "catalog/weights.h"
 #include "engines/sglang/speculative.h"
+#include "engines/sglang/stages.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
 
+// A changed launch the argument checks refuse (say a TP size DP attention
+// cannot divide) is a failed re-plan, not an error of the original launch.
 PlanResult Replan(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                   const SglangArgs& args, const SglangMeasured& measured, const ModelSpec* draft) {
-  return PlanSglang(version, model, gpu, args, measured, draft, SglangPlanOptions{false, false});
+  try {
+    return PlanSglang(version, model, gpu, args, measured, draft, SglangPlanOptions{false, false});
+  } catch (const InputError& e) {
+    PlanResult failed;
+    failed.error_message = e.what();
+    return failed;
+  }
 }
 
 std::string Effect(const PlanResult& p) {
@@ -86,14 +97,74 @@ void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, 
     PlanResult p = Replan(version, model, gpu, a, m, draft);
     if (p.ok) r->fixes.push_back({"--ep-size", std::to_string(a.ep), Effect(p)});
   }
-  for (int tp : {args.tp / 2, args.tp * 2, args.tp / 4}) {
-    if (tp < 1 || tp == args.tp || tp > 16) continue;
+  // The nearest TP sizes below and above that load and start.
+  auto starts_at = [&](int tp) {
     SglangArgs a = args;
     a.tp = tp;
     PlanResult p = Replan(version, model, gpu, a, m, draft);
     if (p.ok) {
       r->fixes.push_back({"--tp-size", std::to_string(tp),
                           fmt::format("{} GPUs per replica; {}", tp * args.pp, Effect(p))});
+    }
+    return p.ok;
+  };
+  int below = args.tp - 1;
+  while (below >= 1 && !starts_at(below)) --below;
+  int above = args.tp + 1;
+  while (above <= std::max(16, 2 * args.tp) && !starts_at(above)) ++above;
+}
+
+void SglangAddContextFixes(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
+                           const SglangArgs& args, const SglangMeasured& measured,
+                           const ModelSpec* draft, PlanResult* r) {
+  SglangArgs shorter = args;
+  shorter.context_length = model.max_position_embeddings;
+  PlanResult p = Replan(version, model, gpu, shorter, measured, draft);
+  if (p.ok) {
+    r->fixes.push_back({"--context-length", std::to_string(model.max_position_embeddings),
+                        "the model's own length; " + Effect(p)});
+  }
+  SglangArgs allowed = args;
+  allowed.allow_overwrite_longer_context_len = true;
+  p = Replan(version, model, gpu, allowed, measured, draft);
+  if (p.ok) {
+    r->fixes.push_back(
+        {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN", "1",
+         fmt::format("SGLang warns and serves positions past {} the model was not trained for; {}",
+                     WithThousands(model.max_position_embeddings), Effect(p))});
+  }
+}
+
+void SglangAddFitWeightsFixes(const std::string& version, const ModelSpec& model,
+                              const GpuSpec& gpu, const SglangArgs& args,
+                              const SglangMeasured& measured, const ModelSpec* draft,
+                              PlanResult* r) {
+  // Measured free memory belongs to the failed layout; re-plan from estimates.
+  SglangMeasured m = measured;
+  m.post_load_free_bytes.reset();
+  int largest_tp = args.tp;
+  for (int tp = args.tp + 1; tp <= 8; ++tp) {
+    SglangArgs a = args;
+    a.tp = tp;
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) {
+      r->fixes.push_back({"--tp-size", std::to_string(tp),
+                          fmt::format("{} GPUs per replica; {}", tp * a.pp, Effect(p))});
+      return;
+    }
+    // A layout that shards fails for memory, not with one of the load checks.
+    if (p.error_message.rfind(kSglangLoadOomPrefix, 0) == 0) largest_tp = tp;
+  }
+  for (int pp = args.pp + 1; pp <= 8; ++pp) {
+    SglangArgs a = args;
+    a.tp = largest_tp;
+    a.pp = pp;
+    PlanResult p = Replan(version, model, gpu, a, m, draft);
+    if (p.ok) {
+      r->fixes.push_back({"--pp-size", std::to_string(pp),
+                          fmt::format("with --tp-size {}: {} GPUs per replica; {}", largest_tp,
+                                      largest_tp * pp, Effect(p))});
+      return;
     }
   }
 }
@@ -206,8 +277,7 @@ void AddFp8KvFix(const FixInput& in, PlanResult* r) {
 void AddDoubleTpFix(const FixInput& in, PlanResult* r) {
   const SglangArgs& args = in.args;
   SglangArgs a = args;
-  a.tp = args.tp * 2;
-  if (in.model.num_attention_heads % a.tp != 0) return;
+  a.tp = args.tp * 2;  // the re-plan runs the sharding checks (catalog/sharding.h)
   PlanResult p = Replan(in.version, in.model, in.gpu, a,
                         MeasuredAtTp(in.model, args, a.tp, in.measured), in.draft);
   if (p.ok) {

@@ -39,16 +39,25 @@ TEST(SglangFromScratch, StoryPreLoadFreeEstimate) {
   EXPECT_NEAR(ToGiB(r.pre_load_free_bytes), 93.999, 0.1);
 }
 
-// A model that does not fit says so with the engine's message, not a crash:
-// Llama-3.1-405B in bf16 on one H100.
-TEST(SglangFromScratch, ModelTooLargeFailsWithEngineMessage) {
+// A model that does not fit says so, not a crash: Llama-3.1-405B in bf16 on
+// one H100 holds ~756 GiB of weights against 80 GiB, so torch runs out of
+// memory while loading, before SGLang sizes any KV cache (the "Not enough
+// memory" of init_memory_pool is never reached). The fix is the smallest
+// layout that fits: at TP 8 each rank still needs ~94.5 GiB, so PP 2 over TP 8.
+TEST(SglangFromScratch, ModelTooLargeFailsWhileLoading) {
   SglangArgs a;
   PlanResult r =
       PlanSglang("0.5.6", LoadModel("meta-llama/Meta-Llama-3.1-405B"), FindGpu("h100"), a, {});
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(
-      r.error_message.rfind("Not enough memory. Please try to increase --mem-fraction-static.", 0),
-      0u);
+  EXPECT_EQ(r.error_message.rfind("torch.OutOfMemoryError: CUDA out of memory while loading", 0),
+            0u)
+      << r.error_message;
+  EXPECT_GT(r.weights_bytes_per_gpu, 700 * kGiB);
+  ASSERT_EQ(r.fixes.size(), 1u);
+  EXPECT_EQ(r.fixes[0].flag, "--pp-size");
+  EXPECT_EQ(r.fixes[0].value, "2");
+  EXPECT_EQ(r.fixes[0].effect.rfind("with --tp-size 8: 16 GPUs per replica; starts", 0), 0u)
+      << r.fixes[0].effect;
 }
 
 // Qwen3-235B-A22B-FP8 at TP8: each rank would hold 1536 / 8 = 192 columns of

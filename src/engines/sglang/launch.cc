@@ -59,10 +59,24 @@ std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& 
   par.dp = a.dp;
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
-  return ShardingProblems(model, par);
+  return ShardingProblems(model, par, ShardingEngine::kSglang);
 }
 
 }  // namespace
+
+// python/sglang/srt/configs/model_config.py _derive_context_length (the check
+// since sgl-project/sglang#1778, 2024-10, before every modelled release; the
+// text as at main 2026 and in public logs of February 2026 [earlier releases
+// not checked word for word]); the derived length is get_context_length(),
+// which kvplan takes as max_position_embeddings (it reads no rope scaling).
+std::string SglangContextLengthError(int64_t asked, int64_t derived) {
+  return fmt::format(
+      "Warning: User-specified context_length ({}) is greater than the derived context_length "
+      "({}). This may lead to incorrect model outputs or CUDA errors. Note that the derived "
+      "context_length may differ from max_position_embeddings in the model's config. To allow "
+      "overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",
+      asked, derived);
+}
 
 SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                             const SglangArgs& args, const ModelSpec* draft) {
@@ -81,6 +95,12 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
     // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
     a.enable_dp_attention = false;
     l.dp_attention_turned_off = true;
+  }
+  // ModelConfig is built (tokenizer manager, then each worker) before any weight.
+  if (a.context_length && model.max_position_embeddings > 0 &&
+      *a.context_length > model.max_position_embeddings && !a.allow_overwrite_longer_context_len) {
+    l.context_refusal = SglangContextLengthError(*a.context_length, model.max_position_embeddings);
+    return l;
   }
   l.sharding_problems = LoadProblems(model, a);
   if (!l.sharding_problems.empty()) return l;

@@ -2,6 +2,9 @@
 // (engines/sglang/stages.h): launch, settings, weights, budget, cell, tokens,
 // verdict, running requests, graphs and slack, then the texts and the fixes.
 // Where releases differ, the era (engines/sglang/era.h) decides.
+#include <fmt/core.h>
+
+#include "base/format.h"
 #include "engines/sglang/fixes.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/stages.h"
@@ -9,15 +12,37 @@
 namespace kvplan {
 namespace {
 
-// The plan of a launch the engine cannot shard: it stops while loading.
-PlanResult ShardingFailure(const SglangLaunch& l, PlanResult r, const GpuSpec& gpu, bool explain) {
-  const std::vector<std::string>& problems = l.sharding_problems;
+// The plan of a launch the engine refuses before it sizes the KV cache, with
+// the engine's message; the header still names every GPU of the replica.
+PlanResult Refused(const SglangLaunch& l, PlanResult r, const GpuSpec& gpu, std::string message) {
   r.ok = false;
-  r.error_message = problems.front();
+  r.error_message = std::move(message);
   r.gpu_total_bytes = gpu.total_bytes;
   r.fraction = l.args.mem_fraction_static.value_or(0);
   r.fraction_user = l.args.mem_fraction_static.has_value();
+  r.figures.push_back({"gpus_per_replica", static_cast<double>(l.args.tp * l.args.pp), ""});
+  return r;
+}
+
+// The plan of a launch the engine cannot shard: it stops while loading.
+PlanResult ShardingFailure(const SglangLaunch& l, PlanResult r, const GpuSpec& gpu, bool explain) {
+  const std::vector<std::string>& problems = l.sharding_problems;
+  r = Refused(l, std::move(r), gpu, problems.front());
   if (explain) r.warnings.insert(r.warnings.end(), problems.begin() + 1, problems.end());
+  return r;
+}
+
+// Estimated weights larger than the memory free before loading: torch runs out
+// of memory while the model loader fills them (the allocator's own figures are
+// not knowable, so kvplan states its own).
+PlanResult LoadFailure(const SglangLaunch& l, PlanResult r, const GpuSpec& gpu,
+                       const SglangWeights& w) {
+  r = Refused(l, std::move(r), gpu,
+              fmt::format("{} the weights (kvplan: {} of weights per GPU, {} free before "
+                          "loading)",
+                          kSglangLoadOomPrefix, FormatGiB(w.weights), FormatGiB(w.pre_load_free)));
+  r.pre_load_free_bytes = w.pre_load_free;
+  r.weights_bytes_per_gpu = w.weights;
   return r;
 }
 
@@ -53,6 +78,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   r.era = l.era->id;
   r.fraction_name = "mem_fraction_static";
   if (explain) DescribeSglangLaunchWarnings(l, version, draft, &r);
+  if (!l.context_refusal.empty()) {
+    r = Refused(l, std::move(r), gpu, l.context_refusal);
+    if (opts.fixes) SglangAddContextFixes(version, model, gpu, args_in, measured, draft, &r);
+    return r;
+  }
   if (!l.sharding_problems.empty()) {
     r = ShardingFailure(l, std::move(r), gpu, explain);
     if (opts.fixes) SglangAddShardingFixes(version, model, gpu, args_in, measured, draft, &r);
@@ -60,6 +90,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   }
   s.settings = SglangSettingsOf(l, model, gpu, measured, explain);
   s.weights = SglangWeightsOf(l, model, gpu, measured, draft);
+  if (!s.weights.post_measured && s.weights.weights > s.weights.pre_load_free) {
+    r = LoadFailure(l, std::move(r), gpu, s.weights);
+    if (opts.fixes) SglangAddFitWeightsFixes(version, model, gpu, args_in, measured, draft, &r);
+    return r;
+  }
   s.budget = SglangBudgetOf(l, s.settings, s.weights, measured);
   s.cell = SglangCellSize(*l.era, l.version_key, model, l.args, draft);
   const int64_t profiled = SglangProfiledTokens(s.budget, s.cell);

@@ -42,9 +42,12 @@ struct SglangArgs {
   std::optional<double> swa_full_tokens_ratio;
   std::string attention_backend;
   std::vector<std::string> unknown_flags;  // accepted by the parser, not modelled
+  // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 given in the pasted command.
+  bool allow_overwrite_longer_context_len = false;
 };
 
-// Parses SGLang's own flags (as sglang.launch_server takes them).
+// Parses SGLang's own flags (as sglang.launch_server takes them);
+// "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" is read as the environment.
 // Throws InputError on unknown flags, bad values and conflicts.
 SglangArgs ParseSglangArgs(const std::vector<std::string>& argv);
 

@@ -40,8 +40,14 @@ struct SglangLaunch {
   bool eagle_with_eagle3_draft = false;
   bool dp_attention_turned_off = false;
   SglangKvRule kv_rule = SglangKvRule::kUser;
+  // ModelConfig's refusal of --context-length above the model ("" when none);
+  // it comes before any sharding check.
+  std::string context_refusal;
   std::vector<std::string> sharding_problems;  // load-time failures, first one is fatal
 };
+
+// configs/model_config.py's error for --context-length above the derived length.
+std::string SglangContextLengthError(int64_t asked, int64_t derived);
 
 // Validates, normalises the arguments and runs the load-time sharding checks.
 SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
@@ -76,6 +82,11 @@ struct SglangWeights {
   int64_t draft_weights = 0;      // per rank; 0 without a draft model
   bool draft_subtracted = false;  // the estimated post_load_free excludes the draft (#28855)
 };
+
+// The start of the load failure's message (estimated weights above the memory
+// free before loading).
+inline constexpr const char* kSglangLoadOomPrefix =
+    "torch.OutOfMemoryError: CUDA out of memory while loading";
 
 SglangWeights SglangWeightsOf(const SglangLaunch& launch, const ModelSpec& model,
                               const GpuSpec& gpu, const SglangMeasured& measured,

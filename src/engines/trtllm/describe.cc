@@ -118,7 +118,13 @@ void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, cons
                            const TrtllmBlocks& k, const TrtllmVerdict& v, const TrtllmArgs& a,
                            PlanResult* out) {
   out->ok = v.ok;
-  if (!v.ok) {
+  if (v.weights_too_large) {
+    // The model loader fills the weights before the KV cache is sized; the
+    // allocator's own figures are not knowable, so kvplan states its own.
+    out->error_message = fmt::format(
+        "{} the weights (kvplan: {} of weights per GPU, {} free before loading)",
+        kTrtllmLoadOomPrefix, FormatGiB(out->weights_bytes_per_gpu), FormatGiB(v.free_before_load));
+  } else if (!v.ok) {
     out->error_message = fmt::format(
         "kvplan: no memory left for the KV cache ({} free after loading); TensorRT-LLM "
         "cannot allocate a single block",

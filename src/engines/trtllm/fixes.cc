@@ -7,7 +7,9 @@
 
 #include "base/format.h"
 #include "base/text.h"
+#include "catalog/sharding.h"
 #include "engines/trtllm/fixes.h"
+#include "engines/trtllm/stages.h"
 #include "engines/trtllm/trtllm.h"
 #include "kvplan/error.h"
 
@@ -33,6 +35,43 @@ std::string Effect(const PlanResult& r) {
                      r.context_length);
 }
 
+// Per-rank measurements do not carry over to another layout.
+TrtllmMeasured WholeGpu(const TrtllmMeasured& ms) {
+  TrtllmMeasured mm;
+  mm.total = ms.total;
+  return mm;
+}
+
+// Weights larger than the GPU: the smallest TP within one 8-GPU node that
+// serves, else the smallest PP over the largest TP that shards (a TP the
+// heads do not divide is refused by PlanTrtllm, so Try skips it).
+std::vector<Fix> FitWeightsFixes(const std::string& v, const ModelSpec& m, const GpuSpec& g,
+                                 const TrtllmArgs& a, const TrtllmMeasured& ms) {
+  int largest_tp = a.tp;
+  for (int tp = a.tp + 1; tp <= 8; ++tp) {
+    TrtllmArgs b = a;
+    b.tp = tp;
+    if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
+      return {{"--tp_size", std::to_string(tp),
+               fmt::format("{} GPUs per replica; {} (estimated terms)", tp * a.pp, Effect(*r))}};
+    }
+    Parallelism par;
+    par.tp = tp;
+    if (ShardingProblems(m, par, ShardingEngine::kTrtllm).empty()) largest_tp = tp;
+  }
+  for (int pp = a.pp + 1; pp <= 8; ++pp) {
+    TrtllmArgs b = a;
+    b.tp = largest_tp;
+    b.pp = pp;
+    if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
+      return {{"--pp_size", std::to_string(pp),
+               fmt::format("with --tp_size {}: {} GPUs per replica; {} (estimated terms)",
+                           largest_tp, largest_tp * pp, Effect(*r))}};
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const GpuSpec& g,
@@ -40,6 +79,9 @@ std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const Gpu
                              const PlanResult& failed) {
   std::vector<Fix> out;
   if (Serves(failed)) return out;
+  if (failed.error_message.rfind(kTrtllmLoadOomPrefix, 0) == 0) {
+    return FitWeightsFixes(v, m, g, a, ms);
+  }
   for (int pct = static_cast<int>(std::floor(failed.fraction * 100 + 1e-9)) + 1; pct <= 99; ++pct) {
     TrtllmArgs b = a;
     b.free_gpu_memory_fraction = pct / 100.0;
@@ -61,12 +103,12 @@ std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const Gpu
     if (auto r = Try(v, m, g, b, ms)) out.push_back({"kv_cache_config.dtype", "fp8", Effect(*r)});
   }
   for (int tp = a.tp * 2; tp <= 8; tp *= 2) {
-    if (m.num_attention_heads % tp != 0) break;
     TrtllmArgs b = a;
     b.tp = tp;
-    TrtllmMeasured mm;
-    mm.total = ms.total;
-    if (auto r = Try(v, m, g, b, mm)) {
+    Parallelism par;
+    par.tp = tp;
+    if (!ShardingProblems(m, par, ShardingEngine::kTrtllm).empty()) break;
+    if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
       out.push_back({"--tp_size", std::to_string(tp), Effect(*r) + " (estimated terms)"});
       break;
     }

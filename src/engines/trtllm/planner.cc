@@ -47,7 +47,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   TrtllmCell c = TrtllmCellSize(model, a, d);
   TrtllmBudget b = TrtllmKvBudget(t, d);
   TrtllmBlocks k = TrtllmTokenBlocks(b, c, a, d);
-  TrtllmVerdict v = TrtllmCheckVerdict(b, k, d);
+  TrtllmVerdict v = TrtllmCheckVerdict(t, b, k, d);
 
   PlanResult out;
   out.engine = "trtllm";
@@ -67,7 +67,8 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.max_running_requests = d.max_batch_size;
   out.context_length = d.max_seq_len;
   out.figures = DescribeTrtllmFigures(d, t, b, k, a);
-  out.memory = DescribeTrtllmMemory(t, c, k);
+  // No bar of a GPU filled many times over when the weights do not load.
+  if (!v.weights_too_large) out.memory = DescribeTrtllmMemory(t, c, k);
   DescribeTrtllmVerdict(model, d, b, k, v, a, &out);
   return out;
 }

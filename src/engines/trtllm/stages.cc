@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/sharding.h"
 #include "catalog/weights.h"
 #include "engines/common/runtime_estimates.h"
 #include "kvplan/error.h"
@@ -42,10 +43,12 @@ TrtllmDefaults TrtllmResolveDefaults(const std::string& version, const ModelSpec
   if (!d.py && d.fraction >= 1.0) {
     throw InputError("the C++ KV cache manager needs free_gpu_memory_fraction < 1.0");
   }
-  if (model.num_attention_heads > 0 && model.num_attention_heads % a.tp != 0) {
-    throw InputError(fmt::format("{} attention heads are not divisible by --tp_size {}",
-                                 model.num_attention_heads, a.tp));
-  }
+  // The divisibility rule is catalog/sharding.h's (one owner for every engine).
+  Parallelism par;
+  par.tp = a.tp;
+  par.pp = a.pp;
+  std::vector<std::string> problems = ShardingProblems(model, par, ShardingEngine::kTrtllm);
+  if (!problems.empty()) throw InputError(problems.front());
   d.max_seq_len = a.max_seq_len.value_or(model.max_position_embeddings);
   if (d.max_seq_len <= 0)
     throw InputError(
@@ -125,10 +128,14 @@ TrtllmBlocks TrtllmTokenBlocks(const TrtllmBudget& b, const TrtllmCell& c, const
   return k;
 }
 
-TrtllmVerdict TrtllmCheckVerdict(const TrtllmBudget& b, const TrtllmBlocks& k,
+TrtllmVerdict TrtllmCheckVerdict(const TrtllmTerms& t, const TrtllmBudget& b, const TrtllmBlocks& k,
                                  const TrtllmDefaults& d) {
   TrtllmVerdict v;
-  v.ok = b.available > 0 && k.blocks > 0;
+  v.free_before_load = t.total - t.non_torch;
+  // Measured weights or free memory after loading mean the launch loaded.
+  v.weights_too_large =
+      t.weights_src == "estimated" && !t.post_load_free && t.weights > v.free_before_load;
+  v.ok = !v.weights_too_large && b.available > 0 && k.blocks > 0;
   v.window_capped = v.ok && k.tokens < d.max_seq_len;
   return v;
 }

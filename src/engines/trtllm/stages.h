@@ -78,11 +78,19 @@ TrtllmBlocks TrtllmTokenBlocks(const TrtllmBudget& b, const TrtllmCell& c, const
 
 // Stage "verdict": whether one block fits, and whether the cache is shorter
 // than max_seq_len (TensorRT-LLM then caps the attention window).
+// The start of the load failure's message (the fixes tell it by this).
+inline constexpr const char* kTrtllmLoadOomPrefix =
+    "torch.OutOfMemoryError: CUDA out of memory while loading";
+
 struct TrtllmVerdict {
   bool ok = false;
   bool window_capped = false;
+  // Estimated weights larger than the memory free before loading (the CUDA
+  // context and communicators aside): torch runs out of memory while loading.
+  bool weights_too_large = false;
+  int64_t free_before_load = 0;
 };
-TrtllmVerdict TrtllmCheckVerdict(const TrtllmBudget& b, const TrtllmBlocks& k,
+TrtllmVerdict TrtllmCheckVerdict(const TrtllmTerms& t, const TrtllmBudget& b, const TrtllmBlocks& k,
                                  const TrtllmDefaults& d);
 
 // The text of the plan, from the stages' data.

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
@@ -117,13 +118,20 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
   return s;
 }
 
-std::vector<std::string> StripLauncher(const std::vector<std::string>& argv,
-                                       std::optional<bool>* use_v1) {
+// The launcher words are skipped; the environment switches kvplan models are
+// read: VLLM_USE_V1 and VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm/envs.py: "1" or
+// "true", any case, is on).
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv, VllmArgs* args) {
   std::vector<std::string> out;
   bool leading = true;
   for (const std::string& a : argv) {
     if (a == "VLLM_USE_V1=0" || a == "VLLM_USE_V1=1") {
-      *use_v1 = a.back() == '1';
+      args->use_v1 = a.back() == '1';
+      continue;
+    }
+    if (a.rfind("VLLM_ALLOW_LONG_MAX_MODEL_LEN=", 0) == 0) {
+      const std::string v = ToUpper(a.substr(a.find('=') + 1));
+      args->allow_long_max_model_len = v == "1" || v == "TRUE";
       continue;
     }
     if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" || a == "serve" ||
@@ -280,7 +288,7 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
 
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
   VllmArgs a;
-  std::vector<std::string> args = StripLauncher(argv, &a.use_v1);
+  std::vector<std::string> args = StripLauncher(argv, &a);
   FlagParser p("vLLM");
   RawFlags f;
   DeclareModelledFlags(p, &f);

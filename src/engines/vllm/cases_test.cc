@@ -9,18 +9,13 @@
 
 #include "base/units.h"
 #include "engines/vllm/vllm.h"
+#include "testing/plan_figures.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
 
 using testing::Gpu;
-
-double Fig(const PlanResult& r, const std::string& key) {
-  const Figure* f = r.FindFigure(key);
-  EXPECT_NE(f, nullptr) << key;
-  return f ? f->value : -1;
-}
 
 bool HasLog(const PlanResult& r, const std::string& line) {
   for (const Figure& f : r.figures) {
@@ -39,11 +34,11 @@ TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517) {
   PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 3.81, 0.01);
-  EXPECT_NEAR(Fig(r, "num_gpu_blocks"), 1952, 3);
-  EXPECT_NEAR(Fig(r, "max_concurrency"), 1.56, 0.01);
+  EXPECT_NEAR(testing::PlanFigure(r, "num_gpu_blocks"), 1952, 3);
+  EXPECT_NEAR(testing::PlanFigure(r, "max_concurrency"), 1.56, 0.01);
   EXPECT_EQ(r.cell_size_bytes, 131072);  // 2 * 32 * 8 * 128 * 2
   // 4 GiB swap space / 2 MiB blocks.
-  EXPECT_EQ(Fig(r, "num_cpu_blocks"), 2048);
+  EXPECT_EQ(testing::PlanFigure(r, "num_cpu_blocks"), 2048);
   EXPECT_EQ(r.era, "V0 (<0.7, one-line profiling log)");
 }
 
@@ -53,7 +48,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen20000Issue10517FromScratch) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "20000"});
   auto m = Measured({{"weights", 14.9888}});
   PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
-  EXPECT_NEAR(Fig(r, "activation_peak_gib"), 17.06 - 14.9888, 0.10 * 2.07);
+  EXPECT_NEAR(testing::PlanFigure(r, "activation_peak_gib"), 17.06 - 14.9888, 0.10 * 2.07);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 1952.0 * 16, 0.05 * 1952 * 16);
 }
 
@@ -64,7 +59,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517) {
   PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a, m);
   EXPECT_FALSE(r.ok);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 2.89, 0.01);
-  double blocks = Fig(r, "num_gpu_blocks");
+  double blocks = testing::PlanFigure(r, "num_gpu_blocks");
   EXPECT_NEAR(blocks, 1478, 3);
   // Exact given num_gpu_blocks: max tokens = 16 * blocks.
   EXPECT_EQ(r.error_message,
@@ -85,7 +80,7 @@ TEST(VllmCases, V0Rtx3090Llama8BLen29000Issue10517ActivationEstimate) {
   VllmArgs a = ParseVllmArgs({"--max-model-len", "29000"});
   PlanResult r = PlanVllm("0.6.3", testing::Llama31_8B(), testing::Rtx3090(), a,
                           Measured({{"weights", 14.9888}}));
-  EXPECT_NEAR(Fig(r, "activation_peak_gib"), 17.98 - 14.9888, 0.10 * 2.99);
+  EXPECT_NEAR(testing::PlanFigure(r, "activation_peak_gib"), 17.98 - 14.9888, 0.10 * 2.99);
 }
 
 // vllm-v0-h100-llama32-11b-vision-pr12126: V0 0.7 multi-line log, 40 cached layers.
@@ -98,11 +93,11 @@ TEST(VllmCases, V0H100Llama32VisionPr12126) {
       {{"total", 79.22}, {"weights", 19.86}, {"non_torch", 0.16}, {"activation_peak", 36.63}});
   PlanResult r = PlanVllm("0.7.0", vision, testing::H100(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
-  EXPECT_NEAR(Fig(r, "requested_memory_gib"), 71.29, 0.01);
+  EXPECT_NEAR(testing::PlanFigure(r, "requested_memory_gib"), 71.29, 0.01);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 14.65, 0.02);
-  EXPECT_NEAR(Fig(r, "num_gpu_blocks"), 6001, 5);
+  EXPECT_NEAR(testing::PlanFigure(r, "num_gpu_blocks"), 6001, 5);
   EXPECT_EQ(r.cell_size_bytes * 16, 2621440);  // 40 layers * 16 * 2 * 8 * 128 * 2
-  EXPECT_EQ(Fig(r, "num_cpu_blocks"), 1638);
+  EXPECT_EQ(testing::PlanFigure(r, "num_cpu_blocks"), 1638);
 }
 
 // vllm-v1-llama31-70b-w8a8-maxlen2048-pr12569: early V1 (0.7.0, VLLM_USE_V1=1).
@@ -113,9 +108,9 @@ TEST(VllmCases, V1EarlyLlama70BW8A8Pr12569) {
   auto m = Measured({{"kv_cache", 1381.0 * 16 * 327680 / kGiB}});
   PlanResult r = PlanVllm("0.7.0", testing::Llama31_70B(), testing::H100(), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Fig(r, "num_gpu_blocks"), 1381);
-  EXPECT_NEAR(Fig(r, "max_concurrency"), 10.79, 0.01);
-  EXPECT_NEAR(Fig(r, "num_gpu_blocks") * 16 * 327680 / kGiB, 6.74, 0.01);
+  EXPECT_EQ(testing::PlanFigure(r, "num_gpu_blocks"), 1381);
+  EXPECT_NEAR(testing::PlanFigure(r, "max_concurrency"), 10.79, 0.01);
+  EXPECT_NEAR(testing::PlanFigure(r, "num_gpu_blocks") * 16 * 327680 / kGiB, 6.74, 0.01);
   EXPECT_TRUE(HasLog(r, "# GPU blocks: 1381"));
   EXPECT_TRUE(HasLog(r, "Maximum concurrency for 2048 tokens per request: 10.79x"));
   EXPECT_EQ(r.era, "V1 early (<=0.9.1, counts other processes)");
@@ -132,8 +127,8 @@ TEST(VllmCases, V1Pp2Qwen3Coder30BIssue34076) {
   PlanResult r = PlanVllm("0.15.2rc1.dev93+g11a4c9d30", coder, Gpu("rtx-5070-ti", 15.47), a,
                           Measured({{"kv_cache", 3.18}}));
   EXPECT_FALSE(r.ok);
-  EXPECT_NEAR(Fig(r, "needed_kv_gib"), 24.0, 0.05);
-  double est = Fig(r, "estimated_max_model_len");
+  EXPECT_NEAR(testing::PlanFigure(r, "needed_kv_gib"), 24.0, 0.05);
+  double est = testing::PlanFigure(r, "estimated_max_model_len");
   EXPECT_NEAR(est, 34736, 64);
   EXPECT_EQ(r.error_message,
             "To serve at least one request with the models's max seq len (262144), (24.0 GiB KV "
@@ -153,8 +148,8 @@ TEST(VllmCases, V1H100GptOss120BIssue27508) {
   PlanResult r =
       PlanVllm("0.11.0", testing::GptOss120B(), testing::H100(), a, Measured({{"kv_cache", 1.71}}));
   EXPECT_FALSE(r.ok);
-  EXPECT_NEAR(Fig(r, "needed_kv_gib"), 4.54, 0.02);
-  EXPECT_EQ(Fig(r, "kv_cache_groups"), 2);  // 18 full + 18 sliding
+  EXPECT_NEAR(testing::PlanFigure(r, "needed_kv_gib"), 4.54, 0.02);
+  EXPECT_EQ(testing::PlanFigure(r, "kv_cache_groups"), 2);  // 18 full + 18 sliding
   EXPECT_NE(r.error_message.find("(4.54 GiB KV cache is needed"), std::string::npos);
 }
 
@@ -173,8 +168,8 @@ TEST(VllmCases, V1H20Qwen3Coder480BDp8Recipes12) {
                             Measured({{"kv_cache", avail}}));
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.cell_size_bytes, 253952);
-    EXPECT_NEAR(Fig(r, "needed_kv_gib"), 62.0, 0.01);
-    EXPECT_NEAR(Fig(r, "estimated_max_model_len"), expected, 16);
+    EXPECT_NEAR(testing::PlanFigure(r, "needed_kv_gib"), 62.0, 0.01);
+    EXPECT_NEAR(testing::PlanFigure(r, "estimated_max_model_len"), expected, 16);
     EXPECT_EQ(r.error_message,
               fmt::format("To serve at least one request with the models's max seq len (262144), "
                           "(62.00 GiB KV cache is needed, which is larger than the available KV "
@@ -182,7 +177,8 @@ TEST(VllmCases, V1H20Qwen3Coder480BDp8Recipes12) {
                           "estimated maximum model length is {}. Try increasing "
                           "`gpu_memory_utilization` or decreasing `max_model_len` when "
                           "initializing the engine.",
-                          avail, static_cast<int64_t>(Fig(r, "estimated_max_model_len"))));
+                          avail,
+                          static_cast<int64_t>(testing::PlanFigure(r, "estimated_max_model_len"))));
   }
 }
 
@@ -193,7 +189,7 @@ TEST(VllmCases, V1DeepSeekV2LiteIssue15871) {
   PlanResult r = PlanVllm("0.8.3.dev172+g2b93162f", testing::DeepSeekMla("ds-v2-lite", 27, 163840),
                           testing::H100(), a, Measured({{"kv_cache", 0.93}}));
   EXPECT_FALSE(r.ok);
-  EXPECT_NEAR(Fig(r, "needed_kv_gib"), 0.95, 0.005);
+  EXPECT_NEAR(testing::PlanFigure(r, "needed_kv_gib"), 0.95, 0.005);
   EXPECT_EQ(r.cell_size_bytes, 31104);  // 27 * 576 * 2
   EXPECT_EQ(r.error_message,
             "To serve at least one request with the models's max seq len (32768), (0.95 GiB KV "
@@ -210,9 +206,10 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
       {{"total", 23.56}, {"weights", 15.6841}, {"non_torch", 0.06}, {"activation_peak", 0.12}});
   PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a, m);
   EXPECT_TRUE(r.ok) << r.error_message;
-  EXPECT_NEAR(Fig(r, "requested_memory_gib"), 21.2, 0.01);
+  EXPECT_NEAR(testing::PlanFigure(r, "requested_memory_gib"), 21.2, 0.01);
   EXPECT_NEAR(ToGiB(r.rest_memory_bytes), 5.34, 0.01);
-  EXPECT_NEAR(Fig(r, "num_gpu_blocks"), 3645, 5);  // derived in the case, not logged
+  EXPECT_NEAR(testing::PlanFigure(r, "num_gpu_blocks"), 3645,
+              5);  // derived in the case, not logged
   // The two logged lines, word for word.
   EXPECT_TRUE(HasLog(r,
                      "the current vLLM instance can use total_gpu_memory (23.56GiB) x "
@@ -229,8 +226,8 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327ActivationEstimate) {
   VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--max-num-seqs", "8"});
   PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a,
                           Measured({{"weights", 15.6841}}));
-  EXPECT_EQ(Fig(r, "max_num_batched_tokens"), 2048);
-  EXPECT_NEAR(Fig(r, "activation_peak_gib"), 0.12, 0.012);
+  EXPECT_EQ(testing::PlanFigure(r, "max_num_batched_tokens"), 2048);
+  EXPECT_NEAR(testing::PlanFigure(r, "activation_peak_gib"), 0.12, 0.012);
 }
 
 // vllm issue 21348 (not in the jsonl): Qwen3-235B-A22B-FP8, 4x H100, ~v0.10:

@@ -17,18 +17,14 @@ bool HasFlashMla(const GpuSpec& gpu) {
   return !id.empty() && (id[0] == 'h' || id[0] == 'b' || id.rfind("gb", 0) == 0);
 }
 
-void CheckLaunch(const VllmDefaults& d, const ModelSpec& model, const VllmArgs& a) {
+// The heads, vocabulary and expert checks are catalog/sharding.h's, run by the
+// start-up checks stage (startup_checks.cc), which returns a refused plan.
+void CheckLaunch(const VllmDefaults& d, const VllmArgs& a) {
   if (a.kv_cache_memory_bytes && (IsV0(d.era) || !d.release.AtLeast(0, 10, 2))) {
     throw InputError(
         fmt::format("--kv-cache-memory needs vLLM 0.10.2 or later with the V1 engine "
                     "(asked for {})",
                     d.release.text));
-  }
-  if (model.num_attention_heads > 0 && model.num_attention_heads % a.tp != 0) {
-    // vllm/config/parallel.py verify_with_model_config (model.py @v0.10).
-    throw InputError(fmt::format(
-        "Total number of attention heads ({}) must be divisible by tensor parallel size ({}).",
-        model.num_attention_heads, a.tp));
   }
 }
 
@@ -60,7 +56,7 @@ VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& mo
   d.release = ParseVllmRelease(version);
   d.gpus_per_replica = a.tp * a.pp;
   d.era = VllmEraFor(d.release, a.use_v1);
-  CheckLaunch(d, model, a);
+  CheckLaunch(d, a);
   d.util = a.gpu_memory_utilization.value_or(0.9);
   if (model.max_position_embeddings <= 0 && !a.max_model_len) {
     throw InputError(
@@ -108,11 +104,11 @@ std::vector<Setting> DescribeVllmSettings(const VllmDefaults& d, const VllmArgs&
 std::vector<std::string> DescribeVllmDefaultWarnings(const VllmDefaults& d, const ModelSpec& model,
                                                      const VllmArgs& a, const ModelSpec* draft) {
   std::vector<std::string> out;
-  if (d.max_len_above_model) {
-    out.push_back(fmt::format(
-        "--max-model-len {} is above the model's max_position_embeddings {}: vLLM refuses it "
-        "unless rope scaling allows it or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set",
-        d.max_model_len, model.max_position_embeddings));
+  // Under VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vLLM logs its warning and goes on
+  // (without it the start-up checks refuse the launch).
+  if (d.max_len_above_model && a.allow_long_max_model_len) {
+    out.push_back(
+        VllmMaxModelLenWarning(d.release, d.max_model_len, model.max_position_embeddings));
   }
   if (a.speculative &&
       (a.speculative->method == "eagle" || a.speculative->method == "eagle3" ||

@@ -8,7 +8,9 @@
 #include "base/format.h"
 #include "base/text.h"
 #include "base/units.h"
+#include "catalog/sharding.h"
 #include "engines/vllm/budget.h"
+#include "engines/vllm/stages.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -91,21 +93,115 @@ std::optional<Fix> Fp8Fix(const std::string& v, const ModelSpec& model, const Gp
   return std::nullopt;
 }
 
+// Per-rank measurements do not carry over to another layout.
+VllmMeasured WholeGpuMeasurements(const VllmMeasured& m) {
+  VllmMeasured mm;
+  mm.total = m.total;
+  mm.pre_load_free = m.pre_load_free;
+  return mm;
+}
+
+bool Shards(const ModelSpec& model, const VllmArgs& b) {
+  return ShardingProblems(model, VllmParallelism(b), ShardingEngine::kVllm).empty();
+}
+
 std::optional<Fix> TpFix(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
                          const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d) {
   for (int tp = a.tp * 2; tp <= 8; tp *= 2) {
-    if (model.num_attention_heads % tp != 0) break;  // vLLM requires heads % tp == 0
     VllmArgs b = a;
     b.tp = tp;
-    // Per-rank measurements do not carry over to another TP size.
-    VllmMeasured mm;
-    mm.total = m.total;
-    mm.pre_load_free = m.pre_load_free;
-    if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
+    if (!Shards(model, b)) break;
+    if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
       return Fix{"--tensor-parallel-size", std::to_string(tp), Effect(*r) + " (estimated terms)"};
     }
   }
   return std::nullopt;
+}
+
+std::string OnGpus(int gpus, const PlanResult& r) {
+  return fmt::format("{} GPUs per replica; {} (estimated terms)", gpus, Effect(r));
+}
+
+// The smallest TP size from `from` up to `to` that shards and starts.
+std::optional<Fix> SmallestTp(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
+                              const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d,
+                              int from, int to) {
+  for (int tp = from; tp <= to; ++tp) {
+    VllmArgs b = a;
+    b.tp = tp;
+    if (!Shards(model, b)) continue;
+    if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
+      return Fix{"--tensor-parallel-size", std::to_string(tp), OnGpus(tp * b.pp, *r)};
+    }
+  }
+  return std::nullopt;
+}
+
+// Weights larger than the GPU: the smallest TP within one 8-GPU node that
+// fits, else the smallest PP over the largest TP that shards. (No
+// quantization fix yet: kvplan's weight estimate does not shrink under
+// --quantization fp8.)
+std::vector<Fix> FitWeightsFixes(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
+                                 const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d) {
+  std::vector<Fix> out;
+  if (auto f = SmallestTp(v, model, gpu, a, m, d, a.tp + 1, 8)) {
+    out.push_back(*f);
+  } else {
+    int tp = 8;
+    for (; tp > a.tp; --tp) {
+      VllmArgs b = a;
+      b.tp = tp;
+      if (Shards(model, b)) break;
+    }
+    for (int pp = a.pp + 1; pp <= 8 && out.empty(); ++pp) {
+      VllmArgs b = a;
+      b.tp = tp;
+      b.pp = pp;
+      if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
+        out.push_back({"--pipeline-parallel-size", std::to_string(pp),
+                       fmt::format("with --tensor-parallel-size {}: {}", tp, OnGpus(tp * pp, *r))});
+      }
+    }
+  }
+  return out;
+}
+
+// A layout vLLM cannot shard: the nearest TP sizes below and above that do.
+std::vector<Fix> ShardingFixes(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
+                               const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d) {
+  std::vector<Fix> out;
+  for (int tp = a.tp - 1; tp >= 1; --tp) {
+    if (auto f = SmallestTp(v, model, gpu, a, m, d, tp, tp)) {
+      out.push_back(*f);
+      break;
+    }
+  }
+  if (auto f = SmallestTp(v, model, gpu, a, m, d, a.tp + 1, std::max(16, 2 * a.tp))) {
+    out.push_back(*f);
+  }
+  return out;
+}
+
+// --max-model-len above the model: the model's own length, or the override.
+std::vector<Fix> MaxLenRefusalFixes(const std::string& v, const ModelSpec& model,
+                                    const GpuSpec& gpu, const VllmArgs& a, const VllmMeasured& m,
+                                    const ModelSpec* d) {
+  std::vector<Fix> out;
+  VllmArgs shorter = a;
+  shorter.max_model_len = model.max_position_embeddings;
+  if (auto r = TryPlan(v, model, gpu, shorter, m, d)) {
+    out.push_back({"--max-model-len", std::to_string(model.max_position_embeddings),
+                   "the model's own length; " + Effect(*r)});
+  }
+  VllmArgs allowed = a;
+  allowed.allow_long_max_model_len = true;
+  if (auto r = TryPlan(v, model, gpu, allowed, m, d)) {
+    out.push_back({"VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1",
+                   fmt::format("vLLM warns and serves positions past {} the model was not trained "
+                               "for; {}",
+                               WithThousands(model.max_position_embeddings), Effect(*r))});
+  }
+  return out;
 }
 
 }  // namespace
@@ -113,6 +209,15 @@ std::optional<Fix> TpFix(const std::string& v, const ModelSpec& model, const Gpu
 std::vector<Fix> VllmFixes(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
                            const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d,
                            const PlanResult& failed) {
+  VllmRefusal refusal = VllmConfigRefusal(VllmResolveDefaults(v, model, gpu, a),
+                                          VllmWithQuantization(model, a.quantization), a);
+  if (refusal.kind == VllmRefusal::Kind::kMaxModelLen) {
+    return MaxLenRefusalFixes(v, model, gpu, a, m, d);
+  }
+  if (refusal.kind == VllmRefusal::Kind::kSharding) return ShardingFixes(v, model, gpu, a, m, d);
+  if (failed.error_message.rfind(kVllmLoadOomPrefix, 0) == 0) {
+    return FitWeightsFixes(v, model, gpu, a, m, d);
+  }
   std::vector<Fix> out;
   for (auto f :
        {UtilizationFix(v, model, gpu, a, m, d, failed), MaxLenFix(v, model, gpu, a, m, d, failed),

@@ -1,6 +1,8 @@
 // Fixes for a vLLM launch that fails, each found by re-planning the launch
 // with one change: a higher utilization, a shorter --max-model-len, an fp8 KV
-// cache, or more tensor parallelism.
+// cache, or more tensor parallelism; for a launch refused at start-up, the
+// change that passes the check (the model's length or the override, the
+// nearest TP sizes that shard, the smallest TP or PP that holds the weights).
 #pragma once
 
 #include <string>

@@ -81,13 +81,46 @@ int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
   return blocks * s.block_size * s.BytesPerTokenAllLayers();
 }
 
+// The plan of a launch vLLM refuses before sizing the KV cache: the settings,
+// the engine's message, and (for a load failure) the terms that did not fit.
+PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const GpuSpec& gpu,
+                           const VllmArgs& a, const ModelSpec* draft, const VllmRefusal& refusal,
+                           const VllmTerms* t) {
+  PlanResult out;
+  out.engine = "vllm";
+  out.engine_version = d.release.text;
+  out.era = VllmEraName(d.era);
+  out.fraction_name = "gpu_memory_utilization";
+  out.fraction = d.util;
+  out.fraction_user = a.gpu_memory_utilization.has_value();
+  out.ok = false;
+  out.error_message = refusal.message;
+  out.gpu_total_bytes = t ? t->total : gpu.total_bytes;
+  if (t) {
+    out.pre_load_free_bytes = t->pre_load_free;
+    out.weights_bytes_per_gpu = t->weights;
+  }
+  out.max_running_requests = d.max_num_seqs;
+  out.context_length = d.max_model_len;
+  out.settings = DescribeVllmSettings(d, a);
+  out.figures.push_back({"gpus_per_replica", static_cast<double>(d.gpus_per_replica), ""});
+  out.warnings = DescribeVllmDefaultWarnings(d, model, a, draft);
+  return out;
+}
+
 PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in,
                            const GpuSpec& gpu, const VllmArgs& a, const VllmMeasured& ms,
                            const ModelSpec* draft) {
   VllmDefaults d = VllmResolveDefaults(version, model_in, gpu, a);
   ModelSpec model = VllmWithQuantization(model_in, a.quantization);
+  if (VllmRefusal r = VllmConfigRefusal(d, model, a); r.Refused()) {
+    return VllmRefusedPlan(d, model, gpu, a, draft, r, nullptr);
+  }
   VllmTerms t = VllmMemoryTerms(model, gpu, a, d, ms, draft);
   VllmBudget b = VllmEraBudget(t, d);
+  if (VllmRefusal r = VllmLoadRefusal(t, b, ms); r.Refused()) {
+    return VllmRefusedPlan(d, model, gpu, a, draft, r, &t);
+  }
   VllmKvStage kv = VllmBuildKvStage(model, a, d, draft);
   VllmKvReport rep = VllmEraKvReport(kv, b, a, d);
 

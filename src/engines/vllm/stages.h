@@ -13,6 +13,7 @@
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "catalog/weights.h"
 #include "engines/common/plan.h"
 #include "engines/vllm/budget.h"
 #include "engines/vllm/kv_spec.h"
@@ -40,6 +41,29 @@ struct VllmDefaults {
 // Throws InputError for launches vLLM refuses before sizing anything.
 VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& model,
                                  const GpuSpec& gpu, const VllmArgs& a);
+
+// Stage "start-up checks" (engines/vllm/startup_checks.cc): a launch vLLM
+// refuses before it sizes the KV cache, with the engine's own message.
+struct VllmRefusal {
+  enum class Kind { kNone, kMaxModelLen, kSharding, kWeightsTooLarge };
+  Kind kind = Kind::kNone;
+  std::string message;
+  bool Refused() const { return kind != Kind::kNone; }
+};
+// While the config is built: --max-model-len above the model (unless
+// VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), then the sharding checks (catalog/sharding.h).
+VllmRefusal VllmConfigRefusal(const VllmDefaults& d, const ModelSpec& model, const VllmArgs& a);
+// The start of the load failure's message (the fixes tell it by this).
+inline constexpr const char* kVllmLoadOomPrefix =
+    "torch.OutOfMemoryError: CUDA out of memory while loading";
+// While loading: estimated weights larger than the memory free before loading.
+VllmRefusal VllmLoadRefusal(const VllmTerms& t, const VllmBudget& b, const VllmMeasured& ms);
+// vLLM's texts for --max-model-len above the derived length: the error, and the
+// warning it logs instead under VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.
+std::string VllmMaxModelLenError(const VllmRelease& r, int64_t asked, int64_t derived);
+std::string VllmMaxModelLenWarning(const VllmRelease& r, int64_t asked, int64_t derived);
+// The launch's parallel layout as the sharding checks see it.
+Parallelism VllmParallelism(const VllmArgs& a);
 
 // --quantization fp8 on an unquantized checkpoint quantizes at load time.
 ModelSpec VllmWithQuantization(ModelSpec m, const std::string& quantization);

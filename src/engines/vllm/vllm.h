@@ -43,14 +43,15 @@ struct VllmArgs {
   std::string quantization;
   std::optional<VllmSpeculative> speculative;
   std::optional<bool> use_v1;              // VLLM_USE_V1=0/1 given in the pasted command
+  bool allow_long_max_model_len = false;   // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 given
   double swap_space_gib = 4;               // V0 CPU blocks
   std::vector<std::string> user_flags;     // the flags the user gave (first names)
   std::vector<std::string> unknown_flags;  // accepted but not modelled
 };
 
 // Parses vLLM's own flags (`vllm serve MODEL ...` or `--model MODEL ...`).
-// A leading "vllm" / "serve" is skipped; "VLLM_USE_V1=0|1" is read as the
-// environment. Throws InputError on bad values.
+// A leading "vllm" / "serve" is skipped; "VLLM_USE_V1=0|1" and
+// "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" are read as the environment. Throws InputError on bad values.
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv);
 
 // Terms read from a log (bytes). When present they replace kvplan's estimates.

@@ -11,7 +11,7 @@
 namespace kvplan {
 namespace {
 
-constexpr const char* kWorker = "vllm/v1/worker/gpu_worker.py @v0.10.0 (35d5cda1)";
+constexpr const char* kGpuWorker = "vllm/v1/worker/gpu_worker.py @v0.10.0 (35d5cda1)";
 
 // gpu_worker.py init_device: the start-up check against free memory.
 std::string StartupCheck(const VllmTerms& t, double requested) {
@@ -61,13 +61,13 @@ VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget
       {"requested_memory",
        fmt::format("total {} GiB ({}) x gpu_memory_utilization {} = {:.2f} GiB", Gib2(t.total),
                    t.total_src, PyFloat(t.util), b.requested / kGiB),
-       static_cast<int64_t>(b.requested), kWorker, ""});
+       static_cast<int64_t>(b.requested), kGpuWorker, ""});
   out.stages.push_back(
       {"startup_free_check",
        fmt::format("free at start-up {} GiB ({}) >= requested {:.2f} GiB", Gib2(t.pre_load_free),
                    t.pre_load_free_measured ? "measured" : "total - CUDA context estimate",
                    b.requested / kGiB),
-       t.pre_load_free, kWorker, ""});
+       t.pre_load_free, kGpuWorker, ""});
   out.stages.push_back(
       {"non_kv_cache_memory",
        fmt::format("weights {} ({}) + torch peak increase {} ({}) + non-torch increase {} ({}) = "
@@ -81,7 +81,7 @@ VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget
   }
   out.stages.push_back({"available_kv_cache_memory",
                         fmt::format("{} = {:.2f} GiB", formula, b.kv_from_terms / kGiB),
-                        static_cast<int64_t>(b.kv_from_terms), kWorker, ""});
+                        static_cast<int64_t>(b.kv_from_terms), kGpuWorker, ""});
   if (b.source == VllmBudget::Source::kFlag) {
     out.stages.push_back({"kv_cache_memory",
                           fmt::format("--kv-cache-memory {} bytes ({} GiB) replaces the budget",

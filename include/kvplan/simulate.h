@@ -1,0 +1,101 @@
+// `kvplan simulate`: a request-level serving simulation of one launch. The
+// KV capacity, page size and request limits are the memory planner's for the
+// same launch (PlanLaunch); the engine's scheduler (vLLM V1 or SGLang) decides
+// each step's batch; each step's time is the performance model's at that
+// batch's composition. Speculative decoding, DP attention and prefix caching
+// are not modelled (refused by the CLI).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kvplan/efficiency.h"
+#include "kvplan/plan.h"
+
+namespace kvplan {
+
+// Request lengths: "fixed" (always `mean`), "uniform" (mean * (1 +- spread)),
+// "normal" (standard deviation spread * mean) or "lognormal" (sigma = spread,
+// mean `mean`); every draw is rounded and at least 1 token.
+struct LengthSpec {
+  std::string dist = "fixed";
+  int64_t mean = 0;
+  double spread = 0;
+};
+
+// Exactly one of concurrency (closed loop, as benchmark clients run it), rate
+// (open loop) or trace.
+struct WorkloadSpec {
+  std::optional<int> concurrency;
+  std::optional<double> rate;        // requests/s
+  std::string arrival = "poisson";   // poisson, constant or gamma
+  double burstiness = 1.0;           // gamma shape (1 = Poisson), as vLLM's bench client
+  std::optional<double> duration_s;  // rate: stop issuing after this long
+  std::optional<int64_t> num_requests;
+  std::string trace;  // CSV or JSONL with arrival_ms, input_tokens, output_tokens
+  LengthSpec input{"fixed", 1024, 0};
+  LengthSpec output{"fixed", 128, 0};
+  std::optional<int64_t> seed;  // unset: 0; the same seed gives the same requests
+};
+
+// One finished request, in completion order (for --csv).
+struct RequestOutcome {
+  int64_t id = 0;  // issue order, from 0
+  double arrival_ms = 0;
+  int64_t input_tokens = 0, output_tokens = 0;
+  double ttft_ms = 0, tpot_ms = 0, e2e_ms = 0;
+  int preemptions = 0;
+};
+
+struct SimulateQuery {
+  PlanRequest launch;  // as for `kvplan plan`: engine, release, the engine's own flags
+  WorkloadSpec workload;
+  Efficiency eff;
+  std::function<void(const RequestOutcome&)> on_request;  // optional
+};
+
+struct LatencyStats {
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0;
+};
+
+// A value the simulation chose because the user gave none, and why; `key`
+// with dashes is the flag that sets it.
+struct SimulateAssumed {
+  std::string key, value, unit, why;
+};
+
+struct SimulateResult {
+  PlanContext launch;
+  std::string engine, engine_version, workload;  // workload: for people
+  int64_t kv_tokens = 0, page_size = 0, max_running_requests = 0;
+  int64_t token_budget = 0;  // vLLM max_num_batched_tokens; SGLang chunked_prefill_size
+  LatencyStats ttft_ms, tpot_ms, itl_ms, e2e_ms;
+  double req_s = 0, output_tok_s = 0, total_tok_s = 0, duration_s = 0;
+  int64_t completed = 0, preemptions = 0, steps = 0;
+  double peak_kv_utilization = 0;        // used / total pages, at the fullest step
+  int cuda_graph_batch = 0;              // largest decode batch replayed from a CUDA graph
+  std::vector<SimulateAssumed> assumed;  // keys are flags of `kvplan simulate`
+  std::vector<std::string> notes;        // what the simulation leaves out
+};
+
+// The launch does not start: what() is the plan's reason (the CLI exits 1).
+class SimulateLaunchFails : public std::runtime_error {
+ public:
+  explicit SimulateLaunchFails(const std::string& why) : std::runtime_error(why) {}
+};
+
+// Throws InputError for bad input, SimulateLaunchFails for a launch that does
+// not start.
+SimulateResult Simulate(const SimulateQuery& query);
+
+std::string RenderSimulateText(const SimulateResult& r);
+std::string RenderSimulateJson(const SimulateResult& r);
+// The CSV header and one row per request (--csv).
+std::string SimulateCsvHeader();
+std::string SimulateCsvRow(const RequestOutcome& o);
+
+}  // namespace kvplan

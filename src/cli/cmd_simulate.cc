@@ -1,0 +1,115 @@
+// `kvplan simulate`: a request-level serving simulation of one launch, on the
+// planner's KV capacity and limits, the engine's scheduler and the
+// performance model's step times.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/cli_state.h"
+#include "cli/efficiency_flags.h"
+#include "cli/verbs.h"
+#include "kvplan/error.h"
+#include "kvplan/simulate.h"
+
+namespace kvplan::cli {
+namespace {
+
+struct SimulateOptions {
+  SimulateQuery query;
+  std::string model, gpu, engine = "sglang", csv;
+  int tp = 1;
+  bool json = false;
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+// The launch as `kvplan plan` takes it: the engine's own flags after
+// kvplan's, with --tp given in the engine's own name.
+PlanRequest LaunchOf(const SimulateOptions& o, Command* cmd) {
+  if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan simulate needs --model and --gpu");
+  if (!LaunchTail().empty()) {
+    throw InputError(
+        "kvplan simulate takes the engine's flags after its own, not yet a pasted command after "
+        "--");
+  }
+  PlanRequest req;
+  auto [engine, version] = SplitEngineSpec(o.engine);
+  req.engine = engine;
+  req.version = version;
+  req.model = o.model;
+  req.gpu = o.gpu;
+  if (cmd->count("--tp") > 0) {
+    req.args = {engine == "vllm" ? "--tensor-parallel-size" : "--tp-size", std::to_string(o.tp)};
+  }
+  for (const std::string& a : cmd->remaining()) req.args.push_back(a);
+  return req;
+}
+
+void Run(SimulateOptions& o, Command* cmd) {
+  o.query.launch = LaunchOf(o, cmd);
+  std::unique_ptr<std::FILE, FileCloser> csv;
+  if (!o.csv.empty()) {
+    csv.reset(std::fopen(o.csv.c_str(), "w"));
+    if (!csv) throw InputError(fmt::format("--csv {}: {}", o.csv, std::strerror(errno)));
+    std::fputs(SimulateCsvHeader().c_str(), csv.get());
+    std::FILE* f = csv.get();
+    o.query.on_request = [f](const RequestOutcome& r) { std::fputs(SimulateCsvRow(r).c_str(), f); };
+  }
+  SimulateResult r;
+  try {
+    r = Simulate(o.query);
+  } catch (const SimulateLaunchFails& e) {
+    std::fprintf(stderr, "kvplan simulate: the launch does not start: %s\n", e.what());
+    throw VerbExitCode{1};
+  }
+  std::fputs((o.json ? RenderSimulateJson(r) + "\n" : RenderSimulateText(r)).c_str(), stdout);
+}
+
+void AddWorkloadOptions(Command* cmd, WorkloadSpec* w) {
+  cmd->add_option("--concurrency", w->concurrency, "Closed loop: requests in flight");
+  cmd->add_option("--rate", w->rate, "Open loop: requests per second");
+  cmd->add_option("--arrival", w->arrival, "poisson (default), constant or gamma");
+  cmd->add_option("--burstiness", w->burstiness, "Gamma arrivals' shape (1 = Poisson)");
+  cmd->add_option("--duration", w->duration_s, "With --rate: seconds of arrivals");
+  cmd->add_option("--num-requests", w->num_requests, "Requests to issue (default 1000)");
+  cmd->add_option("--trace", w->trace,
+                  "CSV or JSONL trace with arrival_ms, input_tokens, output_tokens");
+  cmd->add_option("--input-len", w->input.mean, "Input tokens per request (default 1024)");
+  cmd->add_option("--output-len", w->output.mean, "Output tokens per request (default 128)");
+  cmd->add_option("--input-dist", w->input.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--output-dist", w->output.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--input-spread", w->input.spread,
+                  "uniform: +-fraction; normal: stddev / mean; lognormal: sigma");
+  cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
+  cmd->add_option("--seed", w->seed, "Random seed (default 0)");
+}
+
+}  // namespace
+
+void RegisterSimulateVerb(Command& app) {
+  Command* cmd = app.add_subcommand(
+      "simulate",
+      "Serve a workload on a launch: TTFT, TPOT, ITL, E2E and throughput, on the planner's KV\n"
+      "capacity and limits and the engine's scheduler. Engine flags go after kvplan's own:\n"
+      "  kvplan simulate --model M --gpu h100 --engine vllm --concurrency 16 --max-num-seqs 64");
+  auto o = std::make_shared<SimulateOptions>();
+  cmd->add_option("--model", o->model, "Model id, config.json or model directory");
+  cmd->add_option("--gpu", o->gpu, "GPU id from `kvplan gpus`");
+  cmd->add_option("--engine", o->engine,
+                  "Engine and release: sglang[@VERSION] (default) or vllm[@VERSION]");
+  cmd->add_option("--tp,--tp-size", o->tp, "Tensor parallel size");
+  AddWorkloadOptions(cmd, &o->query.workload);
+  AddEfficiencyOptions(cmd, &o->query.eff);
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_option("--csv", o->csv, "Write one CSV row per finished request to FILE");
+  cmd->allow_extras();
+  cmd->callback([o, cmd] { Run(*o, cmd); });
+}
+
+}  // namespace kvplan::cli

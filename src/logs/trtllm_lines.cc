@@ -1,0 +1,145 @@
+#include "logs/trtllm_lines.h"
+
+#include "logs/text_scan.h"
+
+namespace kvplan {
+namespace {
+
+constexpr std::string_view kEngine = "trtllm";
+
+void Figure(RunBuilder& b, const char* key, std::optional<double> v) {
+  if (v) b.SetFigure(key, *v);
+}
+
+// "[MemUsageChange] Allocated 78.30 GiB for max tokens in paged KV cache (3731744)." and
+// the same without the tag (kvCacheManager.cpp, C++ runtime and PyTorch backend alike).
+bool PagedKvAllocated(std::string_view msg, RunBuilder& b) {
+  size_t at = msg.find(" for max tokens in paged KV cache (");
+  if (at == std::string_view::npos) return false;
+  b.SetEngine(kEngine);
+  std::string_view head = msg.substr(0, at);
+  size_t number = head.rfind("Allocated ");
+  std::string_view amount = number == std::string_view::npos ? head : head.substr(number + 10);
+  std::optional<double> v = TakeNumber(&amount);
+  if (v && StartsWith(amount, " GiB")) b.SetFigure("kv_cache_gib", *v);
+  if (v && StartsWith(amount, " MiB")) b.SetFigure("kv_cache_mib", *v);
+  Figure(b, "max_tokens_in_paged_kv_cache", NumberAfter(msg.substr(at), "("));
+  return true;
+}
+
+// "Max KV cache blocks per sequence: 65 [window size=2051], tokens per block=32, primary
+// blocks=116617, secondary blocks=0"
+void BlocksPerWindow(std::string_view msg, RunBuilder& b) {
+  b.SetEngine(kEngine);
+  Figure(b, "max_blocks_per_sequence", NumberAfter(msg, "per sequence: "));
+  Figure(b, "attention_window_size", NumberAfter(msg, "[window size="));
+  Figure(b, "tokens_per_block", NumberAfter(msg, "tokens per block="));
+  Figure(b, "primary_blocks", NumberAfter(msg, "primary blocks="));
+  Figure(b, "secondary_blocks", NumberAfter(msg, "secondary blocks="));
+}
+
+// "Allocated 773.51 MiB for execution context memory.", "Allocated 2.66 GB GPU memory for
+// runtime buffers.", "Allocated 5.76 GB GPU memory for decoder." (units as printed).
+bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
+  struct Kind {
+    std::string_view tail;
+    const char* key;
+  };
+  static constexpr Kind kKinds[] = {
+      {" MiB for execution context memory", "execution_context_mib"},
+      {" GB GPU memory for runtime buffers", "runtime_buffers_gb"},
+      {" GB GPU memory for decoder", "decoder_gb"},
+  };
+  for (const Kind& k : kKinds) {
+    if (!Contains(msg, k.tail)) continue;
+    b.SetEngine(kEngine);
+    Figure(b, k.key, NumberAfter(msg, "Allocated "));
+    return true;
+  }
+  return PagedKvAllocated(msg, b);
+}
+
+bool HandleA(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Allocate ") && Contains(msg, " bytes for k/v cache")) {  // <= v0.9
+    b.SetEngine(kEngine);
+    Figure(b, "kv_cache_bytes", NumberAfter(msg, "Allocate "));
+    return true;
+  }
+  return StartsWith(msg, "Allocated ") && RuntimeAllocation(msg, b);
+}
+
+// "[MemUsageChange] TensorRT-managed allocation in IExecutionContext creation: CPU +0, GPU
+// +0, now: CPU 0, GPU 6683 (MiB)" and the same without the tag.
+bool TrtManaged(std::string_view msg, RunBuilder& b) {
+  if (!StartsWith(msg, "TensorRT-managed allocation in IExecutionContext")) return false;
+  b.SetEngine(kEngine);
+  if (size_t now = msg.find("now: "); now != std::string_view::npos) {
+    Figure(b, "trt_managed_gpu_mib", NumberAfter(msg.substr(now), "GPU "));
+  }
+  return true;
+}
+
+bool MemUsageChange(std::string_view msg, RunBuilder& b) {
+  std::string_view rest = msg.substr(17);  // after "[MemUsageChange] "
+  return TrtManaged(rest, b) || (StartsWith(rest, "Allocated ") && RuntimeAllocation(rest, b));
+}
+
+}  // namespace
+
+bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
+  // " Allocated 2.66 GB GPU memory for runtime buffers." keeps a blank where a user cut
+  // the "[TensorRT-LLM][INFO]" prefix.
+  if (!msg.empty() && msg[0] == ' ') msg.remove_prefix(1);
+  if (msg.empty()) return false;
+  switch (msg[0]) {
+    case '[':
+      return StartsWith(msg, "[MemUsageChange] ") && MemUsageChange(msg, b);
+    case 'A':
+      return HandleA(msg, b);
+    case 'T':
+      return TrtManaged(msg, b);
+    case 'U':  // "Using 132608 tokens in paged KV cache." (<= v0.9)
+      if (StartsWith(msg, "Using ") && Contains(msg, " tokens in paged KV cache")) {
+        b.SetEngine(kEngine);
+        Figure(b, "max_tokens_in_paged_kv_cache", NumberAfter(msg, "Using "));
+        return true;
+      }
+      return false;
+    case 'N':
+      if (StartsWith(msg, "Number of tokens per block: ")) {
+        b.SetEngine(kEngine);
+        Figure(b, "tokens_per_block", NumberAfter(msg, "per block: "));
+        return true;
+      }
+      return false;
+    case 'M':
+      if (StartsWith(msg, "Max KV cache blocks per sequence: ")) {
+        BlocksPerWindow(msg, b);
+        return true;
+      }
+      if (StartsWith(msg, "MPI size: ")) {  // one line per rank: the world, not TP alone
+        b.SetEngine(kEngine);
+        Figure(b, "mpi_world_size", NumberAfter(msg, "MPI size: "));
+        return true;
+      }
+      return false;
+    case 'I':  // Triton's "I0410 16:58:08.485508 1 model_lifecycle.cc:849] "successfully loaded
+               // 'tensorrt_llm'"": the engine is up
+      if (b.run().engine == kEngine && Contains(msg, "successfully loaded 'tensorrt_llm'")) {
+        b.MarkReady();
+        return true;
+      }
+      return false;
+    case 'L':
+      if (StartsWith(msg, "Loaded engine size: ")) {
+        b.SetEngine(kEngine);
+        Figure(b, "engine_size_mib", NumberAfter(msg, "engine size: "));
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace kvplan

@@ -1,0 +1,76 @@
+#include "simulate/batch_step_time.h"
+
+#include <algorithm>
+
+namespace kvplan {
+namespace {
+
+// The memo is cleared past this many shapes, so memory stays bounded.
+constexpr size_t kMaxCached = 1 << 20;
+
+// Bucket 0 is an empty cache (a fresh prompt); bucket b > 0 holds mean
+// contexts (b - 1) * kCtxBucket + 1 to b * kCtxBucket.
+int64_t Bucket(int64_t ctx_sum, int64_t n) {
+  const int64_t mean = n > 0 ? ctx_sum / n : 0;
+  return mean > 0 ? 1 + (mean - 1) / BatchStepTimer::kCtxBucket : 0;
+}
+
+// The centre of a context bucket, in tokens.
+double BucketCtx(int64_t bucket) {
+  if (bucket == 0) return 0;
+  return static_cast<double>((bucket - 1) * BatchStepTimer::kCtxBucket) +
+         BatchStepTimer::kCtxBucket / 2.0;
+}
+
+}  // namespace
+
+size_t BatchStepTimer::KeyHash::operator()(const Key& k) const {
+  size_t h = static_cast<size_t>(k.decode);
+  for (int64_t v : {k.decode_ctx, k.prefill, k.prefill_tokens, k.prefill_ctx}) {
+    h = h * 0x9e3779b97f4a7c15ULL + static_cast<size_t>(v);
+  }
+  return h;
+}
+
+BatchStepTimer::BatchStepTimer(const PerfRequest& req)
+    : geometry_(MakeGeometry(req.model)), pp_(std::max(1, req.par.pp)) {
+  ctx_ = MakeStepContext(geometry_, req);
+  PerfRequest probe = req;
+  probe.batch_sizes = {1};
+  probe.prompt_lengths = {1};
+  probe.spec = SpecConfig{};
+  largest_graphed_ = RunPerf(probe).largest_graphed_batch;
+}
+
+double BatchStepTimer::Compute(const Key& k) const {
+  const double nd = static_cast<double>(k.decode);
+  const double np = static_cast<double>(k.prefill);
+  const double pt = static_cast<double>(k.prefill_tokens);
+  const ForwardShape decode{nd, 1, BucketCtx(k.decode_ctx), nd, k.decode <= largest_graphed_};
+  if (k.prefill == 0) return ForwardTime(ctx_, decode).total_us * pp_;
+  const ForwardShape prefill{np, pt / np, BucketCtx(k.prefill_ctx), np, false};
+  if (k.decode == 0 && k.prefill == 1) return ForwardTime(ctx_, prefill).total_us * pp_;
+  // Linear layers, collectives and launches once over every token of the step.
+  const ForwardShape all{1, nd + pt, 0, nd + np, false};
+  const StepBreakdown whole = ForwardTime(ctx_, all);
+  double us = whole.total_us - whole.attention_us + ForwardTime(ctx_, prefill).attention_us;
+  if (k.decode > 0) {
+    ForwardShape eager_decode = decode;
+    eager_decode.cuda_graph = false;
+    us += ForwardTime(ctx_, eager_decode).attention_us;
+  }
+  return us * pp_;
+}
+
+double BatchStepTimer::StepUs(const BatchShape& b) {
+  const Key k{b.decode, Bucket(b.decode_ctx, b.decode), b.prefill, b.prefill_tokens,
+              Bucket(b.prefill_ctx, b.prefill)};
+  const auto it = cache_.find(k);
+  if (it != cache_.end()) return it->second;
+  if (cache_.size() >= kMaxCached) cache_.clear();
+  const double us = Compute(k);
+  cache_.emplace(k, us);
+  return us;
+}
+
+}  // namespace kvplan

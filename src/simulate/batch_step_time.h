@@ -1,0 +1,55 @@
+// The time of one scheduler step at its batch's composition: decode requests
+// (one token each over their context) and prefill chunks (many tokens over
+// what is already cached), from the performance model's forward pass
+// (perf/step_time.h ForwardTime). A batch of one kind is one ForwardTime; a
+// mixed batch runs its linear layers, collectives and launches once over all
+// its tokens (ForwardTime at the total token count) with each part's own
+// attention core (ForwardTime's attention share of that part's shape). Times
+// are memoised with contexts rounded to kCtxBucket tokens.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "perf/perf_report.h"
+
+namespace kvplan {
+
+struct BatchShape {
+  int64_t decode = 0;          // requests decoding one token
+  int64_t decode_ctx = 0;      // their context tokens, summed
+  int64_t prefill = 0;         // requests prefilling a chunk
+  int64_t prefill_tokens = 0;  // the chunks' tokens, summed
+  int64_t prefill_ctx = 0;     // tokens already cached before each chunk, summed
+};
+
+class BatchStepTimer {
+ public:
+  static constexpr int64_t kCtxBucket = 16;
+  // The largest decode batch replayed from a CUDA graph is perf's
+  // (RunPerf's largest_graphed_batch for `req`); prefill and mixed steps run eagerly.
+  explicit BatchStepTimer(const PerfRequest& req);
+  BatchStepTimer(const BatchStepTimer&) = delete;
+  BatchStepTimer& operator=(const BatchStepTimer&) = delete;
+
+  double StepUs(const BatchShape& b);
+  int largest_graphed_batch() const { return largest_graphed_; }
+
+ private:
+  struct Key {
+    int64_t decode, decode_ctx, prefill, prefill_tokens, prefill_ctx;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const;
+  };
+  double Compute(const Key& k) const;
+
+  ModelGeometry geometry_;
+  StepContext ctx_;
+  int pp_ = 1;
+  int largest_graphed_ = 0;
+  std::unordered_map<Key, double, KeyHash> cache_;
+};
+
+}  // namespace kvplan

@@ -1,0 +1,27 @@
+#include "simulate/scheduler.h"
+
+namespace kvplan {
+
+bool KvPool::Grow(SimRequest* r, int64_t tokens) {
+  const int64_t need = PagesFor(tokens) - r->pages;
+  if (need <= 0) return true;
+  if (need > free_pages) return false;
+  free_pages -= need;
+  r->pages += need;
+  return true;
+}
+
+void KvPool::Release(SimRequest* r) {
+  free_pages += r->pages;
+  r->pages = 0;
+}
+
+void SchedulerState::Requeue(SimRequest* r) {
+  kv.Release(r);
+  r->computed = 0;
+  ++r->preemptions;
+  ++preemptions;
+  waiting.push_front(r);
+}
+
+}  // namespace kvplan

@@ -1,0 +1,74 @@
+// What the engines' schedulers share in the simulation: a request's progress,
+// the paged KV pool, the batch of one step, and the interface each engine's
+// scheduler implements (vllm_scheduler.h, sglang_scheduler.h).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace kvplan {
+
+struct SimRequest {
+  int64_t id = 0;
+  double arrival_us = 0;
+  int64_t prompt = 0, output = 0;  // the request's input tokens; tokens it will generate
+  int64_t computed = 0;            // tokens whose KV is in the cache
+  int64_t generated = 0;           // output tokens so far
+  int64_t pages = 0;               // KV pages (vLLM blocks) held
+  double first_token_us = -1, last_token_us = 0;
+  int preemptions = 0;
+  bool done = false;  // generated == output
+  // Tokens the engine knows (prompt and output so far): a step that brings
+  // `computed` up to this samples the next token.
+  int64_t Known() const { return prompt + generated; }
+};
+
+// The engine's KV cache in pages of `page_tokens` tokens (vLLM: blocks).
+struct KvPool {
+  int64_t total_pages = 0;
+  int64_t page_tokens = 1;
+  int64_t free_pages = 0;
+
+  int64_t PagesFor(int64_t tokens) const { return (tokens + page_tokens - 1) / page_tokens; }
+  int64_t FreeTokens() const { return free_pages * page_tokens; }
+  // Grows `r` to hold `tokens` tokens; false (and nothing taken) when the
+  // pool has too few free pages.
+  bool Grow(SimRequest* r, int64_t tokens);
+  void Release(SimRequest* r);
+};
+
+struct BatchEntry {
+  SimRequest* request = nullptr;
+  int64_t new_tokens = 0;
+};
+
+// One step: each entry computes `new_tokens` of its request's known tokens.
+struct StepBatch {
+  std::vector<BatchEntry> entries;
+  void Clear() { entries.clear(); }
+};
+
+struct SchedulerState {
+  std::deque<SimRequest*> waiting;  // FCFS; preempted requests go back to the front
+  std::vector<SimRequest*> running;
+  KvPool kv;
+  int64_t preemptions = 0;  // vLLM preemptions / SGLang retractions
+
+  // Frees `r`'s KV and queues it to recompute (vLLM preemption by recompute,
+  // SGLang retraction): prompt and output so far are prefilled again.
+  void Requeue(SimRequest* r);
+};
+
+class EngineScheduler {
+ public:
+  virtual ~EngineScheduler() = default;
+  // Fills `batch` for the next step from `s`; an empty batch means nothing
+  // can run until a request arrives.
+  virtual void Schedule(SchedulerState* s, StepBatch* batch) = 0;
+  // After the step ran and its tokens were counted; the simulator then takes
+  // the finished requests out of `s->running`.
+  virtual void AfterStep(SchedulerState* s, const StepBatch& batch) = 0;
+};
+
+}  // namespace kvplan

@@ -1,0 +1,159 @@
+#include "simulate/sglang_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kvplan {
+namespace {
+
+// python/sglang/srt/environ.py (v0.5): the new-token-ratio and retraction constants.
+constexpr double kInitNewTokenRatio = 0.7;        // SGLANG_INIT_NEW_TOKEN_RATIO
+constexpr double kMinNewTokenRatioFactor = 0.14;  // SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR
+constexpr double kNewTokenRatioDecaySteps = 600;  // SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
+constexpr int64_t kRetractDecodeSteps = 20;       // SGLANG_RETRACT_DECODE_STEPS
+constexpr int64_t kClipMaxNewTokens = 4096;       // SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION
+
+int64_t ClippedNewTokens(const SimRequest& r) {
+  return std::min(r.output - r.generated, kClipMaxNewTokens);
+}
+
+}  // namespace
+
+SglangScheduler::SglangScheduler(const SglangSchedulerLimits& limits) : limits_(limits) {
+  // managers/scheduler.py init_new_token_ratio (v0.5): init = min(0.7 * conservativeness, 1),
+  // min = min(init * 0.14, 1), decay = (init - min) / 600
+  init_ratio_ = std::min(kInitNewTokenRatio * limits_.schedule_conservativeness, 1.0);
+  min_ratio_ = std::min(init_ratio_ * kMinNewTokenRatioFactor, 1.0);
+  decay_ = (init_ratio_ - min_ratio_) / kNewTokenRatioDecaySteps;
+  new_token_ratio_ = init_ratio_;
+}
+
+// managers/scheduler.py get_new_batch_prefill and schedule_policy.py PrefillAdder (v0.5).
+bool SglangScheduler::SchedulePrefill(SchedulerState* s, StepBatch* batch) {
+  const int64_t page = s->kv.page_tokens;
+  // schedule_policy.py PrefillAdder.__init__ (v0.5): running requests reserve
+  // min(max_new_tokens - len(output_ids), CLIP) * new_token_ratio
+  double reserved = 0;
+  for (const SimRequest* r : s->running) reserved += ClippedNewTokens(*r) * new_token_ratio_;
+  double rem_total = static_cast<double>(s->kv.FreeTokens()) - reserved;
+  int64_t rem_chunk = limits_.chunked_prefill_size > 0 ? limits_.chunked_prefill_size
+                                                       : std::numeric_limits<int64_t>::max();
+  int64_t rem_input = limits_.max_prefill_tokens;
+  // scheduler.py get_new_batch_prefill (v0.5): the chunked request continues first
+  // (PrefillAdder.add_chunked_req: extend up to rem_chunk_tokens, page-aligned)
+  int64_t admitted = 0;
+  if (chunked_) {
+    int64_t len = chunked_->Known() - chunked_->computed;
+    if (len > rem_chunk) len = std::max(page, rem_chunk / page * page);
+    if (!s->kv.Grow(chunked_, chunked_->computed + len)) return false;
+    batch->entries.push_back({chunked_, len});
+    rem_chunk -= len;
+    rem_input -= len;
+    rem_total -= static_cast<double>(len);
+    if (chunked_->computed + len < chunked_->Known()) return true;
+    // Its last chunk: it joins the running batch after this step, and a new
+    // request may become the chunked one.
+    admitted_.push_back(chunked_);
+    chunked_ = nullptr;
+    ++admitted;
+  }
+  while (!s->waiting.empty()) {
+    // scheduler.py get_new_batch_prefill (v0.5): stop at max_running_requests
+    if (static_cast<int64_t>(s->running.size()) + admitted >= limits_.max_running_requests) break;
+    // schedule_policy.py budget_state (v0.5): rem_input_tokens / rem_chunk_tokens <= 0 -> OTHER
+    if (rem_input <= 0 || rem_chunk <= 0) break;
+    SimRequest* r = s->waiting.front();
+    const int64_t extend = r->Known() - r->computed;
+    const int64_t new_tokens = ClippedNewTokens(*r);
+    // schedule_policy.py add_one_req (v0.5): total_tokens >= rem_total_tokens -> NO_TOKEN
+    if (static_cast<double>(extend + new_tokens) >= rem_total) break;
+    const bool whole = extend <= rem_chunk;
+    // schedule_policy.py add_one_req (v0.5): a prompt over rem_chunk_tokens is
+    // truncated to it (page-aligned) and becomes the chunked request
+    const int64_t len = whole ? extend : rem_chunk / page * page;
+    if (len <= 0 || !s->kv.Grow(r, r->computed + len)) break;
+    s->waiting.pop_front();
+    batch->entries.push_back({r, len});
+    ++admitted;
+    // schedule_policy.py _update_prefill_budget (v0.5): offset += ceil_paged(extend) +
+    // max_new_tokens + page_size; a chunk reserves no new tokens yet
+    const int64_t paged = s->kv.PagesFor(len) * page;
+    rem_total -= static_cast<double>(paged + (whole ? new_tokens : 0) + page);
+    rem_chunk -= paged;
+    rem_input -= paged;
+    if (!whole) {
+      chunked_ = r;
+      break;
+    }
+    admitted_.push_back(r);
+  }
+  return !batch->entries.empty();
+}
+
+// schedule_batch.py retract_decode (v0.5): sort by (len(output_ids), -len(origin_input_ids))
+// descending and retract from the end until available >= num_reqs * SGLANG_RETRACT_DECODE_STEPS
+void SglangScheduler::Retract(SchedulerState* s) {
+  std::stable_sort(s->running.begin(), s->running.end(),
+                   [](const SimRequest* a, const SimRequest* b) {
+                     if (a->generated != b->generated) return a->generated > b->generated;
+                     return a->prompt < b->prompt;
+                   });
+  int64_t total_decoded = 0, total_max_new = 0;
+  for (const SimRequest* r : s->running) {
+    total_decoded += r->generated;
+    total_max_new += r->output;
+  }
+  bool first = true;
+  while (s->running.size() > 1 &&
+         (first ||
+          s->kv.FreeTokens() < static_cast<int64_t>(s->running.size()) * kRetractDecodeSteps)) {
+    first = false;
+    SimRequest* r = s->running.back();
+    s->running.pop_back();
+    total_decoded -= r->generated;
+    total_max_new -= r->output;
+    s->Requeue(r);
+  }
+  // schedule_batch.py retract_decode (v0.5): new_estimate_ratio =
+  // (total_decoded_tokens + RETRACT_DECODE_STEPS * len(reqs)) / total_max_new_tokens, max 1
+  const double n = static_cast<double>(s->running.size());
+  new_token_ratio_ = std::min(1.0, (static_cast<double>(total_decoded) + kRetractDecodeSteps * n) /
+                                       static_cast<double>(std::max<int64_t>(1, total_max_new)));
+}
+
+void SglangScheduler::ScheduleDecode(SchedulerState* s, StepBatch* batch) {
+  // scheduler.py update_running_batch -> check_decode_mem (v0.5): each request
+  // needs room for its next token; otherwise retract
+  auto fits = [s] {
+    int64_t need = 0;
+    for (const SimRequest* r : s->running) need += s->kv.PagesFor(r->computed + 1) - r->pages;
+    return need <= s->kv.free_pages;
+  };
+  retracted_ = !fits();
+  if (retracted_) Retract(s);
+  for (SimRequest* r : s->running) {
+    if (!s->kv.Grow(r, r->computed + 1)) break;
+    batch->entries.push_back({r, 1});
+  }
+}
+
+void SglangScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
+  batch->Clear();
+  admitted_.clear();
+  retracted_ = false;
+  // scheduler.py get_next_batch_to_run (v0.5): a new prefill batch runs first;
+  // otherwise the running batch decodes
+  prefill_step_ = SchedulePrefill(s, batch);
+  if (!prefill_step_ && !s->running.empty()) ScheduleDecode(s, batch);
+}
+
+void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
+  // scheduler.py get_next_batch_to_run (v0.5): the last prefill batch merges into the running batch
+  s->running.insert(s->running.end(), admitted_.begin(), admitted_.end());
+  // scheduler.py update_running_batch (v0.5): after a decode step without
+  // retraction, new_token_ratio = max(new_token_ratio - decay, min_new_token_ratio)
+  if (!prefill_step_ && !batch.entries.empty() && !retracted_)
+    new_token_ratio_ = std::max(new_token_ratio_ - decay_, min_ratio_);
+}
+
+}  // namespace kvplan

@@ -1,0 +1,46 @@
+// SGLang's scheduler as the simulation runs it: a step is either a prefill
+// batch (new requests and the one chunked request, admitted against the KV
+// left after reserving the running requests' future tokens at the new-token
+// ratio) or a decode batch of every running request; when a decode step
+// finds too little KV it retracts requests to recompute later. The overlap
+// scheduler, mixed chunks, the ignore-EOS admission path and the radix cache
+// are not modelled.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "simulate/scheduler.h"
+
+namespace kvplan {
+
+struct SglangSchedulerLimits {
+  int64_t max_running_requests = 2048;
+  int64_t chunked_prefill_size = 8192;  // <= 0: prompts are not chunked
+  // python/sglang/srt/server_args.py (v0.4-v0.5): max_prefill_tokens default 16384
+  int64_t max_prefill_tokens = 16384;
+  // server_args.py (v0.4-v0.5): schedule_conservativeness default 1.0
+  double schedule_conservativeness = 1.0;
+};
+
+class SglangScheduler final : public EngineScheduler {
+ public:
+  explicit SglangScheduler(const SglangSchedulerLimits& limits);
+  void Schedule(SchedulerState* s, StepBatch* batch) override;
+  void AfterStep(SchedulerState* s, const StepBatch& batch) override;
+
+  double new_token_ratio() const { return new_token_ratio_; }
+
+ private:
+  bool SchedulePrefill(SchedulerState* s, StepBatch* batch);
+  void ScheduleDecode(SchedulerState* s, StepBatch* batch);
+  void Retract(SchedulerState* s);
+
+  SglangSchedulerLimits limits_;
+  double init_ratio_ = 0, min_ratio_ = 0, decay_ = 0, new_token_ratio_ = 0;
+  SimRequest* chunked_ = nullptr;      // the request whose prompt is part done
+  std::vector<SimRequest*> admitted_;  // this prefill step's whole prompts
+  bool prefill_step_ = false, retracted_ = false;
+};
+
+}  // namespace kvplan

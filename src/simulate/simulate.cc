@@ -1,0 +1,188 @@
+// kvplan::Simulate (kvplan/simulate.h): the launch planned as `kvplan plan`
+// plans it, its KV pool and request limits handed to the engine's scheduler,
+// each step timed by the performance model, the workload run to its end.
+#include <algorithm>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "engines/engine.h"
+#include "engines/sglang/cell.h"
+#include "kvplan/error.h"
+#include "kvplan/simulate.h"
+#include "perf/efficiency_options.h"
+#include "simulate/batch_step_time.h"
+#include "simulate/sglang_scheduler.h"
+#include "simulate/simulator.h"
+#include "simulate/vllm_scheduler.h"
+#include "simulate/workload.h"
+
+namespace kvplan {
+namespace {
+
+// Engine flags whose effect the simulation does not model: refused rather
+// than ignored, so a result never silently describes another launch.
+constexpr std::string_view kUnmodelled[] = {"--speculative-",
+                                            "--enable-dp-attention",
+                                            "--dp",
+                                            "--dp-size",
+                                            "--data-parallel-size",
+                                            "-dp",
+                                            "--pp",
+                                            "--pp-size",
+                                            "--pipeline-parallel-size",
+                                            "-pp",
+                                            "--enable-mixed-chunk",
+                                            "--num-scheduler-steps",
+                                            "--async-scheduling",
+                                            "--enable-overlap-schedule"};
+
+void RefuseUnmodelled(const PlanRequest& launch) {
+  for (const std::string& arg : launch.args) {
+    const std::string_view flag = std::string_view(arg).substr(0, arg.find('='));
+    for (std::string_view u : kUnmodelled) {
+      const bool prefix = u.back() == '-';
+      if (prefix ? flag.starts_with(u) : flag == u) {
+        throw InputError(fmt::format(
+            "kvplan simulate does not model {} yet (speculative decoding, DP attention, pipeline "
+            "parallelism, mixed chunks, multi-step and async scheduling)",
+            std::string(flag)));
+      }
+    }
+  }
+}
+
+double FigureOr(const PlanResult& p, const std::string& key, double fallback) {
+  const Figure* f = p.FindFigure(key);
+  return f ? f->value : fallback;
+}
+
+std::string SettingOr(const PlanResult& p, const std::string& flag, const std::string& fallback) {
+  for (const Setting& s : p.settings) {
+    if (s.flag == flag) return s.value;
+  }
+  return fallback;
+}
+
+PlanResult PlanOrFail(const PlanRequest& launch) {
+  if (launch.engine != "sglang" && launch.engine != "vllm") {
+    throw InputError(fmt::format(
+        "--engine {}: kvplan simulate models the sglang and vllm schedulers", launch.engine));
+  }
+  PlanResult plan = PlanLaunch(launch);
+  if (plan.engine == "vllm" && plan.era.starts_with("V0")) {
+    throw InputError(
+        fmt::format("kvplan simulate models vLLM's V1 scheduler; vllm@{} runs the V0 engine ({})",
+                    plan.engine_version, plan.era));
+  }
+  if (!plan.ok) throw SimulateLaunchFails(plan.error_message);
+  return plan;
+}
+
+// The performance model's request for the planned launch: its model, GPU,
+// tensor parallelism and KV dtype; graph sizes as `kvplan perf` resolves them.
+PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, const PlanContext& ctx,
+                          const Efficiency& eff) {
+  PerfRequest r;
+  r.model = LoadModel(ctx.model);
+  r.gpu = FindGpu(launch.gpu, launch.gpu_capacity_mib);
+  r.par.tp = std::max(1, ctx.gpus);
+  r.topology = DefaultTopology(r.gpu);
+  r.kv_bytes_per_elem = SglangKvElementBytes(SettingOr(plan, "--kv-cache-dtype", "auto"), r.model);
+  if (launch.engine == "sglang") r.sglang_version = plan.engine_version;
+  const SglangLaunchDefaults d = SglangLaunchDefaultsOf(r);
+  r.cuda_graph_max_bs = static_cast<int>(FigureOr(plan, "cuda_graph_max_bs", d.cuda_graph_max_bs));
+  r.eff = CheckedEfficiency(eff);
+  return r;
+}
+
+struct EngineSetup {
+  std::unique_ptr<EngineScheduler> scheduler;
+  KvPool kv;
+};
+
+EngineSetup SetupEngine(const PlanResult& plan, SimulateResult* out) {
+  EngineSetup e;
+  out->max_running_requests = plan.max_running_requests;
+  if (plan.engine == "vllm") {
+    VllmSchedulerLimits l;
+    l.max_num_batched_tokens = static_cast<int64_t>(FigureOr(plan, "max_num_batched_tokens", 8192));
+    l.max_num_seqs = plan.max_running_requests;
+    e.kv.page_tokens = static_cast<int64_t>(FigureOr(plan, "block_size", 16));
+    e.kv.total_pages = VllmUsableBlocks(static_cast<int64_t>(FigureOr(plan, "num_gpu_blocks", 0)));
+    out->token_budget = l.max_num_batched_tokens;
+    e.scheduler = std::make_unique<VllmScheduler>(l);
+  } else {
+    SglangSchedulerLimits l;
+    l.max_running_requests = plan.max_running_requests;
+    l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
+    e.kv.page_tokens = std::max<int64_t>(1, static_cast<int64_t>(FigureOr(plan, "page_size", 1)));
+    e.kv.total_pages = plan.max_total_num_tokens / e.kv.page_tokens;
+    out->token_budget = l.chunked_prefill_size;
+    e.scheduler = std::make_unique<SglangScheduler>(l);
+  }
+  e.kv.free_pages = e.kv.total_pages;
+  out->kv_tokens = e.kv.total_pages * e.kv.page_tokens;
+  out->page_size = e.kv.page_tokens;
+  return e;
+}
+
+// The workload's defaults, declared: 1,000 requests (the benchmark clients'
+// default --num-prompts) unless a duration or a trace ends the run.
+WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
+  WorkloadSpec r = w;
+  if (r.trace.empty() && !r.num_requests && !r.duration_s) {
+    r.num_requests = 1000;
+    out->assumed.push_back(
+        {"num_requests", "1000", "", "sglang.bench_serving / vllm bench serve --num-prompts"});
+  }
+  return r;
+}
+
+void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, SimulateResult* out) {
+  if (w.trace.empty() && (w.rate || w.input.dist != "fixed" || w.output.dist != "fixed") &&
+      !w.seed) {
+    out->assumed.push_back({"seed", "0", "", "kvplan's default random seed"});
+  }
+  out->cuda_graph_batch = timer.largest_graphed_batch();
+  out->notes.push_back(
+      "Not modelled: prefix-cache hits (requests share no prefix), host overheads and the overlap "
+      "scheduler, CUDA graphs for prefill and mixed steps (run eagerly).");
+  if (out->engine == "vllm") {
+    out->notes.push_back(
+        "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
+        "captures; vLLM's own capture sizes are not modelled.");
+  }
+}
+
+}  // namespace
+
+SimulateResult Simulate(const SimulateQuery& q) {
+  RefuseUnmodelled(q.launch);
+  SimulateResult out;
+  const WorkloadSpec spec = ResolveWorkload(q.workload, &out);
+  Workload workload(spec);
+  const PlanResult plan = PlanOrFail(q.launch);
+  out.launch = PlanContextOf(q.launch, plan);
+  out.engine = plan.engine;
+  out.engine_version = plan.engine_version;
+  out.workload = workload.Describe();
+  EngineSetup engine = SetupEngine(plan, &out);
+  BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));
+  AddNotes(spec, timer, &out);
+  SimulatorSetup setup;
+  setup.kv = engine.kv;
+  setup.max_request_tokens = out.kv_tokens;
+  if (plan.context_length > 0)
+    setup.max_request_tokens = std::min(out.kv_tokens, plan.context_length);
+  setup.scheduler = engine.scheduler.get();
+  setup.step_us = [&timer](const BatchShape& b) { return timer.StepUs(b); };
+  setup.workload = &workload;
+  setup.on_request = q.on_request;
+  RunSimulation(setup, &out);
+  return out;
+}
+
+}  // namespace kvplan

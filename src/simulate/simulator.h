@@ -1,0 +1,34 @@
+// The event loop: requests arrive (or, closed loop, are issued as others
+// finish), the engine's scheduler picks each step's batch, the step takes the
+// performance model's time for that batch, and every token is timed. Only the
+// requests in the system are held: memory is bounded by the concurrency (or,
+// open loop, by the requests waiting), not by the number of requests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "kvplan/simulate.h"
+#include "simulate/batch_step_time.h"
+#include "simulate/scheduler.h"
+#include "simulate/workload.h"
+
+namespace kvplan {
+
+struct SimulatorSetup {
+  KvPool kv;  // free_pages == total_pages at the start
+  // The most tokens (input + output) one request may hold: the KV capacity, or
+  // the context length when smaller. A request over it is an InputError.
+  int64_t max_request_tokens = 0;
+  EngineScheduler* scheduler = nullptr;
+  // Each step's time in microseconds (BatchStepTimer::StepUs in a simulation).
+  std::function<double(const BatchShape&)> step_us;
+  Workload* workload = nullptr;
+  std::function<void(const RequestOutcome&)> on_request;  // optional
+};
+
+// Runs the workload to its end; fills the latency, throughput and count
+// fields of `out`.
+void RunSimulation(const SimulatorSetup& setup, SimulateResult* out);
+
+}  // namespace kvplan

@@ -1,0 +1,69 @@
+#include "simulate/vllm_scheduler.h"
+
+#include <algorithm>
+
+namespace kvplan {
+
+int64_t VllmUsableBlocks(int64_t num_gpu_blocks) {
+  return std::max<int64_t>(0, num_gpu_blocks - 1);
+}
+
+int64_t VllmScheduler::ScheduleRunning(SchedulerState* s, StepBatch* batch, bool* preempted) {
+  // vllm/v1/core/sched/scheduler.py schedule() @00024d31: token_budget = max_num_scheduled_tokens
+  int64_t budget = limits_.max_num_batched_tokens;
+  // scheduler.py schedule() @00024d31: "First, schedule the RUNNING requests", in order, while
+  // budget
+  for (size_t i = 0; i < s->running.size() && budget > 0; ++i) {
+    SimRequest* r = s->running[i];
+    // scheduler.py @00024d31: num_new_tokens = num_tokens_with_spec - num_computed_tokens, min
+    // budget
+    const int64_t want = std::min(r->Known() - r->computed, budget);
+    if (want <= 0) continue;
+    bool scheduled = true;
+    // kv_cache_manager.allocate_slots returns None when blocks run out; then
+    // scheduler.py @00024d31 (FCFS): preempted_req = self.running.pop(), until this one fits
+    while (!s->kv.Grow(r, r->computed + want)) {
+      SimRequest* victim = s->running.back();
+      s->running.pop_back();
+      s->Requeue(victim);
+      *preempted = true;
+      if (victim == r) {
+        scheduled = false;
+        break;
+      }
+    }
+    // scheduler.py @00024d31: "if new_blocks is None: break" (the request was preempted itself)
+    if (!scheduled) break;
+    batch->entries.push_back({r, want});
+    budget -= want;
+  }
+  return budget;
+}
+
+void VllmScheduler::ScheduleWaiting(SchedulerState* s, StepBatch* batch, int64_t budget) {
+  while (!s->waiting.empty() && budget > 0) {
+    // scheduler.py @00024d31: "if len(self.running) == self.max_num_running_reqs: break"
+    if (static_cast<int64_t>(s->running.size()) >= limits_.max_num_seqs) break;
+    SimRequest* r = s->waiting.front();
+    int64_t want = r->Known() - r->computed;
+    // scheduler.py @00024d31: without chunked prefill a prompt over the budget waits
+    if (!limits_.chunked_prefill && want > budget) break;
+    want = std::min(want, budget);
+    // scheduler.py @00024d31: allocate_slots None for a waiting request -> break (no preemption)
+    if (!s->kv.Grow(r, r->computed + want)) break;
+    s->waiting.pop_front();
+    s->running.push_back(r);
+    batch->entries.push_back({r, want});
+    budget -= want;
+  }
+}
+
+void VllmScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
+  batch->Clear();
+  bool preempted = false;
+  const int64_t budget = ScheduleRunning(s, batch, &preempted);
+  // scheduler.py @00024d31: "Next, schedule the WAITING requests" only "if not preempted_reqs"
+  if (!preempted) ScheduleWaiting(s, batch, budget);
+}
+
+}  // namespace kvplan

@@ -1,0 +1,38 @@
+// vLLM V1's scheduler as the simulation runs it: one token budget per step
+// (max_num_batched_tokens) shared by running and waiting requests, at most
+// max_num_seqs running, chunked prefill, and preemption by recompute of the
+// newest running request when the KV blocks run out. Prefix caching is off
+// (no hits) and speculative tokens are none.
+#pragma once
+
+#include <cstdint>
+
+#include "simulate/scheduler.h"
+
+namespace kvplan {
+
+struct VllmSchedulerLimits {
+  int64_t max_num_batched_tokens = 8192;
+  int64_t max_num_seqs = 256;
+  bool chunked_prefill = true;
+};
+
+class VllmScheduler final : public EngineScheduler {
+ public:
+  explicit VllmScheduler(const VllmSchedulerLimits& limits) : limits_(limits) {}
+  void Schedule(SchedulerState* s, StepBatch* batch) override;
+  void AfterStep(SchedulerState*, const StepBatch&) override {}
+
+ private:
+  // Returns the budget left; sets *preempted when a request was preempted.
+  int64_t ScheduleRunning(SchedulerState* s, StepBatch* batch, bool* preempted);
+  void ScheduleWaiting(SchedulerState* s, StepBatch* batch, int64_t budget);
+
+  VllmSchedulerLimits limits_;
+};
+
+// The usable KV blocks of `num_gpu_blocks`: one is the null block.
+// vllm/v1/core/block_pool.py BlockPool.__init__ (v0.8+): null_block = free_block_queue.popleft()
+int64_t VllmUsableBlocks(int64_t num_gpu_blocks);
+
+}  // namespace kvplan

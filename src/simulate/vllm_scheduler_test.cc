@@ -1,0 +1,71 @@
+// vLLM V1's scheduler from first principles: admission by prompt blocks and
+// max_num_seqs, the token budget, and preemption exactly when a running
+// request's next block is not there.
+#include "simulate/vllm_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include "simulate/scheduler_test_util.h"
+
+namespace kvplan {
+namespace {
+
+using testing::ClosedLoop;
+using testing::RecordingScheduler;
+using testing::RunOnPool;
+
+TEST(VllmSchedulerTest, PreemptsExactlyWhenTheNextBlockIsMissing) {
+  // 100 blocks of 16 tokens; prompts of 160 tokens take 10 blocks each.
+  // Ten requests fill the pool with their prompts; the 161st token of each
+  // needs an 11th block, so the first decode step preempts.
+  VllmScheduler inner({8192, 256, true});
+  RecordingScheduler rec(&inner);
+  const SimulateResult r = RunOnPool(&rec, 100, 16, ClosedLoop(10, 10, 160, 40));
+  ASSERT_GE(rec.steps.size(), 2u);
+  EXPECT_EQ(rec.steps[0].batch, 10);
+  EXPECT_EQ(rec.steps[0].used_pages, 100);
+  EXPECT_GT(rec.steps[1].preemptions_after, rec.steps[1].preemptions_before);
+  EXPECT_EQ(r.completed, 10);
+  for (const testing::StepRecord& s : rec.steps) {
+    const bool preempted = s.preemptions_after > s.preemptions_before;
+    // A preemption happens if and only if the running requests' next blocks
+    // exceed the free ones.
+    EXPECT_EQ(preempted, s.pages_needed_before > s.free_pages_before);
+    EXPECT_LE(s.used_pages, 100);
+  }
+}
+
+TEST(VllmSchedulerTest, NineRequestsFirstPreemptWhenTheirTwelfthBlocksRunOut) {
+  // Nine prompts hold 90 blocks; 10 are free. At token 161 each needs an
+  // 11th block (9 of 10 free: no preemption); at token 177 each needs a 12th
+  // and 1 is free: the first preemption is at step 1 + 16 + 1 (0-based 17).
+  VllmScheduler inner({8192, 256, true});
+  RecordingScheduler rec(&inner);
+  RunOnPool(&rec, 100, 16, ClosedLoop(9, 9, 160, 40));
+  size_t first = 0;
+  while (first < rec.steps.size() &&
+         rec.steps[first].preemptions_after == rec.steps[first].preemptions_before) {
+    ++first;
+  }
+  EXPECT_EQ(first, 17u);
+}
+
+TEST(VllmSchedulerTest, TheTokenBudgetAndMaxNumSeqsBoundEachStep) {
+  // Budget 1,000 tokens: prompts of 300 are admitted three whole and one
+  // chunk of 100 per step; max_num_seqs 5 caps the running set.
+  VllmScheduler inner({1000, 5, true});
+  RecordingScheduler rec(&inner);
+  const SimulateResult r = RunOnPool(&rec, 10000, 16, ClosedLoop(8, 40, 300, 20));
+  EXPECT_EQ(rec.steps[0].batch, 4);  // 300 + 300 + 300 + 100
+  for (const testing::StepRecord& s : rec.steps) EXPECT_LE(s.running, 5);
+  EXPECT_EQ(r.completed, 40);
+  EXPECT_EQ(r.preemptions, 0);
+}
+
+TEST(VllmSchedulerTest, OneNullBlockIsNotUsable) {
+  EXPECT_EQ(VllmUsableBlocks(27103), 27102);
+  EXPECT_EQ(VllmUsableBlocks(0), 0);
+}
+
+}  // namespace
+}  // namespace kvplan
