@@ -127,6 +127,27 @@ TEST(ExcerptReplan, WithoutAKvLineTheModelAndThenTheFractionAreNamed_xinference3
   EXPECT_EQ(with_gpu.check.kind, SglangLogCheck::kNone);
 }
 
+TEST(ExcerptReplan, Gemma3ExcerptsFractionIsNoDefaultRuleAndSaysSo_pr4826) {
+  // "avail mem=131.08 GB, mem usage=8.13 GB"; "#tokens: 834615, K size: 54.12 GB, V size:
+  // 54.12 GB": the pool implies 0.836, which no default rule gives for the ~141 GiB card the
+  // figures fit: derived, and the check is said to be a consistency check only.
+  SglangExplain s = SglangOf(ExplainRealLog("sglang/pr4826_gemma3_kv_and_capture.log"));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.pre_gib, 131.08 + 8.13);
+  ASSERT_NE(FractionInput(s), nullptr);
+  EXPECT_EQ(FractionInput(s)->provenance, "derived");
+  EXPECT_TRUE(s.check.circular);
+  EXPECT_LT(Miss(s, 834615), 0.005);
+}
+
+TEST(ExcerptReplan, B200Qwen3_32bExcerptLandsWithinHalfAPercent_pr22537) {
+  // TP0's "avail mem=160.78 GB, mem usage=15.50 GB" and "#tokens: 2206208, K size: 67.33 GB".
+  SglangExplain s = SglangOf(ExplainRealLog("sglang/pr22537_b200_qwen3_32b_tp4.log"));
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_EQ(FractionInput(s)->provenance, "assumed");
+  EXPECT_LT(Miss(s, 2206208), 0.005);
+}
+
 TEST(ExcerptReplan, VllmTextShowsCountsAsPeopleWriteThem_pr13596) {
   // The log prints "GPU KV cache size: 2,042,016 tokens"; the text must not say 2.04202e+06.
   std::string text = RenderExplainText(ExplainRealLog("vllm/pr13596_v1_kv_tokens.log"));
@@ -147,18 +168,11 @@ TEST(ExcerptReplan, VllmV0TextShowsEveryBudgetTermTheJsonHas_pr14447) {
 }
 
 TEST(ExcerptReplan, ANegativeProfiledValueImpliesTheFractionTheRunHad_sglang7691) {
-  // sglang issue #7691 (ROCm DeepSeek-R1, DP8, v0.4.8.post1), two of its lines; its user
-  // believed mem_fraction_static was 0.95. The corpus branch's reader records the profiled
-  // value as profiled_max_total_num_tokens; set here as it would.
-  const char* log =
-      "[2025-07-02 07:41:58 DP0 TP0] Load weight end. type=DeepseekV3ForCausalLM, "
-      "dtype=torch.bfloat16, avail mem=21.73 GB, mem usage=166.59 GB.\n"
-      "[2025-07-02 07:41:59 DP7 TP7] max_total_tokens=131072 is larger than the profiled value "
-      "-561981. Use the profiled value instead.\n";
-  std::vector<RunRecord> runs = LoadLogText(log).runs;
-  ASSERT_EQ(runs.size(), 1u);
-  runs[0].figures["profiled_max_total_num_tokens"] = -561981;
-  SglangExplain s = SglangOf(ExplainRun(runs[0], "issue7691", 1, {}));
+  // sglang issue #7691 (ROCm DeepSeek-R1, DP8, v0.4.8.post1): "avail mem=21.73 GB, mem
+  // usage=166.59 GB" and "max_total_tokens=131072 is larger than the profiled value -561981"
+  // on every rank; its user believed mem_fraction_static was 0.95.
+  SglangExplain s =
+      SglangOf(ExplainRealLog("sglang/issue7691_rocm_dsr1_dp8_negative_profiled_value.log"));
   ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
   EXPECT_DOUBLE_EQ(s.pre_gib, 21.73 + 166.59);
   const ReplanInput* mfs = FractionInput(s);

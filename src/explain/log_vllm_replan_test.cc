@@ -74,17 +74,12 @@ TEST(LogVllmReplan, V1InfoLinesNameTheMissingTermsAndTheirFlagsInOneLine_pr13596
 }
 
 TEST(LogVllmReplan, V1DebugProfilingLinesReplanTheBudget_pr21429) {
-  // The figures of vLLM PR #21429's "Before" log (rank 2, V1 at DEBUG), as the log reader
-  // records them: "requested GPU memory: 69.86 GiB"; "torch peak memory increase: 5.62GiB;
-  // non-torch forward increase memory: 2.04GiB; weights memory: 55.13GiB"; "Available KV
-  // cache memory: 7.07 GiB". No utilization is printed: vLLM's default 0.9 is assumed, and
-  // the total derived from it, so requested = total x utilization stays as printed.
-  RunRecord r;
-  r.engine = "vllm";
-  r.era = "V1";
-  r.figures = {{"requested_memory_gib", 69.86},    {"torch_peak_increase_gib", 5.62},
-               {"non_torch_increase_gib", 2.04},   {"weights_memory_gib", 55.13},
-               {"non_kv_cache_memory_gib", 62.79}, {"available_kv_cache_gib", 7.07}};
+  // vLLM PR #21429's "Before" log (rank 2, V1 at DEBUG): "requested GPU memory: 69.86 GiB";
+  // "torch peak memory increase: 5.62GiB; non-torch forward increase memory: 2.04GiB; weights
+  // memory: 55.13GiB"; "Available KV cache memory: 7.07 GiB". No utilization is printed:
+  // vLLM's default 0.9 is assumed and the total derived from it, so requested = total x
+  // utilization stays as printed.
+  RunRecord r = RealVllm("pr21429_v1_debug_profiling_rank2.log");
   std::string why;
   std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &why);
   ASSERT_TRUE(in) << why;
@@ -100,14 +95,9 @@ TEST(LogVllmReplan, ALogCutAfterItsTermsIsReplannedWithNothingToCheck_pr10511) {
   // vLLM PR #10511's second launch (-tp 2, tabular V0 results) stops after "PyTorch activation
   // peak memory 1.26GiB": total_gpu_memory 79.22GiB, gpu_memory_utilization 0.90, model
   // weights take 7.48GiB, non_torch_memory 3.58GiB, and no KV line.
-  RunRecord r;
-  r.engine = "vllm";
-  r.era = "V0 (v0.7-v0.10)";
-  r.figures = {{"total_gpu_memory_gib", 79.22},
-               {"gpu_memory_utilization", 0.90},
-               {"weights_take_gib", 7.48},
-               {"non_torch_memory_gib", 3.58},
-               {"activation_peak_gib", 1.26}};
+  RunRecord r =
+      ScanLogFile(kvplan::testing::RealData("vllm/pr10511_v0_tabular_profiling_tp1_tp2.log"))
+          .runs.at(1);
   std::string why;
   std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &why);
   ASSERT_TRUE(in) << why;
