@@ -1,7 +1,9 @@
 // `kvplan explain LOG`: one launch's memory accounting rebuilt from its
 // start-up log, checked against kvplan's engine model, re-planned with
-// --set, and its decode measured and predicted. ExplainLog computes the
-// result; the Render functions print it.
+// --set, and its decode measured and predicted. An excerpt is re-planned from
+// whatever figures it holds, each input marked measured, derived or assumed;
+// when it cannot be, one line names the missing figure and the flag that
+// supplies it. ExplainLog computes the result; the Render functions print it.
 //
 // The result's types are plain structs of the explain layer
 // (explain/explain_types.h, which needs only logs/run_record.h).

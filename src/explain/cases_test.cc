@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "explain/explain.h"
 #include "explain/log_file.h"
 #include "logs/log_scanner.h"
 
@@ -241,6 +242,100 @@ TEST(PublicCases, VllmV1DeepseekV2LiteOffload_issue15871) {
 
 TEST(PublicCases, VllmV0Rtx3090Qwen3_30bW4a16_issue17327) {
   ExpectCase("vllm-v0-rtx3090-qwen3-30b-a3b-w4a16-issue17327");
+}
+
+// The excerpt re-planned (explain), against the KV tokens the log itself prints.
+SglangExplain ReplanCase(const std::string& id) {
+  std::vector<RunRecord> runs = Parse(id);
+  EXPECT_EQ(runs.size(), 1u);
+  ExplainResult e = ExplainRun(runs.at(0), id, 1, {});
+  EXPECT_TRUE(e.sglang.has_value());
+  return e.sglang.value_or(SglangExplain{});
+}
+
+double RelativeMiss(const SglangExplain& s, const std::string& id) {
+  double logged = Case(id).at("logged").at("kv_tokens").get<double>();
+  EXPECT_TRUE(s.verdict.tokens.has_value()) << s.unavailable;
+  return std::fabs(static_cast<double>(s.verdict.tokens.value_or(0)) - logged) / logged;
+}
+
+const ReplanInput& Input(const SglangExplain& s, const std::string& name) {
+  for (const ReplanInput& in : s.provenance) {
+    if (in.name == name) return in;
+  }
+  throw std::runtime_error("no input " + name);
+}
+
+TEST(PublicCasesReplan, B200Qwen3_32bExcerptFindsThe2026DefaultRule_pr22537) {
+  // No server_args fraction, no Load weight begin: pre = 160.78 + 15.50 (TP0's load line),
+  // and the KV pool implies 0.8518, which SGLang's 2026 rule gives (0.852) for a
+  // 183359 MiB card (B200) at TP 4, the only catalog capacity ~177.6 GiB fits under
+  // with under 15 % to spare.
+  const std::string id = "sglang-b200-qwen3-32b-tp4-pr22537";
+  SglangExplain s = ReplanCase(id);
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.pre_gib, 160.78 + 15.50);
+  EXPECT_EQ(Input(s, "pre_load_free_gib").provenance, "derived");
+  const ReplanInput& mfs = Input(s, "mem_fraction_static");
+  EXPECT_EQ(mfs.provenance, "assumed");
+  EXPECT_NEAR(mfs.value, 0.852, 1e-9);
+  EXPECT_NE(mfs.how.find("183359 MiB"), std::string::npos) << mfs.how;
+  EXPECT_LT(RelativeMiss(s, id), 0.005);
+  EXPECT_FALSE(s.check.circular);
+  // The planner gets that card (its compute capability), said to be inferred.
+  bool b200 = false;
+  for (const std::string& in : s.inputs) b200 |= in.rfind("GPU NVIDIA B200 inferred", 0) == 0;
+  EXPECT_TRUE(b200);
+}
+
+TEST(PublicCasesReplan, MusaQwen3_06bExcerptFindsAnA100SizedDefaultRule_pr17246) {
+  // pre = 77.69 + 1.57; the pool implies 0.836, the v0.5.3 rule at 81920 MiB.
+  const std::string id = "sglang-musa-qwen3-0.6b-pr17246";
+  SglangExplain s = ReplanCase(id);
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_NEAR(Input(s, "mem_fraction_static").value, 0.836, 1e-9);
+  EXPECT_EQ(Input(s, "mem_fraction_static").provenance, "assumed");
+  EXPECT_LT(RelativeMiss(s, id), 0.005);
+  EXPECT_EQ(s.check.kind, SglangLogCheck::kMatches);
+}
+
+TEST(PublicCasesReplan, Qwen3_14bXinferenceExcerptMatchesThe088Rule_xinference3481) {
+  const std::string id = "sglang-48gb-qwen3-14b-xinference3481";
+  SglangExplain s = ReplanCase(id);
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_NEAR(Input(s, "mem_fraction_static").value, 0.88, 1e-9);
+  EXPECT_LT(RelativeMiss(s, id), 0.005);
+  EXPECT_EQ(s.check.kind, SglangLogCheck::kMatches);
+}
+
+TEST(PublicCasesReplan, Dp4ExcerptUsesTheImpliedFractionAndSaysTheCheckIsCircular_pr17392) {
+  // 0.80 is no default rule (the case says so too): the re-plan can only confirm
+  // the arithmetic on the fraction the same KV line implies.
+  const std::string id = "sglang-qwen3-30b-a3b-dp4-dpattn-pr17392";
+  SglangExplain s = ReplanCase(id);
+  ASSERT_TRUE(s.unavailable.empty()) << s.unavailable;
+  EXPECT_DOUBLE_EQ(s.post_gib, 121.90);  // the min over the four ranks' load lines
+  EXPECT_NEAR(Input(s, "mem_fraction_static").value, 0.80, 1e-9);
+  EXPECT_EQ(Input(s, "mem_fraction_static").provenance, "derived");
+  EXPECT_TRUE(s.check.circular);
+  EXPECT_LT(RelativeMiss(s, id), 0.005);
+}
+
+TEST(PublicCasesReplan, ExcerptsWithoutTheLoadLineNameTheMissingFigureAndItsFlag) {
+  for (const char* id :
+       {"sglang-b200-28layer-gqa-graphmem-pr11830", "sglang-gemma3-4b-windows-mfs065-pr4840",
+        "sglang-b200-dsv32-nsa-dpattn-pr11309-main",
+        "sglang-l40s-llama31-8b-default-mfs-pr13023"}) {
+    SCOPED_TRACE(id);
+    SglangExplain s = ReplanCase(id);
+    EXPECT_NE(s.unavailable.find("no post-load free memory"), std::string::npos) << s.unavailable;
+    EXPECT_NE(s.unavailable.find("--post-load-free-gib"), std::string::npos) << s.unavailable;
+    EXPECT_EQ(s.unavailable.find('\n'), std::string::npos);
+    const nlohmann::json& logged = Case(id).at("logged");
+    if (logged.contains("kv_tokens")) {
+      EXPECT_EQ(s.logged_tokens, logged.at("kv_tokens").get<int64_t>());  // shown all the same
+    }
+  }
 }
 
 // Every case with an excerpt has a test above.

@@ -48,14 +48,9 @@ SglangArgs ArgsOf(const RunRecord& r) {
 
 }  // namespace
 
-namespace {
+using Candidate = SglangDefaultFraction;
 
-struct Candidate {
-  std::string release;
-  double fraction;
-};
-
-std::vector<Candidate> DefaultFractions(const RunRecord& run, int64_t gpu_mem) {
+std::vector<SglangDefaultFraction> SglangDefaultFractions(const RunRecord& run, int64_t gpu_mem) {
   SglangArgs args = ArgsOf(run);
   ModelSpec model;  // the default rules read only MLA-ness and multimodality from it
   bool mla = run.Figure("kv_size_gib").has_value();
@@ -77,14 +72,12 @@ std::vector<Candidate> DefaultFractions(const RunRecord& run, int64_t gpu_mem) {
   return out;
 }
 
-std::string Listing(const std::vector<Candidate>& cs) {
+std::string DefaultFractionListing(const std::vector<SglangDefaultFraction>& cs) {
   std::string all;
   for (const Candidate& c : cs)
     all += fmt::format("{}{} gives {:g}", all.empty() ? "" : ", ", c.release, c.fraction);
   return all;
 }
-
-}  // namespace
 
 void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
   if (run->engine != "sglang") return;
@@ -92,7 +85,7 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
   std::optional<double> printed = run->SettingNumber("mem_fraction_static");
   int64_t gpu_mem = capacity_mib > 0 ? capacity_mib : run->gpu_capacity_mib;
   if (mfs == nullptr || !printed || gpu_mem <= 0) return;
-  std::vector<Candidate> cs = DefaultFractions(*run, gpu_mem);
+  std::vector<Candidate> cs = SglangDefaultFractions(*run, gpu_mem);
   int tp = IntSetting(*run, "tp_size", 1);
   for (const Candidate& c : cs) {
     if (std::abs(c.fraction - *printed) < 5e-4) {
@@ -106,7 +99,7 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
     std::string why = fmt::format(
         "mem_fraction_static {:g} was chosen by SGLang but no modelled default rule gives it for "
         "{} MiB at TP {} ({})",
-        *printed, gpu_mem, tp, Listing(cs));
+        *printed, gpu_mem, tp, DefaultFractionListing(cs));
     if (std::abs(*printed - 0.88) < 5e-4) {
       why +=
           "; 0.88 is SGLang's fallback when it cannot read the GPU capacity (nvidia-smi "
@@ -115,9 +108,9 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
     run->notes.push_back(why);
     return;
   }
-  MarkDefaultRuleMatch(
-      run, "mem_fraction_static", -1,
-      fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, tp, Listing(cs)));
+  MarkDefaultRuleMatch(run, "mem_fraction_static", -1,
+                       fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, tp,
+                                   DefaultFractionListing(cs)));
 }
 
 }  // namespace kvplan

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "logs/run_record.h"
 
@@ -14,5 +16,20 @@ namespace kvplan {
 // `capacity_mib` overrides the capacity read from an nvidia-smi table in the
 // log (0 = use the log's). Does nothing when neither is known.
 void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib = 0);
+
+// What one release's default rule gives for the run at one GPU capacity.
+struct SglangDefaultFraction {
+  std::string release;  // canonical, e.g. "0.5.3"
+  double fraction = 0;
+};
+
+// SGLang's default mem_fraction_static for the run (its TP, DP attention,
+// speculation, MLA-ness and the sizes the user set) at `gpu_mem_mib`, under
+// each release the log's era allows.
+std::vector<SglangDefaultFraction> SglangDefaultFractions(const RunRecord& run,
+                                                          int64_t gpu_mem_mib);
+
+// "0.4.6 gives 0.88, 0.5.3 gives 0.848".
+std::string DefaultFractionListing(const std::vector<SglangDefaultFraction>& fractions);
 
 }  // namespace kvplan

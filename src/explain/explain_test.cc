@@ -28,7 +28,7 @@ TEST(ExplainReport, VllmV0WhatIfUtilizationAnswersTheMaxModelLenQuestion) {
   std::string text =
       ExplainText(LoadSynthetic("vllm/v0_llama31_8b_rtx3090_len29000_failed.log"), "x", 1, o);
   EXPECT_NE(text.find("kv = 4.07 GiB"), std::string::npos) << text;
-  EXPECT_NE(text.find("enough for max_model_len 29000"), std::string::npos) << text;
+  EXPECT_NE(text.find("enough for max_model_len 29,000"), std::string::npos) << text;
   EXPECT_NE(text.find("check: matches"), std::string::npos) << text;
 }
 

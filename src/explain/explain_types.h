@@ -28,7 +28,8 @@ struct SglangReplanVerdict {
 };
 
 struct VllmReplanVerdict {
-  double kv_gib = 0;  // the KV budget the planner gives
+  double kv_gib = 0;         // the KV budget the planner gives
+  bool budget_only = false;  // no model: the budget sum, no tokens (tokens is empty then)
   std::optional<int64_t> tokens;
   bool ok = false;
   std::string error;
@@ -67,6 +68,7 @@ struct SglangLogCheck {
     kMismatch,            // outside it
     kBothFail,            // the run failed and the model fails it too
     kModelFitsButFailed,  // the run failed, the model says it fits
+    kClose,  // an excerpt (a figure derived or assumed): outside the rounding, within 0.5 %
   };
   Kind kind = kNone;
   int64_t logged_tokens = 0;
@@ -74,6 +76,16 @@ struct SglangLogCheck {
   double implied_mfs = 0;  // the fraction the logged pool implies
   int64_t difference = 0;  // logged - modelled tokens
   int64_t tolerance = 0;
+  double relative = 0;    // difference / logged tokens
+  bool circular = false;  // the fraction came from this same KV line
+};
+
+// One input of a re-plan and where it came from.
+struct ReplanInput {
+  std::string name;  // "pre_load_free_gib", "mem_fraction_static", ...
+  double value = 0;
+  std::string provenance;  // "measured", "derived", "assumed"
+  std::string how;         // the line or formula or rule
 };
 
 struct SglangExplain {
@@ -82,7 +94,9 @@ struct SglangExplain {
   std::vector<std::string> inputs;  // where the version, model and GPU came from
   double pre_gib = 0, post_gib = 0;
   std::string pre_source, post_source;
+  std::vector<ReplanInput> provenance;  // pre, post and the fraction, each with its provenance
   int64_t log_cell_bytes = 0;
+  std::optional<int64_t> logged_tokens;  // the log's KV line, also when there is no re-plan
   SglangReplanVerdict verdict;
   SglangLogCheck check;
   std::optional<SglangReplanVerdict> what_if;  // every --set together
@@ -102,6 +116,10 @@ struct VllmExplain {
   std::string version;
   std::vector<std::string> inputs;
   double logged_kv_gib = 0;
+  bool kv_logged = true;  // false: nothing to check the re-plan against
+  bool kv_only = false;   // the KV budget is the log's: the check is the tokens it bought
+  std::optional<int64_t> logged_tokens;  // with kv_only
+  double tokens_relative = 0;            // (re-planned - logged) / logged tokens
   VllmReplanVerdict verdict;
   bool matches = false;                          // within the log's rounding
   std::vector<VllmWhatIf> what_ifs;              // each --set alone (the text)

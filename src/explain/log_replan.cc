@@ -8,9 +8,11 @@
 
 #include <fmt/core.h>
 
+#include "base/text.h"
 #include "base/units.h"
 #include "explain/log_sglang_args.h"
 #include "explain/logged_gpu.h"
+#include "explain/sglang_fraction.h"
 #include "explain/stand_in_model.h"
 #include "kvplan/error.h"
 
@@ -72,14 +74,58 @@ bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
   return true;
 }
 
+// The KV geometry a cell is made of (what a re-plan reads from the model once the
+// weights are measured).
+bool SameKvGeometry(const ModelSpec& a, const ModelSpec& b) {
+  bool common = a.attention == b.attention && a.num_layers == b.num_layers &&
+                a.layer_kinds == b.layer_kinds && a.sliding_window == b.sliding_window &&
+                a.torch_dtype == b.torch_dtype && a.index_head_dim == b.index_head_dim;
+  if (!common) return false;
+  // MLA caches one latent per token, whatever the head count.
+  if (a.attention == AttentionKind::kMla) {
+    return a.kv_lora_rank == b.kv_lora_rank && a.qk_rope_head_dim == b.qk_rope_head_dim;
+  }
+  return a.num_kv_heads == b.num_kv_heads && a.head_dim == b.head_dim &&
+         a.v_head_dim == b.v_head_dim;
+}
+
+// A log with no model path still names the class (type=DeepseekV3ForCausalLM): when
+// every catalog model of that class has one KV geometry, the cell is known.
+bool ModelOfClass(const RunRecord& run, SglangReplanInputs* in) {
+  if (run.model_class.empty()) return false;
+  std::vector<ModelSpec> same;
+  for (const std::string& id : CatalogModelIds()) {
+    ModelSpec m;
+    try {
+      m = LoadModel(id);
+    } catch (const std::exception&) {  // an entry kvplan cannot read names no class
+      continue;
+    }
+    if (m.architecture != run.model_class) continue;
+    if (!same.empty() && !SameKvGeometry(same.front(), m)) return false;
+    same.push_back(std::move(m));
+  }
+  if (same.empty()) return false;
+  std::string ids;
+  for (const ModelSpec& m : same) ids += (ids.empty() ? "" : ", ") + m.id;
+  in->model = same.front();
+  in->notes.push_back(fmt::format(
+      "model: the log names only the class {}; kvplan's catalog models of that class ({}) "
+      "share one KV geometry, so the cell is {}'s (the weights are measured)",
+      run.model_class, ids, in->model.id));
+  return true;
+}
+
 void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   try {
     in->model = LoadModel(run.model);
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
   } catch (const std::exception& e) {
-    if (!UseStandIn(run, in)) {
-      *why = fmt::format("model '{}' is not in kvplan's catalog and the log has no KV line ({})",
-                         run.model, e.what());
+    if (!UseStandIn(run, in) && !(run.model.empty() && ModelOfClass(run, in))) {
+      *why = fmt::format(
+          "no model: '{}' is not in kvplan's catalog and the log has no KV line to size a "
+          "stand-in ({}; kvplan plan --model CONFIG.json supplies it)",
+          run.model, e.what());
       return;
     }
   }
@@ -92,9 +138,34 @@ void ModelOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   }
 }
 
+// The catalog GPU of `capacity_mib` when every entry of that capacity has the same
+// compute capability (what the planner reads besides the measured memory); else nullptr.
+const GpuSpec* CatalogGpuOfCapacity(int64_t capacity_mib) {
+  const GpuSpec* found = nullptr;
+  for (const GpuSpec& g : GpuCatalog()) {
+    if (g.capacity_mib != capacity_mib) continue;
+    if (found != nullptr && found->compute_capability != g.compute_capability) return nullptr;
+    if (found == nullptr) found = &g;
+  }
+  return found;
+}
+
 void GpuOf(const RunRecord& run, SglangReplanInputs* in) {
   if (run.gpu_capacity_mib > 0) in->measured.gpu_capacity_mib = run.gpu_capacity_mib;
   std::string note;
+  const GpuSpec* inferred = run.gpu_name.empty() && in->inferred_capacity_mib > 0
+                                ? CatalogGpuOfCapacity(in->inferred_capacity_mib)
+                                : nullptr;
+  if (inferred != nullptr) {
+    // The log names no GPU, but the default rule that gives its fraction matched at this
+    // capacity: the planner gets that card's compute capability (backend, page size).
+    in->gpu = *inferred;
+    in->notes.push_back(fmt::format(
+        "GPU {} inferred from the figures (its {} MiB is the capacity at which the default rule "
+        "gives the fraction; the log names no GPU)",
+        inferred->name, inferred->capacity_mib));
+    return;
+  }
   in->gpu = LoggedGpu(run, *in->measured.pre_load_free_bytes, "the pre-load free memory", &note);
   in->notes.push_back(note);
 }
@@ -124,52 +195,135 @@ std::string SettingKey(const std::string& flag) {
   return key;
 }
 
-std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
-  SglangReplanInputs in;
+namespace {
+
+// The free memory before and after loading (min over ranks, as the engine's
+// distributed MIN gives); false with the missing figure named in `why`.
+bool FreeMemoryOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
   std::optional<double> pre = run.MinAvail(kStageLoadWeightBegin);
   int ranks = run.RankCount(kStageLoadWeightBegin);
-  in.pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
-                              ranks == 1 ? "" : "s");
+  in->pre_source = fmt::format("min over {} rank{} of \"Load weight begin. avail mem\"", ranks,
+                               ranks == 1 ? "" : "s");
   std::optional<double> post = run.MinAvail(kStageLoadWeightEnd);
   int post_ranks = run.RankCount(kStageLoadWeightEnd);
-  in.post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
-                               post_ranks == 1 ? "" : "s");
+  in->post_source = fmt::format("min over {} rank{} of \"Load weight end. avail mem\"", post_ranks,
+                                post_ranks == 1 ? "" : "s");
   if (!pre && post) {
     // "Load weight end" also prints the usage: free before = free after + usage.
-    std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd);
-    if (usage) {
+    if (std::optional<double> usage = run.MinUsage(kStageLoadWeightEnd)) {
       pre = *post + *usage;
-      in.pre_source =
-          "post-load free + \"mem usage\" of Load weight end (no Load weight begin line)";
+      in->pre_derived = true;
+      in->pre_source = fmt::format(
+          "derived: post-load free + \"mem usage\" of Load weight end = {:.2f} + {:.2f} (no Load "
+          "weight begin line)",
+          *post, *usage);
     }
   }
-  std::optional<double> mfs = run.SettingNumber("mem_fraction_static");
-  if (!pre || !post || !mfs) {
-    *why = !post  ? "the log has no \"Load weight end. avail mem=\" line"
-           : !pre ? "the log has no \"Load weight begin. avail mem=\" line"
-                  : "the log prints no mem_fraction_static (no server_args line)";
-    return std::nullopt;
+  if (!post) {
+    *why =
+        "no post-load free memory: the log has no \"Load weight end. avail mem=\" line (kvplan "
+        "plan --post-load-free-gib supplies it)";
+    return false;
   }
-  if (*mfs <= 0 || *mfs > 1) {
-    *why = fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs);
-    return std::nullopt;
+  if (!pre) {
+    *why =
+        "no pre-load free memory: the log has neither a \"Load weight begin. avail mem=\" line "
+        "nor the \"mem usage=\" of Load weight end (kvplan plan --pre-load-free-gib supplies it)";
+    return false;
   }
   if (std::fabs(*pre) > 1e7 || std::fabs(*post) > 1e7) {  // more than 10 PiB of free memory
     *why = "the logged free memory is not plausible (garbled line?)";
-    return std::nullopt;
+    return false;
   }
-  in.pre_gib = *pre;
-  in.post_gib = *post;
-  in.measured.pre_load_free_bytes = GiBToNearestBytes(*pre);
-  in.measured.post_load_free_bytes = GiBToNearestBytes(*post);
+  in->pre_gib = *pre;
+  in->post_gib = *post;
+  return true;
+}
+
+// The pool the log's KV line holds: its tokens x the cell its K/V sizes imply.
+void PoolFromKvLine(const RunRecord& run, const SglangReplanInputs& in, SglangFractionInput* f) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  // A garbled line (no free memory, an absurd pool) implies nothing.
+  if (in.log_cell_bytes <= 0 || !tokens || in.pre_gib <= 0 || *tokens >= 1e12) return;
+  double page = static_cast<double>(in.args.page_size.value_or(1));
+  double cell = static_cast<double>(in.log_cell_bytes);
+  // The pool is rest // cell rounded down to the page: rest lies within one page above it.
+  f->kv_gib = (*tokens + page / 2) * cell / static_cast<double>(kGiB);
+  f->kv_doubt_gib = (page / 2 * cell + *tokens * static_cast<double>(in.log_cell_uncertainty)) /
+                    static_cast<double>(kGiB);
+}
+
+// Without K/V sizes: the logged tokens, or SGLang's "max_total_tokens=N is larger than the
+// profiled value P" (P = int(rest // cell), negative when the weights leave less than the
+// fraction's rest), times the model's cell as the planner computes it (any fraction gives
+// the same cell).
+void PoolFromModelCell(const RunRecord& run, const SglangReplanInputs& in, SglangFractionInput* f) {
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  bool profiled = !tokens;
+  if (profiled) tokens = run.Figure("profiled_max_total_num_tokens");
+  if (f->kv_gib || !tokens || in.pre_gib <= 0 || !(std::fabs(*tokens) < 1e12)) return;
+  SglangReplanInputs probe = in;
+  probe.args.mem_fraction_static = 0.5;
+  int64_t cell = ReplanSglang(probe).cell_bytes;
+  if (cell <= 0) return;
+  f->kv_gib = *tokens * static_cast<double>(cell) / static_cast<double>(kGiB);
+  f->kv_doubt_gib = static_cast<double>(cell) / static_cast<double>(kGiB);
+  f->pool = fmt::format("{} {} x cell {} B (the model's)", profiled ? "profiled value" : "#tokens",
+                        WithThousands(std::llround(*tokens)), WithThousands(cell));
+}
+
+// The fraction: printed, or from the pool and the default rules (sglang_fraction.h).
+bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) {
+  SglangFractionInput f;
+  f.pre_gib = in->pre_gib;
+  f.post_gib = in->post_gib;
+  f.pre_doubt_gib = in->pre_derived ? 0.01 : 0.005;
+  PoolFromKvLine(run, *in, &f);
+  PoolFromModelCell(run, *in, &f);
+  std::optional<double> tokens = run.Figure("kv_tokens");
+  SglangFraction mfs = SglangFractionOf(run, f);
+  if (!mfs.value) {
+    *why = tokens && !f.kv_gib && run.SettingNumber("mem_fraction_static") == std::nullopt
+               ? fmt::format(
+                     "no mem_fraction_static: the KV line and the free memory (pre "
+                     "{:.2f} GiB, post {:.2f} GiB) imply none (a garbled figure?)",
+                     in->pre_gib, in->post_gib)
+               : mfs.how;
+    return false;
+  }
+  if (!(*mfs.value > 0 && *mfs.value <= 1)) {  // also NaN
+    *why = mfs.provenance == "measured"
+               ? fmt::format("the logged mem_fraction_static {:g} is not a fraction", *mfs.value)
+               : fmt::format(
+                     "no mem_fraction_static: the one the KV line implies ({:g}) is not a "
+                     "fraction (a garbled figure?)",
+                     *mfs.value);
+    return false;
+  }
+  in->args.mem_fraction_static = *mfs.value;  // the printed value, never the re-derived default
+  in->mfs_provenance = mfs.provenance;
+  in->mfs_source = mfs.how;
+  in->mfs_from_kv_line = mfs.from_kv_line;
+  in->inferred_capacity_mib = mfs.inferred_capacity_mib;
+  return true;
+}
+
+}  // namespace
+
+std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
+  SglangReplanInputs in;
+  if (!FreeMemoryOf(run, &in, why)) return std::nullopt;
+  in.measured.pre_load_free_bytes = GiBToNearestBytes(in.pre_gib);
+  in.measured.post_load_free_bytes = GiBToNearestBytes(in.post_gib);
   in.args = SglangArgsOfRun(run);
-  in.args.mem_fraction_static = *mfs;  // the printed value, never the re-derived default
+  CellFromLog(run, in.args.page_size.value_or(1), &in);
   std::string version_why;
   in.version = SglangReleaseOfRun(run, &version_why);
   in.notes.push_back(version_why);
-  CellFromLog(run, in.args.page_size.value_or(1), &in);
   ModelOf(run, &in, why);
   if (!why->empty()) return std::nullopt;
+  // The fraction may need the model's cell (a profiled value instead of a KV line).
+  if (!FractionOf(run, &in, why)) return std::nullopt;
   GpuOf(run, &in);
   return in;
 }

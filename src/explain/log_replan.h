@@ -31,12 +31,19 @@ struct SglangReplanInputs {
   std::vector<std::string> notes;    // where the version, model and GPU came from
   double pre_gib = 0, post_gib = 0;  // as logged (2 decimals)
   std::string pre_source, post_source;
-  int64_t log_cell_bytes = 0;        // KV bytes per token the log's KV line implies (0: none)
+  bool pre_derived = false;           // pre = post + the load's mem usage (no Load weight begin)
+  std::string mfs_provenance;         // "measured", "derived" or "assumed" (sglang_fraction.h)
+  std::string mfs_source;             // the figure, formula or rule it came from
+  int64_t inferred_capacity_mib = 0;  // the GPU capacity the fraction's rule matched at (inferred)
+  bool mfs_from_kv_line = false;  // derived from the logged pool: checking against it is circular
+  int64_t log_cell_bytes = 0;     // KV bytes per token the log's KV line implies (0: none)
   int64_t log_cell_uncertainty = 0;  // +- bytes, from the log's 2-decimal rounding
 };
 
-// The inputs of an SGLang run; nullopt (with the reason in `why`) when the log
-// lacks the pre/post-load lines or the fraction.
+// The inputs of an SGLang run, each with its provenance; nullopt (with the
+// missing figure and the flag that supplies it in `why`, one line) when the
+// log lacks the post-load line, the pre-load free memory (a Load weight begin
+// line or the load's mem usage), or any way to the fraction.
 std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why);
 
 // PlanSglang on the inputs (no fixes). A launch the planner refuses (an

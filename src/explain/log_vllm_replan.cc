@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -32,12 +33,109 @@ std::string ReleaseOf(const RunRecord& r, std::vector<std::string>* notes) {
   return release;
 }
 
+// One line: the budget terms the log lacks and the `kvplan plan` flags that supply them.
+std::string MissingBudgetLine(const RunRecord& r) {
+  struct Term {
+    const char* key;
+    const char* name;
+    const char* flag;
+  };
+  static const Term kTerms[] = {
+      {"total_gpu_memory_gib", "total GPU memory", "--gpu G"},
+      {"gpu_memory_utilization", "gpu_memory_utilization", "--gpu-memory-utilization F"},
+      {"weights_take_gib", "weights", "--measured weights=GIB"},
+      {"activation_peak_gib", "activation peak", "--measured activation_peak=GIB"},
+      {"non_torch_memory_gib", "non-torch memory", "--measured non_torch=GIB"}};
+  std::string missing, flags;
+  for (const Term& t : kTerms) {
+    bool have =
+        r.Figure(t.key).has_value() || (std::string_view(t.key) == "weights_take_gib" &&
+                                        (r.Figure("weights_gib") || r.Figure("weights_gb")));
+    if (have) continue;
+    missing += (missing.empty() ? "" : ", ") + std::string(t.name);
+    flags += std::string(" ") + t.flag;
+  }
+  std::string where = r.era.rfind("V0", 0) == 0 ? "the log's profiling lines are cut"
+                      : r.era.rfind("V1", 0) == 0
+                          ? "vLLM V1 prints its profiling breakdown only at DEBUG level "
+                            "(VLLM_LOGGING_LEVEL=DEBUG)"
+                          : "the log holds no profiling breakdown (V0 prints it at INFO, "
+                            "V1 only at DEBUG level: VLLM_LOGGING_LEVEL=DEBUG)";
+  return fmt::format("no {}: {}; kvplan plan{} re-plans it by hand", missing, where, flags);
+}
+
+// V1 from ~v0.9.2 at DEBUG level (gpu_worker.py determine_available_memory): the requested
+// memory (total x utilization) and the non-KV terms of MemoryProfilingResult. The total is
+// not printed: requested / utilization, with vLLM's default 0.9 when the log prints none.
+bool V1DebugMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
+  std::optional<double> requested = r.Figure("requested_memory_gib");
+  std::optional<double> w = r.Figure("weights_memory_gib");
+  std::optional<double> act = r.Figure("torch_peak_increase_gib");
+  std::optional<double> nt = r.Figure("non_torch_increase_gib");
+  std::optional<double> kv = r.Figure("available_kv_cache_gib");
+  if (!requested || !w || !act || !nt || !kv) return false;
+  std::optional<double> util = in->args.gpu_memory_utilization;
+  if (!util) util = r.SettingNumber("gpu_memory_utilization");
+  bool assumed = !util;
+  in->args.gpu_memory_utilization = util.value_or(0.9);
+  VllmMeasured& m = in->measured;
+  m.total = GiBToNearestBytes(*requested / *in->args.gpu_memory_utilization);
+  m.weights = GiBToNearestBytes(*w);
+  m.activation_peak = GiBToNearestBytes(*act);
+  m.non_torch = GiBToNearestBytes(*nt);
+  if (std::optional<double> g = r.Figure("cuda_graph_estimate_gib"))
+    m.cuda_graph = GiBToNearestBytes(*g);
+  in->logged_kv_gib = *kv;
+  in->notes.push_back(fmt::format(
+      "total GPU memory derived: requested GPU memory {} GiB / gpu_memory_utilization {:g} ({}); "
+      "weights, torch peak increase and non-torch increase from the DEBUG profiling line",
+      *requested, *in->args.gpu_memory_utilization,
+      assumed ? "vLLM's default, assumed: the log prints none" : "as printed"));
+  return true;
+}
+
+}  // namespace
+
+// V1 prints tokens; V0 and early V1 print blocks of 16 tokens, the default block size.
+std::optional<double> LoggedKvTokens(const RunRecord& r) {
+  if (std::optional<double> t = r.Figure("gpu_kv_cache_tokens")) return t;
+  if (std::optional<double> b = r.Figure("num_gpu_blocks")) return *b * 16;
+  return std::nullopt;
+}
+
+namespace {
+
+// A V1 log at INFO level prints the KV budget and the tokens it bought, not the budget's
+// terms. With the model in the catalog the budget is taken as measured and the re-plan
+// checks the cell and block arithmetic against the logged tokens.
+bool KvOnlyMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
+  std::optional<double> kv = r.Figure("available_kv_cache_gib");
+  std::optional<double> tokens = LoggedKvTokens(r);
+  if (r.era.rfind("V0", 0) == 0 || !kv || !(*kv > 0 && *kv < 1e7) || !tokens) return false;
+  try {
+    LoadModel(r.model);
+  } catch (const std::exception&) {  // a stand-in's cell would come from these same figures
+    return false;
+  }
+  VllmMeasured& m = in->measured;
+  m.available_kv = GiBToNearestBytes(*kv);
+  // Nothing reads the total once the KV budget is given; the GPU stand-in needs one.
+  m.total = GiBToNearestBytes(*kv / in->args.gpu_memory_utilization.value_or(0.9));
+  in->logged_kv_gib = *kv;
+  in->kv_only = true;
+  in->notes.push_back(
+      "KV budget measured (\"Available KV cache memory\"); its terms are not printed at INFO "
+      "level, so the re-plan checks the cell and blocks against the logged tokens only");
+  return true;
+}
+
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
   std::optional<double> util = r.Figure("gpu_memory_utilization");
+  if ((!total || !util) && (V1DebugMeasuredOf(r, in) || KvOnlyMeasuredOf(r, in))) return true;
   if (!total || !util) {
-    *why = "the log has no profiling breakdown (total GPU memory and utilization)";
+    *why = MissingBudgetLine(r);
     return false;
   }
   VllmMeasured& m = in->measured;
@@ -50,31 +148,41 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
     return true;
   }
   std::optional<double> w = r.Figure("weights_take_gib");
+  // The weights line, when the budget line names none ("GB" there is GiB too).
+  if (!w) w = r.Figure("weights_gib");
+  if (!w) w = r.Figure("weights_gb");
   std::optional<double> act = r.Figure("activation_peak_gib");
   std::optional<double> kv = r.Figure("available_kv_cache_gib");
-  if (!w || !act || !kv) {
-    *why = "the log's profiling lines lack the weights, activation peak or KV budget";
+  if (!w || !act) {
+    *why = MissingBudgetLine(r);
     return false;
   }
   m.weights = GiBToNearestBytes(*w);
   m.activation_peak = GiBToNearestBytes(*act);
-  in->logged_kv_gib = *kv;
+  // A log cut after the terms still re-plans; there is just nothing to check it against.
+  in->kv_logged = kv.has_value();
+  in->logged_kv_gib = kv.value_or(0);
   return true;
 }
 
-void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
+// The catalog model, else a stand-in: with the log's cell, or (no tokens) a nominal one.
+void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
   try {
     in->model = LoadModel(r.model);
     in->notes.push_back("model " + in->model.id + " from kvplan's catalog");
     return;
   } catch (const std::exception&) {
   }
-  // V1 prints tokens; V0 prints blocks of 16 tokens, its default block size.
-  std::optional<double> tokens = r.Figure("gpu_kv_cache_tokens");
-  if (!tokens && r.Figure("num_gpu_blocks")) tokens = *r.Figure("num_gpu_blocks") * 16;
+  std::optional<double> tokens = LoggedKvTokens(r);
   if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
-    *why = fmt::format("model '{}' is not in kvplan's catalog and the log gives no KV tokens",
-                       r.model);
+    // The budget sum needs no model: a nominal cell, and no tokens reported.
+    in->budget_only = true;
+    in->model = StandInModel(r.model.empty() ? "(no model)" : r.model, 512, 2, in->args.tp,
+                             in->args.pp, in->args.max_model_len.value_or(2048));
+    in->notes.push_back(fmt::format(
+        "no model: '{}' is not in kvplan's catalog and the log gives no KV tokens: the budget "
+        "sum only, no tokens (kvplan plan --model CONFIG.json supplies it)",
+        r.model));
     return;
   }
   int64_t cell = std::llround(in->logged_kv_gib * static_cast<double>(kGiB) / *tokens / 64) * 64;
@@ -88,7 +196,10 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
 
 void GpuOf(const RunRecord& r, VllmReplanInputs* in) {
   std::string note;
-  in->gpu = LoggedGpu(r, *in->measured.total, "the logged total_gpu_memory", &note);
+  in->gpu = LoggedGpu(r, *in->measured.total,
+                      in->kv_only ? "the KV budget / utilization (unused: the budget is the log's)"
+                                  : "the logged total_gpu_memory",
+                      &note);
   in->notes.push_back(note);
 }
 
@@ -116,11 +227,10 @@ VllmArgs VllmArgsOfRun(const RunRecord& r) {
 
 std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::string* why) {
   VllmReplanInputs in;
-  if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.args = VllmArgsOfRun(run);
+  if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.version = ReleaseOf(run, &in.notes);
-  ModelOf(run, &in, why);
-  if (!why->empty()) return std::nullopt;
+  ModelOf(run, &in);
   GpuOf(run, &in);
   return in;
 }
@@ -135,8 +245,20 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
     v.steps.push_back(std::string("vLLM refuses the launch: ") + e.what());
     return v;
   }
-  for (const Stage& s : r.stages) v.steps.push_back(s.name + ": " + s.formula);
+  for (const Stage& s : r.stages) {
+    // Without a model the stages after the budget (blocks, tokens) mean nothing.
+    bool after_budget = s.name == "needed_for_one_request" || s.name == "kv_cache";
+    if (in.budget_only && after_budget) continue;
+    // With the budget taken from the log, the planner's budget stages describe nothing.
+    if (in.kv_only && !after_budget) continue;
+    v.steps.push_back(s.name + ": " + s.formula);
+  }
   v.kv_gib = ToGiB(r.rest_memory_bytes);
+  v.budget_only = in.budget_only;
+  if (in.budget_only) {
+    v.ok = r.rest_memory_bytes > 0;
+    return v;
+  }
   v.tokens = r.max_total_num_tokens;
   v.ok = r.ok;
   v.error = r.error_message;
@@ -144,6 +266,11 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
 }
 
 void ApplyVllmSet(VllmReplanInputs* in, const std::string& flag, const std::string& value) {
+  if (in->kv_only) {
+    throw InputError("--set " + flag +
+                     ": the log prints the KV budget but not its terms (total, weights, "
+                     "activation peak, non-torch), so a changed setting cannot be re-planned");
+  }
   if (SettingKey(flag) != "gpu_memory_utilization") {
     throw InputError("--set " + flag +
                      ": for a vLLM log kvplan re-plans gpu_memory_utilization only");

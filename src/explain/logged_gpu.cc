@@ -1,6 +1,11 @@
 #include "explain/logged_gpu.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/core.h>
+
+#include "base/units.h"
 
 namespace kvplan {
 
@@ -43,6 +48,38 @@ GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
                           : "GPU " + run.gpu_name + " not in kvplan's catalog",
                       total_source, capacity);
   return g;
+}
+
+std::vector<GpuCapacityGuess> GpuCapacityCandidates(const RunRecord& run, double in_use_gib) {
+  if (run.gpu_capacity_mib > 0) {
+    // --gpu fills the name and capacity of a run whose log has no nvidia-smi table.
+    std::string from = run.gpu_count > 0 ? "nvidia-smi in the log" : "--gpu";
+    return {{run.gpu_capacity_mib, fmt::format("{} MiB ({})", run.gpu_capacity_mib, from)}};
+  }
+  if (const GpuSpec* g = FindLoggedGpu(run.gpu_name)) {
+    return {{g->capacity_mib,
+             fmt::format("{} MiB ({} in kvplan's catalog)", g->capacity_mib, g->name)}};
+  }
+  std::vector<GpuCapacityGuess> out;
+  if (!(in_use_gib > 0 && in_use_gib < 1e7)) return out;
+  const double floor_mib = in_use_gib * static_cast<double>(kGiB) / static_cast<double>(kMiB);
+  std::vector<const GpuSpec*> fits;
+  for (const GpuSpec& g : GpuCatalog()) {
+    double cap = static_cast<double>(g.capacity_mib);
+    if (cap >= floor_mib && cap <= floor_mib * 1.15) fits.push_back(&g);
+  }
+  std::stable_sort(fits.begin(), fits.end(), [](const GpuSpec* a, const GpuSpec* b) {
+    return a->capacity_mib < b->capacity_mib;
+  });
+  for (const GpuSpec* g : fits) {
+    if (!out.empty() && out.back().capacity_mib == g->capacity_mib) continue;  // same capacity
+    out.push_back({g->capacity_mib,
+                   fmt::format("{} MiB (inferred from the figures: {:.2f} GiB free or in use fits "
+                               "a {}; the log names no GPU)",
+                               g->capacity_mib, in_use_gib, g->name),
+                   true});
+  }
+  return out;
 }
 
 }  // namespace kvplan

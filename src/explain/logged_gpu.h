@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "catalog/gpu.h"
 #include "logs/run_record.h"
@@ -19,5 +20,19 @@ const GpuSpec* FindLoggedGpu(const std::string& nvidia_smi_name);
 // nvidia-smi figure (0 when the log has none). `note` says which.
 GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
                   const std::string& total_source, std::string* note);
+
+// A GPU capacity (nvidia-smi memory.total, MiB) the default rules can read,
+// and where it came from.
+struct GpuCapacityGuess {
+  int64_t capacity_mib = 0;
+  std::string source;  // "nvidia-smi in the log", "--gpu", "inferred from the figures: ..."
+  bool inferred = false;
+};
+
+// The run's GPU capacity when the log (nvidia-smi table, the GPU's name) or
+// --gpu gives it: one entry. Otherwise every distinct catalog capacity that
+// `in_use_gib` (memory the figures show free or used on one GPU) fits under
+// with less than 15 % to spare, smallest first; empty when none does.
+std::vector<GpuCapacityGuess> GpuCapacityCandidates(const RunRecord& run, double in_use_gib);
 
 }  // namespace kvplan

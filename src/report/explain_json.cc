@@ -10,7 +10,51 @@ namespace {
 
 using nlohmann::json;
 
+const char* CheckKind(SglangLogCheck::Kind k) {
+  switch (k) {
+    case SglangLogCheck::kMatches:
+      return "matches";
+    case SglangLogCheck::kClose:
+      return "within_0.5_percent";
+    case SglangLogCheck::kMismatch:
+      return "mismatch";
+    case SglangLogCheck::kBothFail:
+      return "both_fail";
+    case SglangLogCheck::kModelFitsButFailed:
+      return "model_fits_but_failed";
+    case SglangLogCheck::kNone:
+      break;
+  }
+  return "none";
+}
+
+json CheckJson(const SglangLogCheck& c) {
+  json j = {{"kind", CheckKind(c.kind)}};
+  if (c.kind != SglangLogCheck::kMatches && c.kind != SglangLogCheck::kClose &&
+      c.kind != SglangLogCheck::kMismatch) {
+    return j;
+  }
+  j.update({{"logged_tokens", c.logged_tokens},
+            {"logged_kv_gib", c.logged_kv_gib},
+            {"implied_mem_fraction_static", c.implied_mfs},
+            {"difference", c.difference},
+            {"tolerance", c.tolerance},
+            {"relative_difference", c.relative},
+            {"fraction_from_this_kv_line", c.circular}});
+  return j;
+}
+
+json ProvenanceJson(const std::vector<ReplanInput>& inputs) {
+  json out = json::array();
+  for (const ReplanInput& in : inputs) {
+    out.push_back(
+        {{"name", in.name}, {"value", in.value}, {"provenance", in.provenance}, {"how", in.how}});
+  }
+  return out;
+}
+
 void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
+  if (s.logged_tokens) (*j)["logged_kv_tokens"] = *s.logged_tokens;
   if (!s.unavailable.empty()) {
     (*j)["replan_unavailable"] = s.unavailable;
     return;
@@ -27,7 +71,9 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
                     {"max_total_num_tokens", IntOrNull(v.tokens)},
                     {"ok", v.ok},
                     {"error", v.error},
-                    {"steps", v.steps}};
+                    {"steps", v.steps},
+                    {"input_provenance", ProvenanceJson(s.provenance)},
+                    {"check", CheckJson(s.check)}};
   if (!s.what_if) return;
   const SglangReplanVerdict& w = *s.what_if;
   (*j)["what_if"] = {{"sets", o.sets},
@@ -46,8 +92,11 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
   (*j)["replan"] = {{"vllm_version", e.version},
                     {"inputs", e.inputs},
                     {"kv_cache_gib", v.kv_gib},
-                    {"logged_kv_cache_gib", e.logged_kv_gib},
+                    {"logged_kv_cache_gib", e.kv_logged ? json(e.logged_kv_gib) : json(nullptr)},
                     {"kv_tokens", IntOrNull(v.tokens)},
+                    {"budget_only", v.budget_only},
+                    {"kv_budget_from_log", e.kv_only},
+                    {"logged_kv_tokens", e.logged_tokens ? json(*e.logged_tokens) : json(nullptr)},
                     {"ok", v.ok},
                     {"error", v.error},
                     {"steps", v.steps}};

@@ -1,5 +1,6 @@
 // `kvplan explain`'s text, rendered from the one ExplainResult.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,13 @@ std::string StageLabel(const std::string& stage) {
   if (stage == kStageGraphEnd) return "CUDA graph end";
   if (stage == kStageSummary) return "ready (summary line)";
   return stage;
+}
+
+// A logged figure as people write it: counts with thousands separators
+// (1,823,372), other figures as printed (15.6841, 0.9).
+std::string FigureText(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return WithThousands(static_cast<int64_t>(v));
+  return fmt::format("{}", v);
 }
 
 std::string Gib(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
@@ -89,24 +97,32 @@ void AppendCheck(const SglangLogCheck& c, std::string* out) {
           "model\n";
       return;
     case SglangLogCheck::kMatches:
+    case SglangLogCheck::kClose:
     case SglangLogCheck::kMismatch:
       break;
   }
   *out += fmt::format(
       "  logged   #tokens: {} (KV pool {:.2f} GiB; implied mem_fraction_static {:.3f})\n",
       WithThousands(c.logged_tokens), c.logged_kv_gib, c.implied_mfs);
+  std::string circular =
+      c.circular ? " (the fraction is the one this KV line implies: a consistency check only)" : "";
   if (c.kind == SglangLogCheck::kMatches) {
     *out += fmt::format(
         "  check: matches kvplan's model (difference {} tokens, within the +-{} "
-        "the log's 2-decimal rounding allows)\n",
-        c.difference, c.tolerance);
+        "the log's 2-decimal rounding allows){}\n",
+        WithThousands(c.difference), WithThousands(c.tolerance), circular);
+  } else if (c.kind == SglangLogCheck::kClose) {
+    *out += fmt::format(
+        "  check: within 0.5 % of the log (difference {} tokens, {:.3f} %); more than the +-{} "
+        "the rounding allows, as derived and assumed inputs (above) can be{}\n",
+        WithThousands(c.difference), 100 * c.relative, WithThousands(c.tolerance), circular);
   } else {
     *out += fmt::format(
         "  check: MISMATCH: kvplan's model gives {} tokens, the log {} (difference {}, more than "
         "+-{}). Either the log is from an era kvplan does not model (e.g. speculative decoding "
         "headroom, hybrid SWA/mamba pools, post-capture sizing) or kvplan is wrong.\n",
-        WithThousands(c.logged_tokens - c.difference), WithThousands(c.logged_tokens), c.difference,
-        c.tolerance);
+        WithThousands(c.logged_tokens - c.difference), WithThousands(c.logged_tokens),
+        WithThousands(c.difference), WithThousands(c.tolerance));
   }
 }
 
@@ -130,11 +146,20 @@ void AppendSglang(const SglangExplain& s, const ExplainOptions& o, std::string* 
   *out += "\nKV budget re-planned from the log's measured memory (kvplan's SGLang model)\n";
   if (!s.unavailable.empty()) {
     *out += "  not possible: " + s.unavailable + "\n";
+    if (s.logged_tokens) {
+      *out += fmt::format("  logged   #tokens: {} (the KV line; nothing to check it against)\n",
+                          WithThousands(*s.logged_tokens));
+    }
     return;
   }
   for (const std::string& note : s.inputs) *out += "  input    " + note + "\n";
   *out += fmt::format("  pre      {:.2f} GiB  {}\n", s.pre_gib, s.pre_source);
   *out += fmt::format("  post     {:.2f} GiB  {}\n", s.post_gib, s.post_source);
+  for (const ReplanInput& in : s.provenance) {
+    // A printed fraction is in the settings above; a derived or assumed one is said here.
+    if (in.name != "mem_fraction_static" || in.provenance == "measured") continue;
+    *out += fmt::format("  fraction {:g} ({}) {}\n", in.value, in.provenance, in.how);
+  }
   const SglangReplanVerdict& v = s.verdict;
   if (s.log_cell_bytes > 0) {
     *out +=
@@ -163,20 +188,34 @@ void AppendVllmWhatIf(const VllmWhatIf& w, double kv_gib, std::string* out) {
   *out += fmt::format("  {} KV tokens", WithThousands(*v.tokens));
   if (w.max_model_len) {
     *out += *v.tokens >= *w.max_model_len
-                ? fmt::format(": enough for max_model_len {}", *w.max_model_len)
-                : fmt::format(": still short of max_model_len {}", *w.max_model_len);
+                ? fmt::format(": enough for max_model_len {}", WithThousands(*w.max_model_len))
+                : fmt::format(": still short of max_model_len {}", WithThousands(*w.max_model_len));
   }
   *out += "\n";
 }
 
+void AppendVllmTokensCheck(const VllmExplain& e, std::string* out) {
+  std::string diff = fmt::format(
+      "kvplan {} tokens, the log {} ({:+.3f} %)", WithThousands(e.verdict.tokens.value_or(0)),
+      WithThousands(e.logged_tokens.value_or(0)), 100 * e.tokens_relative);
+  *out += e.matches
+              ? "  check: the cell and blocks match the logged tokens within 0.5 %: " + diff + "\n"
+              : "  check: MISMATCH in the tokens: " + diff +
+                    ". \"Available KV cache memory\" is one worker's while the tokens are the "
+                    "min over workers, or kvplan's cell is wrong\n";
+}
+
 void AppendVllm(const VllmExplain& e, std::string* out) {
   *out += "\nKV budget from the log (vLLM)\n";
-  for (const auto& [key, value] : e.figures) *out += fmt::format("  {:<24} {:g}\n", key, value);
+  for (const auto& [key, value] : e.figures) {
+    *out += fmt::format("  {:<24} {}\n", key, FigureText(value));
+  }
   if (e.logged_kv_gib_for_cell && e.logged_tokens_for_cell) {
     double kv = *e.logged_kv_gib_for_cell, tokens = *e.logged_tokens_for_cell;
     *out += fmt::format(
-        "  implied KV bytes per token (all layers, per rank): {:.0f} = {:.2f} GiB / {} tokens\n",
-        kv * static_cast<double>(kGiB) / tokens, kv, WithThousands(static_cast<int64_t>(tokens)));
+        "  implied KV bytes per token (all layers, per rank): {} = {:.2f} GiB / {} tokens\n",
+        WithThousands(std::llround(kv * static_cast<double>(kGiB) / tokens)), kv,
+        WithThousands(static_cast<int64_t>(tokens)));
   }
   if (!e.unavailable.empty()) {
     *out += "  (not re-planned: " + e.unavailable + ")\n";
@@ -186,13 +225,24 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
   for (const std::string& note : e.inputs) *out += "  input    " + note + "\n";
   const VllmReplanVerdict& v = e.verdict;
   for (const std::string& step : v.steps) *out += "  " + step + "\n";
-  *out += fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib);
-  *out +=
-      v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
-           : fmt::format("  verdict: fails: \"{}\"\n", v.error);
-  *out += e.matches ? "  check: matches kvplan's model (within the log's rounding)\n"
-                    : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
-                      "kvplan is wrong\n";
+  *out += e.kv_logged
+              ? fmt::format("  => kv = {:.2f} GiB (logged {:.2f})\n", v.kv_gib, e.logged_kv_gib)
+              : fmt::format("  => kv = {:.2f} GiB (the log prints no KV budget)\n", v.kv_gib);
+  if (v.budget_only) {
+    *out += "  verdict: the budget sum only (no model, so no KV tokens to re-plan)\n";
+  } else {
+    *out +=
+        v.ok ? fmt::format("  verdict: starts, {} KV tokens\n", WithThousands(v.tokens.value_or(0)))
+             : fmt::format("  verdict: fails: \"{}\"\n", v.error);
+  }
+  if (e.kv_only) {
+    AppendVllmTokensCheck(e, out);
+  } else {
+    *out += !e.kv_logged ? "  check: none: the log stops before its KV budget\n"
+            : e.matches  ? "  check: matches kvplan's model (within the log's rounding)\n"
+                        : "  check: MISMATCH with kvplan's model: an era kvplan does not model, or "
+                          "kvplan is wrong\n";
+  }
   for (const VllmWhatIf& w : e.what_ifs) AppendVllmWhatIf(w, v.kv_gib, out);
 }
 
