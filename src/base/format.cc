@@ -1,6 +1,7 @@
 #include "base/format.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/core.h>
 
@@ -10,6 +11,11 @@ namespace kvplan {
 
 std::string FormatGiB(int64_t bytes, int digits) {
   return fmt::format("{:.{}f} GiB", ToGiB(bytes), digits);
+}
+
+std::string FormatFigure(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return WithThousands(static_cast<int64_t>(v));
+  return fmt::format("{}", v);
 }
 
 size_t DisplayWidth(const std::string& s) {

@@ -12,6 +12,10 @@ namespace kvplan {
 // Bytes as GiB with `digits` decimals: "10.417 GiB".
 std::string FormatGiB(int64_t bytes, int digits = 2);
 
+// A logged figure as people write it: counts with thousands separators
+// (1,823,372), other figures as printed (15.6841, 0.9).
+std::string FormatFigure(double v);
+
 // The width kvplan's text output keeps to: a terminal's 100 columns.
 inline constexpr size_t kTextColumns = 100;
 

@@ -88,7 +88,7 @@ void AppendTimelines(const RunRecord& a, const RunRecord& b, std::string* out) {
                           "available_kv_cache_gib", "gpu_kv_cache_tokens", "num_gpu_blocks"}) {
     std::optional<double> x = a.Figure(key), y = b.Figure(key);
     if (!x && !y) continue;
-    auto f = [](std::optional<double> v) { return v ? fmt::format("{:g}", *v) : "-"; };
+    auto f = [](std::optional<double> v) { return v ? FormatFigure(*v) : "-"; };
     body += fmt::format("  {:<36} {:>9} {:>9}\n", key, f(x), f(y));
   }
   if (body.empty()) return;

@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
 #include "base/text.h"
 #include "base/units.h"
 #include "kvplan/explain.h"
@@ -25,13 +26,6 @@ std::string StageLabel(const std::string& stage) {
   if (stage == kStageGraphEnd) return "CUDA graph end";
   if (stage == kStageSummary) return "ready (summary line)";
   return stage;
-}
-
-// A logged figure as people write it: counts with thousands separators
-// (1,823,372), other figures as printed (15.6841, 0.9).
-std::string FigureText(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return WithThousands(static_cast<int64_t>(v));
-  return fmt::format("{}", v);
 }
 
 std::string Gib(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
@@ -208,7 +202,7 @@ void AppendVllmTokensCheck(const VllmExplain& e, std::string* out) {
 void AppendVllm(const VllmExplain& e, std::string* out) {
   *out += "\nKV budget from the log (vLLM)\n";
   for (const auto& [key, value] : e.figures) {
-    *out += fmt::format("  {:<24} {}\n", key, FigureText(value));
+    *out += fmt::format("  {:<24} {}\n", key, FormatFigure(value));
   }
   if (e.logged_kv_gib_for_cell && e.logged_tokens_for_cell) {
     double kv = *e.logged_kv_gib_for_cell, tokens = *e.logged_tokens_for_cell;
