@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/format.h"
 #include "base/units.h"
 #include "catalog/gpu.h"
 #include "kvplan/render.h"
@@ -21,11 +22,12 @@ std::string AliasesText(const std::vector<GpuSpec>& gpus) {
   std::string out = "\nALIASES\n";
   for (const GpuSpec& gpu : gpus) {
     if (gpu.aliases.empty()) continue;
-    out += fmt::format("{:<{}} {}\n", gpu.id, id_w, fmt::join(gpu.aliases, ", "));
+    out += WrapText(fmt::format("{:<{}} {}", gpu.id, id_w, fmt::join(gpu.aliases, ", ")), id_w + 1);
   }
   for (const auto& [name, ids] : AmbiguousGpuNames()) {
-    out += fmt::format("{:<{}} ambiguous: one of {} (or --gpu-capacity-mib)\n", name, id_w,
-                       fmt::join(ids, ", "));
+    out += WrapText(fmt::format("{:<{}} ambiguous: one of {} (or --gpu-capacity-mib)", name, id_w,
+                                fmt::join(ids, ", ")),
+                    id_w + 1);
   }
   return out;
 }
@@ -36,19 +38,24 @@ std::string RenderGpusText(const std::vector<GpuSpec>& gpus) {
   std::string out;
   auto it = std::back_inserter(out);
   // The id and name columns fit the longest entry.
-  size_t id_w = 15, name_w = 45;
+  size_t id_w = 15, name_w = 20;
   for (const GpuSpec& gpu : gpus) {
     id_w = std::max(id_w, gpu.id.size());
     name_w = std::max(name_w, gpu.name.size());
   }
-  constexpr const char* kRow = "{:<{}} {:<{}} {:>7} {:>9} {:>6} {:>6} {:>6}  {}\n";
-  fmt::format_to(it, kRow, "ID", id_w, "NAME", name_w, "MEM GiB", "SMI MiB", "TB/s", "BF16", "FP8",
-                 "INTERCONNECT");
+  // Two tables keyed by id, so that each fits a terminal's 100 columns: capacity, then speed.
+  constexpr const char* kMemoryRow = "{:<{}} {:<{}} {:>7} {:>9}\n";
+  fmt::format_to(it, kMemoryRow, "ID", id_w, "NAME", name_w, "MEM GiB", "SMI MiB");
   for (const GpuSpec& gpu : gpus) {
-    fmt::format_to(it, kRow, gpu.id, id_w, gpu.name, name_w,
-                   fmt::format("{:.2f}", ToGiB(gpu.total_bytes)), gpu.capacity_mib,
-                   fmt::format("{:.2f}", gpu.hbm_bandwidth / 1e12), Tflops(gpu.bf16_flops),
-                   Tflops(gpu.fp8_flops), DescribeInterconnect(gpu));
+    fmt::format_to(it, kMemoryRow, gpu.id, id_w, gpu.name, name_w,
+                   fmt::format("{:.2f}", ToGiB(gpu.total_bytes)), gpu.capacity_mib);
+  }
+  constexpr const char* kSpeedRow = "{:<{}} {:>6} {:>6} {:>6}  {}\n";
+  fmt::format_to(it, "\n");
+  fmt::format_to(it, kSpeedRow, "ID", id_w, "TB/s", "BF16", "FP8", "INTERCONNECT");
+  for (const GpuSpec& gpu : gpus) {
+    fmt::format_to(it, kSpeedRow, gpu.id, id_w, fmt::format("{:.2f}", gpu.hbm_bandwidth / 1e12),
+                   Tflops(gpu.bf16_flops), Tflops(gpu.fp8_flops), DescribeInterconnect(gpu));
   }
   out +=
       "\nMEM GiB: CUDA runtime total (torch.cuda.mem_get_info). SMI MiB: nvidia-smi memory.total,\n"
