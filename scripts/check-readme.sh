@@ -14,11 +14,14 @@ awk -v dir="$tmp" '
   inblock { print > file }
 ' "$readme"
 # Examples run in order from the repository root, with `kvplan` meaning the
-# binary under test; the run-history examples share one fresh database.
-rm -f /tmp/kvplan-readme.db /tmp/kvplan-readme.db-wal /tmp/kvplan-readme.db-shm
+# binary under test; the run-history examples share one fresh database. The
+# README names it /tmp/kvplan-readme.db; each check uses a private copy of that
+# path, so two checks running at once (two build trees) cannot share a store.
+db="$tmp/kvplan-readme.db"
 run_example() {
+  local cmd=${1//\/tmp\/kvplan-readme.db/$db}
   (cd "$root" && KVPLAN_BIN="$kvplan" COLUMNS=100 NO_COLOR=1 bash -c \
-    'kvplan() { "$KVPLAN_BIN" "$@"; }; eval "kvplan $1"' _ "$1")
+    'kvplan() { "$KVPLAN_BIN" "$@"; }; eval "kvplan $1"' _ "$cmd") 2>&1 | sed "s#$db#/tmp/kvplan-readme.db#g"
 }
 failed=0
 checked=0
