@@ -466,7 +466,7 @@ def dedupe(flags):
             continue
         seen.add(key)
         out.append(f)
-    return sorted(out, key=lambda f: f["names"][0])
+    return out  # in registration order, as argparse lists matches
 
 
 def main():

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engines/common/flag_table.h"
+
 namespace kvplan {
 
 // The warning every engine's plan gives for a flag its parser accepted but
@@ -39,6 +41,17 @@ class FlagParser {
   // A positional argument (vLLM's `serve MODEL`); at most one.
   void Positional(std::string name, std::optional<std::string>* out);
 
+  // Checks every flag against the engine's own parser at the release (see
+  // flag_table.h): a flag it lacks is refused with argparse's "unrecognized
+  // arguments", an abbreviation resolves as argparse resolves it, a value
+  // outside `choices` is refused, and a flag it has that kvplan does not
+  // model is skipped with its values and warned about. `underscores` is
+  // whether the engine reads --a_b as --a-b (vLLM's FlexibleArgumentParser).
+  void UseEngineParser(const FlagTable* table, bool underscores);
+  // A flag whose values kvplan checks with a rule other verbs share (so they
+  // give one message): the engine table's `choices` are not applied to it.
+  void KeepOwnChoiceCheck(std::string name) { own_choice_checks_.push_back(std::move(name)); }
+
   // Parses `argv`. Throws InputError on a bad value, a missing value, a flag
   // given twice with different values, or a likely typo of a known flag.
   void Parse(const std::vector<std::string>& argv);
@@ -58,6 +71,16 @@ class FlagParser {
   };
   const Spec* Find(std::string_view name) const;
   std::optional<std::string> NearMiss(std::string_view name) const;
+  // With an engine table: the spec `name` selects, or nullptr after skipping
+  // (and warning about) a flag kvplan does not model; sets *skip_to.
+  const Spec* FindByTable(const std::vector<std::string>& argv, size_t i, const std::string& name,
+                          const std::optional<std::string>& value, size_t* skip_to);
+  const Spec* FindWithoutTable(const std::vector<std::string>& argv, size_t i,
+                               const std::string& name, const std::optional<std::string>& value,
+                               size_t* skip_to);
+  void CheckChoice(const std::string& value) const;
+  void Apply(const Spec& spec, const std::vector<std::string>& argv, size_t* i,
+             const std::string& name, std::optional<std::string> value);
 
   std::string engine_;
   std::vector<Spec> specs_;
@@ -65,6 +88,11 @@ class FlagParser {
   std::string positional_name_;
   std::vector<std::string> unknown_;
   std::vector<std::string> given_;
+  const FlagTable* table_ = nullptr;
+  bool underscores_ = false;
+  const EngineFlag* current_ = nullptr;  // the table's flag being parsed, for `choices`
+  std::vector<std::string> unrecognized_;
+  std::vector<std::string> own_choice_checks_;
 };
 
 // Edit distance between two short strings (for "did you mean").

@@ -5,6 +5,7 @@
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/attention_backend.h"
+#include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 
@@ -120,10 +121,29 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   }
 }
 
+// SGLang's own parser at `release` when data/flags/sglang/ has it. A release
+// kvplan cannot read is left to the planner to refuse in its own words.
+const FlagTable* SglangFlagTable(const std::string& release) {
+  std::string canonical;
+  int64_t key = 0;
+  try {
+    SglangEraFor(release, &canonical, &key);
+  } catch (const InputError&) {
+    return nullptr;
+  }
+  return FindFlagTable("sglang", canonical);
+}
+
 }  // namespace
 
-SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in) {
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::string& release) {
   FlagParser p("SGLang");
+  // python/sglang/srt/server_args.py prepare_server_args: a plain argparse
+  // parser, so --a_b is not --a-b.
+  p.UseEngineParser(SglangFlagTable(release), /*underscores=*/false);
+  // attention_backend.cc CheckSglangAttentionBackend: perf and tune refuse
+  // with the same words.
+  p.KeepOwnChoiceCheck("--attention-backend");
   RawFlags f;
   SglangArgs a;
   AddMemoryFlags(p, f, a);

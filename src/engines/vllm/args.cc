@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
+#include "engines/vllm/release.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 
@@ -284,12 +285,24 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   a->disable_hybrid_kv_cache_manager = f.no_hybrid.value_or(false);
 }
 
+// vLLM's own parser at `release` when data/flags/vllm/ has that exact
+// release (a dev or rc build may differ from it, so it gets none).
+const FlagTable* VllmFlagTable(const std::string& release) {
+  try {
+    return FindFlagTable("vllm", ParseVllmRelease(release).text);
+  } catch (const InputError&) {
+    return nullptr;
+  }
+}
+
 }  // namespace
 
-VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
+VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
   VllmArgs a;
   std::vector<std::string> args = StripLauncher(argv, &a);
   FlagParser p("vLLM");
+  // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
+  p.UseEngineParser(VllmFlagTable(release), /*underscores=*/true);
   RawFlags f;
   DeclareModelledFlags(p, &f);
   DeclareIgnoredFlags(p);
