@@ -105,7 +105,36 @@ void FlagParser::Positional(std::string name, std::optional<std::string>* out) {
   positional_ = out;
 }
 
+std::vector<std::pair<std::string, std::string>> TakeEnvironment(std::vector<std::string>* argv,
+                                                                 const std::string& prefix) {
+  std::vector<std::pair<std::string, std::string>> env;
+  std::vector<std::string> rest;
+  for (const std::string& word : *argv) {
+    const size_t eq = word.find('=');
+    if (word.rfind(prefix, 0) == 0 && eq != std::string::npos && eq > prefix.size()) {
+      env.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+    } else {
+      rest.push_back(word);
+    }
+  }
+  *argv = std::move(rest);
+  return env;
+}
+
+bool EnvSwitchOn(const std::string& value) {
+  std::string v = value;
+  for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return v == "1" || v == "true";
+}
+
 std::string UnknownFlagWarning(const std::string& engine, const std::string& flag) {
+  // An environment variable (NAME=value) kvplan's planner does not read.
+  if (!flag.empty() && flag[0] != '-' && flag.find('=') != std::string::npos) {
+    return fmt::format(
+        "{}: an environment variable the {} planner does not read; ignored, so this plan does "
+        "not show its effect",
+        flag, engine);
+  }
   return fmt::format(
       "{}: not one of the {} flags kvplan models; ignored, so this plan does not show its effect",
       flag, engine);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engines/common/flag_table.h"
@@ -94,6 +95,15 @@ class FlagParser {
   std::vector<std::string> unrecognized_;
   std::vector<std::string> own_choice_checks_;
 };
+
+// The environment a launch was given, as NAME=value words among the engine's
+// flags (a pasted `VAR=1 python -m ...`, or plan's --env). Words whose NAME
+// starts with `prefix` ("SGLANG_", "VLLM_") are moved from *argv to the result.
+std::vector<std::pair<std::string, std::string>> TakeEnvironment(std::vector<std::string>* argv,
+                                                                 const std::string& prefix);
+
+// Python's envs.py convention for a switch: "1" or "true" (any case) is on.
+bool EnvSwitchOn(const std::string& value);
 
 // Edit distance between two short strings (for "did you mean").
 int EditDistance(std::string_view a, std::string_view b);

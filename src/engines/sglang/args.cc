@@ -148,20 +148,20 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   SglangArgs a;
   AddMemoryFlags(p, f, a);
   AddIgnoredFlags(p);
-  // python/sglang/srt/environ.py EnvBool: "1" or "true" (any case) is on.
-  const std::string kAllowLonger = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=";
-  std::vector<std::string> argv;
-  for (const std::string& word : argv_in) {
-    if (word.rfind(kAllowLonger, 0) != 0) {
-      argv.push_back(word);
-      continue;
+  std::vector<std::string> argv = argv_in;
+  std::vector<std::string> unread_env;
+  for (const auto& [name, value] : TakeEnvironment(&argv, "SGLANG_")) {
+    // python/sglang/srt/environ.py EnvBool: "1" or "true" (any case) is on.
+    if (name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN") {
+      a.allow_overwrite_longer_context_len = EnvSwitchOn(value);
+    } else {
+      unread_env.push_back(name + "=" + value);
     }
-    const std::string v = ToUpper(word.substr(kAllowLonger.size()));
-    a.allow_overwrite_longer_context_len = v == "1" || v == "TRUE";
   }
   p.Parse(argv);
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
 }
 

@@ -122,19 +122,32 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
 // The launcher words are skipped; the environment switches kvplan models are
 // read: VLLM_USE_V1 and VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm/envs.py: "1" or
 // "true", any case, is on).
-std::vector<std::string> StripLauncher(const std::vector<std::string>& argv, VllmArgs* args) {
+// The others are kept for the plan's warnings.
+std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArgs* args) {
+  std::vector<std::string> unread;
+  for (const auto& [name, value] : TakeEnvironment(argv, "VLLM_")) {
+    if (name == "VLLM_USE_V1") {
+      // vllm/envs.py @v0.8.0: bool(int(os.getenv("VLLM_USE_V1", "1"))).
+      if (value != "0" && value != "1") {
+        throw InputError(fmt::format("VLLM_USE_V1 must be 0 or 1, got '{}'", value));
+      }
+      args->use_v1 = value == "1";
+    } else if (name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
+      args->allow_long_max_model_len = EnvSwitchOn(value);
+    } else {
+      unread.push_back(name + "=" + value);
+    }
+  }
+  return unread;
+}
+
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv_in, VllmArgs* args,
+                                       std::vector<std::string>* unread_env) {
+  std::vector<std::string> argv = argv_in;
+  *unread_env = ReadEnvironment(&argv, args);
   std::vector<std::string> out;
   bool leading = true;
   for (const std::string& a : argv) {
-    if (a == "VLLM_USE_V1=0" || a == "VLLM_USE_V1=1") {
-      args->use_v1 = a.back() == '1';
-      continue;
-    }
-    if (a.rfind("VLLM_ALLOW_LONG_MAX_MODEL_LEN=", 0) == 0) {
-      const std::string v = ToUpper(a.substr(a.find('=') + 1));
-      args->allow_long_max_model_len = v == "1" || v == "TRUE";
-      continue;
-    }
     if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" || a == "serve" ||
                     a == "vllm.entrypoints.openai.api_server")) {
       continue;
@@ -299,7 +312,8 @@ const FlagTable* VllmFlagTable(const std::string& release) {
 
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
   VllmArgs a;
-  std::vector<std::string> args = StripLauncher(argv, &a);
+  std::vector<std::string> unread_env;
+  std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
   p.UseEngineParser(VllmFlagTable(release), /*underscores=*/true);
@@ -309,6 +323,7 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& 
   p.Parse(args);
   a.user_flags = p.given();
   a.unknown_flags = p.unknown_flags();
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   ApplySizeFlags(f, &a);
   ApplyCacheFlags(f, &a);
   CheckBounds(a);
