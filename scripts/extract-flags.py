@@ -391,12 +391,14 @@ def flags_from_functions(funcs, src, bool_action):
     for fn in funcs:
         kwvars = kwargs_variables(fn, src, bool_action)
         resolve = star_resolver(kwvars)
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
-                    node.func.attr == "add_argument"):
-                rec = flag_from_call(node, src, resolve, fn.name)
-                if rec:
-                    flags.append(rec)
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(
+            n.func, ast.Attribute) and n.func.attr == "add_argument"]
+        # In source order: argparse lists an abbreviation's matches in the
+        # order the flags were registered.
+        for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            rec = flag_from_call(node, src, resolve, fn.name)
+            if rec:
+                flags.append(rec)
     return flags
 
 
@@ -444,16 +446,20 @@ def vllm(args):
                if git_show(args.git_dir, args.rev, p) is not None]
     src = Source(modules)
     bool_action = bool_action_of(src)
-    funcs = [f for f in (class_method(src, "EngineArgs", "add_cli_args"),
-                         class_method(src, "AsyncEngineArgs", "add_cli_args")) if f]
-    funcs += [modules[1].functions[n] for n in ("make_arg_parser",) if n in modules[1].functions]
-    flags = flags_from_functions(funcs, src, bool_action) + frontend_flags(src, bool_action)
+    engine = [f for f in (class_method(src, "EngineArgs", "add_cli_args"),
+                          class_method(src, "AsyncEngineArgs", "add_cli_args")) if f]
+    frontend = [modules[1].functions[n] for n in ("make_arg_parser",) if n in modules[1].functions]
+    # Registration order: `vllm serve`'s own, make_arg_parser's, the frontend
+    # dataclass, then the engine's.
+    flags = []
     for serve in ("vllm/entrypoints/cli/serve.py", "vllm/scripts.py"):
         text = git_show(args.git_dir, args.rev, serve)
         if text is not None:
             flags += serve_parser_flags(text, src)
             files.append(serve)
             break
+    flags += flags_from_functions(frontend, src, bool_action) + frontend_flags(src, bool_action)
+    flags += flags_from_functions(engine, src, bool_action)
     return {"prog": "vllm serve", "flags": flags, "files": files + ["vllm/config*"]}
 
 
