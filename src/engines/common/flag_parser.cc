@@ -127,6 +127,37 @@ bool EnvSwitchOn(const std::string& value) {
   return v == "1" || v == "true";
 }
 
+namespace {
+
+// What an unmodelled flag may change, read from its name (the engines name
+// their memory and batching flags by these words); "" when nothing says.
+std::string WhatItMayChange(std::string_view flag) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"cuda-graph", "CUDA-graph memory"},
+      {"kv-cache", "the KV cache"},
+      {"cache", "cache memory"},
+      {"offload", "GPU memory (offloading)"},
+      {"swap", "host and GPU memory"},
+      {"mem", "memory"},
+      {"parallel", "parallelism and per-GPU memory"},
+      {"quant", "weight bytes"},
+      {"dtype", "bytes per weight or KV token"},
+      {"lora", "LoRA adapter memory"},
+      {"speculative", "speculative-decoding memory"},
+      {"max-", "batch limits, activation memory and KV capacity"},
+      {"prefill", "batch limits and activation memory"},
+      {"batch", "batch limits and activation memory"},
+      {"compil", "speed and compile-time memory"},
+      {"backend", "speed and workspace memory"},
+  };
+  for (const auto& [word, what] : kWords) {
+    if (flag.find(word) != std::string_view::npos) return what;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string UnknownFlagWarning(const std::string& engine, const std::string& flag) {
   // An environment variable (NAME=value) kvplan's planner does not read.
   if (!flag.empty() && flag[0] != '-' && flag.find('=') != std::string::npos) {
@@ -135,9 +166,11 @@ std::string UnknownFlagWarning(const std::string& engine, const std::string& fla
         "not show its effect",
         flag, engine);
   }
+  const std::string what = WhatItMayChange(flag);
   return fmt::format(
-      "{}: not one of the {} flags kvplan models; ignored, so this plan does not show its effect",
-      flag, engine);
+      "{}: not one of the {} flags kvplan models; ignored, so this plan does not show its "
+      "effect{}",
+      flag, engine, what.empty() ? "" : fmt::format(" (it may change {})", what));
 }
 
 const FlagParser::Spec* FlagParser::Find(std::string_view name) const {
