@@ -252,6 +252,22 @@ const FlagParser::Spec* FlagParser::FindByTable(const std::vector<std::string>& 
   return nullptr;
 }
 
+// argparse: "-O3" is the short option "-O" with the value "3" when "-O3"
+// itself is no option (vLLM's -O, -q, -tp take values this way).
+void FlagParser::SplitAttachedShortValue(std::string* name,
+                                         std::optional<std::string>* value) const {
+  if (value->has_value() || name->size() <= 2 || (*name)[1] == '-') return;
+  try {
+    if (table_->Resolve(*name) != nullptr) return;
+  } catch (const InputError&) {
+    return;
+  }
+  const EngineFlag* shortf = table_->Resolve(name->substr(0, 2));
+  if (shortf == nullptr || shortf->kind != EngineFlag::Kind::kValue) return;
+  *value = name->substr(2);
+  name->resize(2);
+}
+
 void FlagParser::CheckChoice(const std::string& value) const {
   if (current_ == nullptr || current_->choices.empty()) return;
   for (const std::string& own : own_choice_checks_) {
@@ -322,6 +338,7 @@ void FlagParser::Parse(const std::vector<std::string>& argv) {
       name = arg.substr(0, eq);
       value = arg.substr(eq + 1);
     }
+    if (table_ != nullptr) SplitAttachedShortValue(&name, &value);
     current_ = nullptr;
     size_t skip_to = i;
     const Spec* spec = table_ != nullptr ? FindByTable(argv, i, name, value, &skip_to)

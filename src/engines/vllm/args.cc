@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -308,6 +309,31 @@ const FlagTable* VllmFlagTable(const std::string& release) {
   }
 }
 
+// vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args @v0.20.1:
+// where -O is no option of its own, "-O3", "-O=3" and "-O 3" are rewritten to
+// --optimization-level before argparse sees them.
+std::vector<std::string> RewriteOptimizationLevel(std::vector<std::string> args,
+                                                  const FlagTable* table) {
+  if (table == nullptr || table->Resolve("-O") != nullptr ||
+      table->Resolve("--optimization-level") == nullptr) {
+    return args;
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("-O", 0) == 0 && arg.size() > 2) {
+      out.push_back("--optimization-level");
+      out.push_back(arg[2] == '=' ? arg.substr(3) : arg.substr(2));
+    } else if (arg == "-O" && i + 1 < args.size() && args[i + 1].size() == 1 &&
+               args[i + 1][0] >= '0' && args[i + 1][0] <= '3') {
+      out.push_back("--optimization-level");
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
@@ -316,7 +342,9 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& 
   std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
-  p.UseEngineParser(VllmFlagTable(release), /*underscores=*/true);
+  const FlagTable* table = VllmFlagTable(release);
+  p.UseEngineParser(table, /*underscores=*/true);
+  args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;
   DeclareModelledFlags(p, &f);
   DeclareIgnoredFlags(p);

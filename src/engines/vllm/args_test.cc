@@ -126,6 +126,12 @@ TEST(VllmFlagTable, UnderscoresAndAbbreviations) {
   VllmArgs a = ParseVllmArgs(argv, "0.11.0");
   EXPECT_EQ(*a.max_model_len, 16000);
   EXPECT_DOUBLE_EQ(*a.gpu_memory_utilization, 0.9);
+  // argparse's attached short-option value: -O3 is -O 3 (--compilation-config).
+  argv.push_back("-O3");
+  EXPECT_TRUE(ParseVllmArgs(argv, "0.11.0").unknown_flags.empty());
+  // From 0.14 -O is FlexibleArgumentParser's spelling of --optimization-level.
+  EXPECT_EQ(ParseVllmArgs(argv, "0.20.1").unknown_flags,
+            std::vector<std::string>({"--optimization-level"}));
   argv.insert(argv.end(), {"--max-num", "8"});
   EXPECT_EQ(VllmErrorOf(argv, "0.11.0"),
             "vllm serve: error: ambiguous option: --max-num could match "
