@@ -238,9 +238,7 @@ const FlagParser::Spec* FlagParser::FindByTable(const std::vector<std::string>& 
     return nullptr;
   }
   current_ = ef;
-  for (const std::string& n : ef->names) {
-    if (const Spec* spec = Find(n)) return spec;
-  }
+  if (const Spec* spec = ModelledSpec(*ef, lookup)) return spec;
   // The engine has it; kvplan does not model it: skip its values, warn.
   const size_t n = EngineValueCount(*ef, argv, i, value.has_value());
   if (!ef->choices.empty()) {
@@ -249,6 +247,27 @@ const FlagParser::Spec* FlagParser::FindByTable(const std::vector<std::string>& 
   }
   unknown_.push_back(name);
   *skip_to = i + n;
+  return nullptr;
+}
+
+// The spec for the name the user gave (or abbreviated) of an engine flag,
+// else for its other names; a BooleanOptionalAction's --no-X never falls back
+// to X's spec, which would store the opposite.
+const FlagParser::Spec* FlagParser::ModelledSpec(const EngineFlag& ef,
+                                                 const std::string& lookup) const {
+  std::string given;
+  for (const std::string& n : ef.names) {
+    if (n == lookup) given = n;
+  }
+  for (const std::string& n : ef.names) {
+    if (given.empty() && n.rfind(lookup, 0) == 0) given = n;
+  }
+  if (const Spec* spec = Find(given)) return spec;
+  const bool negative = ef.kind == EngineFlag::Kind::kBool && given.rfind("--no-", 0) == 0;
+  for (const std::string& n : ef.names) {
+    if ((n.rfind("--no-", 0) == 0) != negative && ef.kind == EngineFlag::Kind::kBool) continue;
+    if (const Spec* spec = Find(n)) return spec;
+  }
   return nullptr;
 }
 

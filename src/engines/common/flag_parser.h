@@ -80,6 +80,7 @@ class FlagParser {
                                const std::string& name, const std::optional<std::string>& value,
                                size_t* skip_to);
   void CheckChoice(const std::string& value) const;
+  const Spec* ModelledSpec(const EngineFlag& ef, const std::string& lookup) const;
   void SplitAttachedShortValue(std::string* name, std::optional<std::string>* value) const;
   void Apply(const Spec& spec, const std::vector<std::string>& argv, size_t* i,
              const std::string& name, std::optional<std::string> value);

@@ -163,6 +163,25 @@ TEST(VllmFlagTable, AValueOutsideChoicesIsRefused) {
             std::vector<std::string>({"--max-num-partial-prefills"}));
 }
 
+// argparse's BooleanOptionalAction (0.8.5 on): --no-enable-chunked-prefill
+// is the same flag as --enable-chunked-prefill, storing false.
+TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
+  for (const char* release : {"0.8.5", "0.11.0", "0.20.1", ""}) {
+    std::vector<std::string> argv = kQwenServe;
+    argv.push_back("--no-enable-chunked-prefill");
+    VllmArgs a = ParseVllmArgs(argv, release);
+    ASSERT_TRUE(a.enable_chunked_prefill) << release;
+    EXPECT_FALSE(*a.enable_chunked_prefill) << release;
+    argv.back() = "--enable-chunked-prefill";
+    EXPECT_TRUE(*ParseVllmArgs(argv, release).enable_chunked_prefill) << release;
+  }
+  // 0.6.0 had no --no- form.
+  std::vector<std::string> argv = kQwenServe;
+  argv.push_back("--no-enable-chunked-prefill");
+  EXPECT_EQ(VllmErrorOf(argv, "0.6.0"),
+            "vllm serve: error: unrecognized arguments: --no-enable-chunked-prefill");
+}
+
 TEST(VllmFlagTable, EnvironmentIsReadOrWarnedAbout) {
   std::vector<std::string> argv = {"VLLM_ALLOW_LONG_MAX_MODEL_LEN=true",
                                    "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"};
