@@ -303,7 +303,13 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
 // release (a dev or rc build may differ from it, so it gets none).
 const FlagTable* VllmFlagTable(const std::string& release) {
   try {
-    return FindFlagTable("vllm", ParseVllmRelease(release).text);
+    const VllmRelease r = ParseVllmRelease(release);
+    if (const FlagTable* t = FindFlagTable("vllm", r.text)) return t;
+    // "0.11" names the release 0.11.0; a suffix (rc, dev) names another build.
+    if (r.text == fmt::format("{}.{}", r.major, r.minor)) {
+      return FindFlagTable("vllm", fmt::format("{}.{}.0", r.major, r.minor));
+    }
+    return nullptr;
   } catch (const InputError&) {
     return nullptr;
   }

@@ -114,7 +114,10 @@ TEST(VllmFlagTable, TheRealCommandParsesAndATpTypoIsRefused) {
   std::vector<std::string> typo = kQwenServe;
   typo[2] = "--tp";
   EXPECT_EQ(VllmErrorOf(typo, "0.11.0"), "vllm serve: error: unrecognized arguments: --tp 2");
-  // The newest release (no parser in data/flags/) still only warns.
+  EXPECT_EQ(VllmErrorOf(typo, "v0.11"), "vllm serve: error: unrecognized arguments: --tp 2");
+  // A dev build and the newest release (no parser in data/flags/) only warn.
+  EXPECT_EQ(ParseVllmArgs(typo, "0.11.0.dev7548").unknown_flags,
+            std::vector<std::string>({"--tp"}));
   EXPECT_EQ(ParseVllmArgs(typo, "").unknown_flags, std::vector<std::string>({"--tp"}));
 }
 
