@@ -3,10 +3,13 @@
 // (`--flag value`, `--flag=value`, store-true flags, aliases) because that is
 // what the engines use.
 //
-// Flags that kvplan does not model (--host, --port, ...) are accepted; an
-// unknown flag that is one or two edits away from a modelled one is an error
-// ("did you mean"), since it is almost certainly a typo that would otherwise
-// silently change the plan. Other unknown flags are reported as warnings.
+// With the engine's own parser at the release (UseEngineParser, from
+// data/flags/), a flag the engine lacks is refused in argparse's words and
+// abbreviations and `choices` are argparse's. Without one: flags that kvplan
+// does not model (--host, --port, ...) are accepted; an unknown flag one or two
+// edits away from a modelled one is an error ("did you mean"), since it is
+// almost certainly a typo that would otherwise silently change the plan; other
+// unknown flags are reported as warnings.
 #pragma once
 
 #include <functional>
