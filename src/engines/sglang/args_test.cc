@@ -51,10 +51,10 @@ std::string ErrorOf(const std::vector<std::string>& argv, const std::string& rel
   return "";
 }
 
-// sgl-project/sglang#12818 (v0.5.5): the pasted launch, refused by SGLang with
-// "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2"
-// (SGLang's argparse does not read '_' as '-'). kvplan's newest SGLang parser
-// before 0.5.5's successor is 0.5.6's, which refuses it the same way.
+// https://github.com/sgl-project/sglang/issues/12818 (v0.5.5): the pasted launch, refused by SGLang
+// with "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2" (SGLang's
+// argparse does not read '_' as '-'). kvplan's newest SGLang parser before 0.5.5's successor is
+// 0.5.6's, which refuses it the same way.
 const std::vector<std::string> kKimiLaunch = {"--model-path",
                                               "/moonshotai/Kimi-K2-Thinking",
                                               "--tp",
@@ -99,7 +99,8 @@ TEST(SglangFlagTable, AbbreviationsFollowArgparse) {
             "--cuda-graph-max-bs, --cuda-graph-bs");
 }
 
-// areal-project/AReaL#428: "launch_server.py: error: unrecognized arguments:
+// https://github.com/areal-project/AReaL/pull/428: "launch_server.py: error: unrecognized
+// arguments:
 // --max-loaded-loras 1" from an older SGLang, gone after updating it.
 TEST(SglangFlagTable, AFlagOfALaterReleaseIsRefusedByAnEarlierOne) {
   const std::vector<std::string> argv = {"--model-path", "m", "--max-loaded-loras", "1"};

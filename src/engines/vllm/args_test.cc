@@ -90,7 +90,7 @@ std::string VllmErrorOf(const std::vector<std::string>& argv, const std::string&
   return "";
 }
 
-// vllm-project/vllm#27389 (October 2025, so 0.11.0): the serve command as
+// https://github.com/vllm-project/vllm/issues/27389 (October 2025, so 0.11.0): the serve command as
 // pasted there parses; with --tp for --tensor-parallel-size vLLM refuses it
 // (it has no --tp, nor any flag that --tp abbreviates).
 const std::vector<std::string> kQwenServe = {"serve",
