@@ -24,8 +24,36 @@ struct PlanOptions {
   double pre_load_free_gib = 0;
   double post_load_free_gib = 0;
   std::vector<std::string> measured;
+  std::vector<std::string> env;
   bool json = false;
 };
+
+// The environment prefix whose variables the engine's planner reads (it
+// reads the ones it models and warns about the rest); "" for none.
+std::string EnvPrefix(const std::string& engine) {
+  if (engine == "vllm") return "VLLM_";
+  if (engine == "sglang") return "SGLANG_";
+  return "";
+}
+
+// --env K=V: as if the launch had been given K=V in its environment.
+std::vector<std::string> EnvWords(const std::vector<std::string>& env, const std::string& engine) {
+  std::vector<std::string> out;
+  const std::string prefix = EnvPrefix(engine);
+  for (const std::string& kv : env) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError(fmt::format("--env '{}' is not NAME=VALUE (e.g. VLLM_USE_V1=0)", kv));
+    }
+    if (prefix.empty() || kv.rfind(prefix, 0) != 0) {
+      throw InputError(
+          fmt::format("--env {}: the {} planner reads no such variable{}", kv.substr(0, eq), engine,
+                      prefix.empty() ? "" : fmt::format(" (it reads {}* variables)", prefix)));
+    }
+    out.push_back(kv);
+  }
+  return out;
+}
 
 std::pair<std::string, double> ParseMeasured(const std::string& kv) {
   const size_t eq = kv.find('=');
@@ -57,19 +85,16 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
     req.engine = lc.engine;
     // Flags typed before `--` refine the pasted command.
     std::vector<std::string> args = lc.args;
-    // The environment switches the engines' planners read: VLLM_USE_V1=0
-    // selects vLLM's V0 engine where it still exists; the ALLOW_LONG ones let
-    // a context above the model's start.
+    // The engine's own variables go to its parser, which reads those its
+    // planner models (VLLM_USE_V1, the ALLOW_LONG ones) and warns about the rest.
+    const std::string prefix = EnvPrefix(lc.engine);
     for (const auto& [name, value] : lc.env) {
-      if ((lc.engine == "vllm" &&
-           (name == "VLLM_USE_V1" || name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN")) ||
-          (lc.engine == "sglang" && name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN")) {
-        args.push_back(name + "=" + value);
-      }
+      if (!prefix.empty() && name.rfind(prefix, 0) == 0) args.push_back(name + "=" + value);
     }
     args.insert(args.end(), req.args.begin(), req.args.end());
     req.args = args;
   }
+  for (const std::string& word : EnvWords(o.env, req.engine)) req.args.push_back(word);
   if (!o.model.empty()) req.model = o.model;
   req.gpu = o.gpu;
   if (o.gpu_capacity_mib != 0) {
@@ -118,6 +143,9 @@ void RegisterPlanVerb(Command& app) {
   cmd->add_option("--measured", o->measured,
                   "Other measured figures, KEY=GIB (vLLM: weights, activation_peak, non_torch, "
                   "cuda_graph)");
+  cmd->add_option("--env", o->env,
+                  "The launch's environment, NAME=VALUE (e.g. VLLM_USE_V1=0, "
+                  "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1)");
   cmd->add_flag("--json", o->json, "Print JSON (schema in README.md)");
   cmd->allow_extras();
   cmd->callback([o, cmd] { RunPlan(*o, cmd); });

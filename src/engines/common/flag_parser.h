@@ -3,17 +3,23 @@
 // (`--flag value`, `--flag=value`, store-true flags, aliases) because that is
 // what the engines use.
 //
-// Flags that kvplan does not model (--host, --port, ...) are accepted; an
-// unknown flag that is one or two edits away from a modelled one is an error
-// ("did you mean"), since it is almost certainly a typo that would otherwise
-// silently change the plan. Other unknown flags are reported as warnings.
+// With the engine's own parser at the release (UseEngineParser, from
+// data/flags/), a flag the engine lacks is refused in argparse's words and
+// abbreviations and `choices` are argparse's. Without one: flags that kvplan
+// does not model (--host, --port, ...) are accepted; an unknown flag one or two
+// edits away from a modelled one is an error ("did you mean"), since it is
+// almost certainly a typo that would otherwise silently change the plan; other
+// unknown flags are reported as warnings.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "engines/common/flag_table.h"
 
 namespace kvplan {
 
@@ -39,6 +45,17 @@ class FlagParser {
   // A positional argument (vLLM's `serve MODEL`); at most one.
   void Positional(std::string name, std::optional<std::string>* out);
 
+  // Checks every flag against the engine's own parser at the release (see
+  // flag_table.h): a flag it lacks is refused with argparse's "unrecognized
+  // arguments", an abbreviation resolves as argparse resolves it, a value
+  // outside `choices` is refused, and a flag it has that kvplan does not
+  // model is skipped with its values and warned about. `underscores` is
+  // whether the engine reads --a_b as --a-b (vLLM's FlexibleArgumentParser).
+  void UseEngineParser(const FlagTable* table, bool underscores);
+  // A flag whose values kvplan checks with a rule other verbs share (so they
+  // give one message): the engine table's `choices` are not applied to it.
+  void KeepOwnChoiceCheck(std::string name) { own_choice_checks_.push_back(std::move(name)); }
+
   // Parses `argv`. Throws InputError on a bad value, a missing value, a flag
   // given twice with different values, or a likely typo of a known flag.
   void Parse(const std::vector<std::string>& argv);
@@ -58,6 +75,18 @@ class FlagParser {
   };
   const Spec* Find(std::string_view name) const;
   std::optional<std::string> NearMiss(std::string_view name) const;
+  // With an engine table: the spec `name` selects, or nullptr after skipping
+  // (and warning about) a flag kvplan does not model; sets *skip_to.
+  const Spec* FindByTable(const std::vector<std::string>& argv, size_t i, const std::string& name,
+                          const std::optional<std::string>& value, size_t* skip_to);
+  const Spec* FindWithoutTable(const std::vector<std::string>& argv, size_t i,
+                               const std::string& name, const std::optional<std::string>& value,
+                               size_t* skip_to);
+  void CheckChoice(const std::string& value) const;
+  const Spec* ModelledSpec(const EngineFlag& ef, const std::string& lookup) const;
+  void SplitAttachedShortValue(std::string* name, std::optional<std::string>* value) const;
+  void Apply(const Spec& spec, const std::vector<std::string>& argv, size_t* i,
+             const std::string& name, std::optional<std::string> value);
 
   std::string engine_;
   std::vector<Spec> specs_;
@@ -65,7 +94,21 @@ class FlagParser {
   std::string positional_name_;
   std::vector<std::string> unknown_;
   std::vector<std::string> given_;
+  const FlagTable* table_ = nullptr;
+  bool underscores_ = false;
+  const EngineFlag* current_ = nullptr;  // the table's flag being parsed, for `choices`
+  std::vector<std::string> unrecognized_;
+  std::vector<std::string> own_choice_checks_;
 };
+
+// The environment a launch was given, as NAME=value words among the engine's
+// flags (a pasted `VAR=1 python -m ...`, or plan's --env). Words whose NAME
+// starts with `prefix` ("SGLANG_", "VLLM_") are moved from *argv to the result.
+std::vector<std::pair<std::string, std::string>> TakeEnvironment(std::vector<std::string>* argv,
+                                                                 const std::string& prefix);
+
+// Python's envs.py convention for a switch: "1" or "true" (any case) is on.
+bool EnvSwitchOn(const std::string& value);
 
 // Edit distance between two short strings (for "did you mean").
 int EditDistance(std::string_view a, std::string_view b);

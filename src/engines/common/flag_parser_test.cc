@@ -115,3 +115,23 @@ TEST(EditDistance, Basics) {
 
 }  // namespace
 }  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+// A flag kvplan does not model is named with what its name says it may change.
+TEST(UnknownFlagWarning, SaysWhatTheFlagMayChange) {
+  EXPECT_EQ(UnknownFlagWarning("vLLM", "--max-num-partial-prefills"),
+            "--max-num-partial-prefills: not one of the vLLM flags kvplan models; ignored, so this "
+            "plan does not show its effect (it may change batch limits, activation memory and KV "
+            "capacity)");
+  EXPECT_EQ(UnknownFlagWarning("SGLang", "--foo"),
+            "--foo: not one of the SGLang flags kvplan models; ignored, so this plan does not show "
+            "its effect");
+  EXPECT_EQ(UnknownFlagWarning("vLLM", "VLLM_FOO=1"),
+            "VLLM_FOO=1: an environment variable the vLLM planner does not read; ignored, so this "
+            "plan does not show its effect");
+}
+
+}  // namespace
+}  // namespace kvplan

@@ -5,6 +5,7 @@
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/attention_backend.h"
+#include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 
@@ -120,28 +121,47 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   }
 }
 
+// SGLang's own parser at `release` when data/flags/sglang/ has it. A release
+// kvplan cannot read is left to the planner to refuse in its own words.
+const FlagTable* SglangFlagTable(const std::string& release) {
+  std::string canonical;
+  int64_t key = 0;
+  try {
+    SglangEraFor(release, &canonical, &key);
+  } catch (const InputError&) {
+    return nullptr;
+  }
+  return FindFlagTable("sglang", canonical);
+}
+
 }  // namespace
 
-SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in) {
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::string& release) {
   FlagParser p("SGLang");
+  // python/sglang/srt/server_args.py prepare_server_args: a plain argparse
+  // parser, so --a_b is not --a-b.
+  p.UseEngineParser(SglangFlagTable(release), /*underscores=*/false);
+  // attention_backend.cc CheckSglangAttentionBackend: perf and tune refuse
+  // with the same words.
+  p.KeepOwnChoiceCheck("--attention-backend");
   RawFlags f;
   SglangArgs a;
   AddMemoryFlags(p, f, a);
   AddIgnoredFlags(p);
-  // python/sglang/srt/environ.py EnvBool: "1" or "true" (any case) is on.
-  const std::string kAllowLonger = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=";
-  std::vector<std::string> argv;
-  for (const std::string& word : argv_in) {
-    if (word.rfind(kAllowLonger, 0) != 0) {
-      argv.push_back(word);
-      continue;
+  std::vector<std::string> argv = argv_in;
+  std::vector<std::string> unread_env;
+  for (const auto& [name, value] : TakeEnvironment(&argv, "SGLANG_")) {
+    // python/sglang/srt/environ.py EnvBool: "1" or "true" (any case) is on.
+    if (name == "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN") {
+      a.allow_overwrite_longer_context_len = EnvSwitchOn(value);
+    } else {
+      unread_env.push_back(name + "=" + value);
     }
-    const std::string v = ToUpper(word.substr(kAllowLonger.size()));
-    a.allow_overwrite_longer_context_len = v == "1" || v == "TRUE";
   }
   p.Parse(argv);
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
 }
 

@@ -42,5 +42,96 @@ TEST(SglangArgsTest, ConflictsAndBadValuesAreErrors) {
   EXPECT_THROW(ParseSglangArgs({"--mem-fraction-static"}), InputError);
 }
 
+std::string ErrorOf(const std::vector<std::string>& argv, const std::string& release) {
+  try {
+    ParseSglangArgs(argv, release);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// https://github.com/sgl-project/sglang/issues/12818 (v0.5.5): the pasted launch, refused by SGLang
+// with "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2" (SGLang's
+// argparse does not read '_' as '-'). kvplan's newest SGLang parser before 0.5.5's successor is
+// 0.5.6's, which refuses it the same way.
+const std::vector<std::string> kKimiLaunch = {"--model-path",
+                                              "/moonshotai/Kimi-K2-Thinking",
+                                              "--tp",
+                                              "8",
+                                              "--disable-radix-cache",
+                                              "--trust-remote-code",
+                                              "--tool-call-parser",
+                                              "kimi_k2",
+                                              "--reasoning_parser",
+                                              "kimi_k2",
+                                              "--context-length",
+                                              "262144"};
+
+TEST(SglangFlagTable, AFlagSglangLacksIsRefusedInArgparsesWords) {
+  EXPECT_EQ(ErrorOf(kKimiLaunch, "0.5.6"),
+            "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2");
+  // The fix the maintainers gave: --reasoning-parser.
+  std::vector<std::string> fixed = kKimiLaunch;
+  fixed[8] = "--reasoning-parser";
+  SglangArgs a = ParseSglangArgs(fixed, "0.5.6");
+  EXPECT_EQ(a.tp, 8);  // --tp: an abbreviation of --tp-size, the only flag it starts
+  EXPECT_EQ(a.context_length, 262144);
+  EXPECT_TRUE(a.unknown_flags.empty());
+  // Without SGLang's parser for the release (main), kvplan keeps its own
+  // lenient reading: '_' for '-', so --reasoning-parser, which has no memory effect.
+  SglangArgs m = ParseSglangArgs(kKimiLaunch, "main");
+  EXPECT_TRUE(m.unknown_flags.empty());
+  // A typo keeps kvplan's hint after argparse's words.
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.6"),
+            "launch_server.py: error: unrecognized arguments: --mem-fraction-statc 0.5 (did you "
+            "mean '--mem-fraction-static'?)");
+}
+
+// argparse (allow_abbrev, which server_args.py leaves on) takes a unique
+// prefix and refuses an ambiguous one, listing the flags in registration order.
+TEST(SglangFlagTable, AbbreviationsFollowArgparse) {
+  SglangArgs a = ParseSglangArgs({"--model-path", "m", "--mem-frac", "0.8"}, "0.5.6");
+  ASSERT_TRUE(a.mem_fraction_static);
+  EXPECT_DOUBLE_EQ(*a.mem_fraction_static, 0.8);
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--cuda-graph", "128"}, "0.5.6"),
+            "launch_server.py: error: ambiguous option: --cuda-graph could match "
+            "--cuda-graph-max-bs, --cuda-graph-bs");
+}
+
+// https://github.com/areal-project/AReaL/pull/428: "launch_server.py: error: unrecognized
+// arguments:
+// --max-loaded-loras 1" from an older SGLang, gone after updating it.
+TEST(SglangFlagTable, AFlagOfALaterReleaseIsRefusedByAnEarlierOne) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--max-loaded-loras", "1"};
+  EXPECT_EQ(ErrorOf(argv, "0.4.9"),
+            "launch_server.py: error: unrecognized arguments: --max-loaded-loras 1");
+  SglangArgs a = ParseSglangArgs(argv, "0.5.3");
+  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--max-loaded-loras"}));
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--enable-piecewise-cuda-graph"}, "0.4.6.post2"),
+            "launch_server.py: error: unrecognized arguments: --enable-piecewise-cuda-graph");
+}
+
+// server_args.py: --kv-cache-dtype is a `choices` flag; "fp8" is vLLM's name.
+TEST(SglangFlagTable, AValueOutsideChoicesIsRefused) {
+  std::vector<std::string> argv = kKimiLaunch;
+  argv[8] = "--reasoning-parser";
+  argv.insert(argv.end(), {"--kv-cache-dtype", "fp8"});
+  EXPECT_EQ(ErrorOf(argv, "0.5.6"),
+            "launch_server.py: error: argument --kv-cache-dtype: invalid choice: 'fp8' (choose "
+            "from 'auto', 'fp8_e5m2', 'fp8_e4m3', 'bf16', 'bfloat16', 'fp4_e2m1')");
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--kv-cache-dtype", "bf16"}, "0.4.6.post2"),
+            "launch_server.py: error: argument --kv-cache-dtype: invalid choice: 'bf16' (choose "
+            "from 'auto', 'fp8_e5m2', 'fp8_e4m3')");
+}
+
+TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {
+  SglangArgs a = ParseSglangArgs(
+      {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=True", "--model-path", "m", "SGLANG_FOO=1"},
+      "0.5.6");
+  EXPECT_TRUE(a.allow_overwrite_longer_context_len);
+  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_FOO=1"}));
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -24,7 +24,7 @@ std::optional<int64_t> MeasuredBytes(const PlanRequest& req, const std::string& 
 }  // namespace
 
 PlanResult PlanSglangRequest(const PlanRequest& req) {
-  SglangArgs args = ParseSglangArgs(req.args);
+  SglangArgs args = ParseSglangArgs(req.args, req.version);
   std::string model_spec = req.model.value_or(args.model_path);
   if (model_spec.empty()) {
     throw InputError(

@@ -48,8 +48,9 @@ struct SglangArgs {
 
 // Parses SGLang's own flags (as sglang.launch_server takes them);
 // "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" is read as the environment.
-// Throws InputError on unknown flags, bad values and conflicts.
-SglangArgs ParseSglangArgs(const std::vector<std::string>& argv);
+// Throws InputError on unknown flags, bad values and conflicts. With the
+// `release` whose parser data/flags/ holds, a flag SGLang would refuse is refused.
+SglangArgs ParseSglangArgs(const std::vector<std::string>& argv, const std::string& release = "");
 
 // What the engine measures at start-up, when the user has it from a log.
 struct SglangMeasured {

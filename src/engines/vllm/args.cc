@@ -2,12 +2,14 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
+#include "engines/vllm/release.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 
@@ -121,19 +123,32 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
 // The launcher words are skipped; the environment switches kvplan models are
 // read: VLLM_USE_V1 and VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm/envs.py: "1" or
 // "true", any case, is on).
-std::vector<std::string> StripLauncher(const std::vector<std::string>& argv, VllmArgs* args) {
+// The others are kept for the plan's warnings.
+std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArgs* args) {
+  std::vector<std::string> unread;
+  for (const auto& [name, value] : TakeEnvironment(argv, "VLLM_")) {
+    if (name == "VLLM_USE_V1") {
+      // vllm/envs.py @v0.8.0: bool(int(os.getenv("VLLM_USE_V1", "1"))).
+      if (value != "0" && value != "1") {
+        throw InputError(fmt::format("VLLM_USE_V1 must be 0 or 1, got '{}'", value));
+      }
+      args->use_v1 = value == "1";
+    } else if (name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
+      args->allow_long_max_model_len = EnvSwitchOn(value);
+    } else {
+      unread.push_back(name + "=" + value);
+    }
+  }
+  return unread;
+}
+
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv_in, VllmArgs* args,
+                                       std::vector<std::string>* unread_env) {
+  std::vector<std::string> argv = argv_in;
+  *unread_env = ReadEnvironment(&argv, args);
   std::vector<std::string> out;
   bool leading = true;
   for (const std::string& a : argv) {
-    if (a == "VLLM_USE_V1=0" || a == "VLLM_USE_V1=1") {
-      args->use_v1 = a.back() == '1';
-      continue;
-    }
-    if (a.rfind("VLLM_ALLOW_LONG_MAX_MODEL_LEN=", 0) == 0) {
-      const std::string v = ToUpper(a.substr(a.find('=') + 1));
-      args->allow_long_max_model_len = v == "1" || v == "TRUE";
-      continue;
-    }
     if (leading && (a == "python" || a == "python3" || a == "-m" || a == "vllm" || a == "serve" ||
                     a == "vllm.entrypoints.openai.api_server")) {
       continue;
@@ -284,18 +299,65 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   a->disable_hybrid_kv_cache_manager = f.no_hybrid.value_or(false);
 }
 
+// vLLM's own parser at `release` when data/flags/vllm/ has that exact
+// release (a dev or rc build may differ from it, so it gets none).
+const FlagTable* VllmFlagTable(const std::string& release) {
+  try {
+    const VllmRelease r = ParseVllmRelease(release);
+    if (const FlagTable* t = FindFlagTable("vllm", r.text)) return t;
+    // "0.11" names the release 0.11.0; a suffix (rc, dev) names another build.
+    if (r.text == fmt::format("{}.{}", r.major, r.minor)) {
+      return FindFlagTable("vllm", fmt::format("{}.{}.0", r.major, r.minor));
+    }
+    return nullptr;
+  } catch (const InputError&) {
+    return nullptr;
+  }
+}
+
+// vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args @v0.20.1:
+// where -O is no option of its own, "-O3", "-O=3" and "-O 3" are rewritten to
+// --optimization-level before argparse sees them.
+std::vector<std::string> RewriteOptimizationLevel(std::vector<std::string> args,
+                                                  const FlagTable* table) {
+  if (table == nullptr || table->Resolve("-O") != nullptr ||
+      table->Resolve("--optimization-level") == nullptr) {
+    return args;
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("-O", 0) == 0 && arg.size() > 2) {
+      out.push_back("--optimization-level");
+      out.push_back(arg[2] == '=' ? arg.substr(3) : arg.substr(2));
+    } else if (arg == "-O" && i + 1 < args.size() && args[i + 1].size() == 1 &&
+               args[i + 1][0] >= '0' && args[i + 1][0] <= '3') {
+      out.push_back("--optimization-level");
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-VllmArgs ParseVllmArgs(const std::vector<std::string>& argv) {
+VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
   VllmArgs a;
-  std::vector<std::string> args = StripLauncher(argv, &a);
+  std::vector<std::string> unread_env;
+  std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
   FlagParser p("vLLM");
+  // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
+  const FlagTable* table = VllmFlagTable(release);
+  p.UseEngineParser(table, /*underscores=*/true);
+  args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;
   DeclareModelledFlags(p, &f);
   DeclareIgnoredFlags(p);
   p.Parse(args);
   a.user_flags = p.given();
   a.unknown_flags = p.unknown_flags();
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   ApplySizeFlags(f, &a);
   ApplyCacheFlags(f, &a);
   CheckBounds(a);

@@ -81,5 +81,120 @@ TEST(VllmRelease, UnknownVersions) {
   EXPECT_THROW(VllmEraFor(ParseVllmRelease("0.6.3"), true), InputError);    // no V1 yet
 }
 
+std::string VllmErrorOf(const std::vector<std::string>& argv, const std::string& release) {
+  try {
+    ParseVllmArgs(argv, release);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// https://github.com/vllm-project/vllm/issues/27389 (October 2025, so 0.11.0): the serve command as
+// pasted there parses; with --tp for --tensor-parallel-size vLLM refuses it
+// (it has no --tp, nor any flag that --tp abbreviates).
+const std::vector<std::string> kQwenServe = {"serve",
+                                             "/root/models/Qwen3-8B",
+                                             "--tensor-parallel-size",
+                                             "2",
+                                             "--max-model-len",
+                                             "16000",
+                                             "--gpu-memory-utilization",
+                                             "0.9",
+                                             "--served-model-name",
+                                             "Qwen3-8B",
+                                             "--api-key",
+                                             "jiangxin"};
+
+TEST(VllmFlagTable, TheRealCommandParsesAndATpTypoIsRefused) {
+  VllmArgs a = ParseVllmArgs(kQwenServe, "0.11.0");
+  EXPECT_EQ(a.tp, 2);
+  EXPECT_EQ(*a.max_model_len, 16000);
+  EXPECT_TRUE(a.unknown_flags.empty());
+  std::vector<std::string> typo = kQwenServe;
+  typo[2] = "--tp";
+  EXPECT_EQ(VllmErrorOf(typo, "0.11.0"), "vllm serve: error: unrecognized arguments: --tp 2");
+  EXPECT_EQ(VllmErrorOf(typo, "v0.11"), "vllm serve: error: unrecognized arguments: --tp 2");
+  // A dev build and the newest release (no parser in data/flags/) only warn.
+  EXPECT_EQ(ParseVllmArgs(typo, "0.11.0.dev7548").unknown_flags,
+            std::vector<std::string>({"--tp"}));
+  EXPECT_EQ(ParseVllmArgs(typo, "").unknown_flags, std::vector<std::string>({"--tp"}));
+}
+
+// FlexibleArgumentParser reads --a_b as --a-b; argparse abbreviations hold.
+TEST(VllmFlagTable, UnderscoresAndAbbreviations) {
+  std::vector<std::string> argv = kQwenServe;
+  argv[4] = "--max_model_len";
+  argv[6] = "--gpu-memory";
+  VllmArgs a = ParseVllmArgs(argv, "0.11.0");
+  EXPECT_EQ(*a.max_model_len, 16000);
+  EXPECT_DOUBLE_EQ(*a.gpu_memory_utilization, 0.9);
+  // argparse's attached short-option value: -O3 is -O 3 (--compilation-config).
+  argv.push_back("-O3");
+  EXPECT_TRUE(ParseVllmArgs(argv, "0.11.0").unknown_flags.empty());
+  // From 0.14 -O is FlexibleArgumentParser's spelling of --optimization-level.
+  EXPECT_EQ(ParseVllmArgs(argv, "0.20.1").unknown_flags,
+            std::vector<std::string>({"--optimization-level"}));
+  argv.insert(argv.end(), {"--max-num", "8"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.11.0"),
+            "vllm serve: error: ambiguous option: --max-num could match "
+            "--max-num-batched-tokens, --max-num-seqs, --max-num-partial-prefills");
+}
+
+// vllm/engine/arg_utils.py: --kv-cache-memory-bytes is new in 0.11.0; kvplan's
+// --kv-cache-memory is its abbreviation there, and nothing before it.
+TEST(VllmFlagTable, AFlagOfALaterReleaseIsRefusedByAnEarlierOne) {
+  std::vector<std::string> argv = kQwenServe;
+  argv.insert(argv.end(), {"--kv-cache-memory-bytes", "8G"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.10.1.1"),
+            "vllm serve: error: unrecognized arguments: --kv-cache-memory-bytes 8G");
+  argv.back() = "8589934592";
+  EXPECT_EQ(*ParseVllmArgs(argv, "0.11.0").kv_cache_memory_bytes, 8589934592);
+}
+
+// arg_utils.py: --kv-cache-dtype takes CacheConfig's Literal choices.
+TEST(VllmFlagTable, AValueOutsideChoicesIsRefused) {
+  std::vector<std::string> argv = kQwenServe;
+  argv.insert(argv.end(), {"--kv-cache-dtype", "fp8_e4m4"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.11.0"),
+            "vllm serve: error: argument --kv-cache-dtype: invalid choice: 'fp8_e4m4' (choose "
+            "from 'auto', 'bfloat16', 'fp8', 'fp8_e4m3', 'fp8_e5m2', 'fp8_inc')");
+  // A flag vLLM has and kvplan does not model is warned about, its value skipped.
+  argv.back() = "fp8";
+  argv.insert(argv.end(), {"--max-num-partial-prefills", "2"});
+  EXPECT_EQ(ParseVllmArgs(argv, "0.11.0").unknown_flags,
+            std::vector<std::string>({"--max-num-partial-prefills"}));
+}
+
+// argparse's BooleanOptionalAction (0.8.5 on): --no-enable-chunked-prefill
+// is the same flag as --enable-chunked-prefill, storing false.
+TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
+  for (const char* release : {"0.8.5", "0.11.0", "0.20.1", ""}) {
+    std::vector<std::string> argv = kQwenServe;
+    argv.push_back("--no-enable-chunked-prefill");
+    VllmArgs a = ParseVllmArgs(argv, release);
+    ASSERT_TRUE(a.enable_chunked_prefill) << release;
+    EXPECT_FALSE(*a.enable_chunked_prefill) << release;
+    argv.back() = "--enable-chunked-prefill";
+    EXPECT_TRUE(*ParseVllmArgs(argv, release).enable_chunked_prefill) << release;
+  }
+  // 0.6.0 had no --no- form.
+  std::vector<std::string> argv = kQwenServe;
+  argv.push_back("--no-enable-chunked-prefill");
+  EXPECT_EQ(VllmErrorOf(argv, "0.6.0"),
+            "vllm serve: error: unrecognized arguments: --no-enable-chunked-prefill");
+}
+
+TEST(VllmFlagTable, EnvironmentIsReadOrWarnedAbout) {
+  std::vector<std::string> argv = {"VLLM_ALLOW_LONG_MAX_MODEL_LEN=true",
+                                   "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"};
+  argv.insert(argv.end(), kQwenServe.begin(), kQwenServe.end());
+  VllmArgs a = ParseVllmArgs(argv, "0.11.0");
+  EXPECT_TRUE(a.allow_long_max_model_len);
+  EXPECT_EQ(a.unknown_flags,
+            std::vector<std::string>({"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"}));
+  EXPECT_THROW(ParseVllmArgs({"VLLM_USE_V1=true", "serve", "m"}, "0.8.5"), InputError);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -44,7 +44,7 @@ VllmMeasured VllmMeasuredFromGiB(const std::map<std::string, double>& gib) {
 }
 
 PlanResult PlanVllmRequest(const PlanRequest& req) {
-  VllmArgs args = ParseVllmArgs(req.args);
+  VllmArgs args = ParseVllmArgs(req.args, req.version);
   if (req.model) args.model = *req.model;
   if (args.model.empty()) {
     throw InputError("no model given for vLLM (pass --model or `vllm serve MODEL`)");

@@ -52,7 +52,8 @@ struct VllmArgs {
 // Parses vLLM's own flags (`vllm serve MODEL ...` or `--model MODEL ...`).
 // A leading "vllm" / "serve" is skipped; "VLLM_USE_V1=0|1" and
 // "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" are read as the environment. Throws InputError on bad values.
-VllmArgs ParseVllmArgs(const std::vector<std::string>& argv);
+// With the `release` whose parser data/flags/ holds, a flag vLLM would refuse is refused.
+VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release = "");
 
 // Terms read from a log (bytes). When present they replace kvplan's estimates.
 struct VllmMeasured {

@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Writes an engine's whole argument parser at one release as data/flags/ JSON.
+
+The engine's Python source is read from a bare git directory (a `fetch`
+snapshot) and parsed with the `ast` module; nothing of it is executed.
+
+  scripts/extract-flags.py sglang --git-dir DIR --rev COMMIT --release 0.5.6 \
+      --source "sgl-project/sglang commit 7ae368efd" > data/flags/sglang/0.5.6.json
+  scripts/extract-flags.py vllm --git-dir DIR --rev v0.11.0 --release 0.11.0 ...
+
+SGLang: ServerArgs.add_cli_args in python/sglang/srt/server_args.py.
+vLLM (`vllm serve`): EngineArgs/AsyncEngineArgs.add_cli_args in
+vllm/engine/arg_utils.py, make_arg_parser in vllm/entrypoints/openai/cli_args.py;
+flags registered with `**get_kwargs(SomeConfig)[field]` take their kind from
+the config dataclass field, as vLLM's get_kwargs does.
+
+Each flag: names (first is the one argparse shows), kind ("value", "flag" for
+store_true/store_false/store_const/count, "bool" for BooleanOptionalAction,
+which adds --no-NAME), nargs when not one value, type, default, choices (only
+when they are literals that can be read from the source).
+"""
+import argparse
+import ast
+import json
+import subprocess
+import sys
+
+STORE_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version"}
+
+
+def git_show(git_dir, rev, path):
+    try:
+        return subprocess.run(
+            ["git", "--git-dir", git_dir, "show", f"{rev}:{path}"],
+            check=True, capture_output=True, text=True).stdout
+    except subprocess.CalledProcessError:
+        return None
+
+
+def git_ls(git_dir, rev, prefix):
+    out = subprocess.run(["git", "--git-dir", git_dir, "ls-tree", "-r", "--name-only", rev, prefix],
+                         check=True, capture_output=True, text=True).stdout
+    return [p for p in out.split() if p.endswith(".py")]
+
+
+class Module:
+    """One source file: its top-level literal constants, classes and functions."""
+
+    def __init__(self, text):
+        self.tree = ast.parse(text)
+        self.constants = {}
+        self.classes = {}
+        self.functions = {}
+        for node in self.tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                    node.targets[0], ast.Name):
+                self.constants[node.targets[0].id] = node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+                self.constants[node.target.id] = node.value
+            elif isinstance(node, ast.ClassDef):
+                self.classes[node.name] = node
+            elif isinstance(node, ast.FunctionDef):
+                self.functions[node.name] = node
+
+
+class Source:
+    """All modules read for one release, searched together for names."""
+
+    def __init__(self, modules):
+        self.modules = modules
+
+    def constant(self, name):
+        for m in self.modules:
+            if name in m.constants:
+                return m.constants[name]
+        return None
+
+    def cls(self, name):
+        for m in self.modules:
+            if name in m.classes:
+                return m.classes[name]
+        return None
+
+    def literal(self, node, depth=0):
+        """The value of a literal expression, following module constants; None if unknown."""
+        if depth > 5 or node is None:
+            return None
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            out = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    v = self.literal(e.value, depth + 1)
+                    if not isinstance(v, list):
+                        return None
+                    out.extend(v)
+                else:
+                    v = self.literal(e, depth + 1)
+                    if v is None and not (isinstance(e, ast.Constant) and e.value is None):
+                        return None
+                    out.append(v)
+            return out
+        if isinstance(node, ast.Dict):
+            keys = [self.literal(k, depth + 1) for k in node.keys if k is not None]
+            return {"__dict_keys__": keys} if all(isinstance(k, str) for k in keys) else None
+        if isinstance(node, ast.Name):
+            return self.literal(self.constant(node.id), depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            a, b = self.literal(node.left, depth + 1), self.literal(node.right, depth + 1)
+            if isinstance(a, list) and isinstance(b, list):
+                return a + b
+            return None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self.literal(node.operand, depth + 1)
+            return -v if isinstance(v, (int, float)) else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+                "list", "sorted", "tuple") and len(node.args) == 1:
+            v = self.literal(node.args[0], depth + 1)
+            if isinstance(v, dict):
+                return v["__dict_keys__"]
+            return v if isinstance(v, list) else None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
+                node.value.id == "Literal"):
+            inner = node.slice
+            elts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+            vals = [self.literal(e, depth + 1) for e in elts]
+            return vals if all(isinstance(v, str) for v in vals) else None
+        return None
+
+    def field_default(self, class_name, field):
+        node = self.cls(class_name)
+        if node is None:
+            return None
+        for stmt in node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and (
+                    stmt.target.id == field):
+                return stmt.value
+        return None
+
+
+def short_default(value):
+    """A JSON-able default, or None when it is not a short literal."""
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    if isinstance(value, str) and len(value) <= 40:
+        return value
+    return None
+
+
+def type_name(node):
+    if node is None:
+        return None
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Call):
+        if type_name(node.func) in ("optional_type", "parse_type") and node.args:
+            return type_name(node.args[0])
+        return type_name(node.func)
+    if isinstance(node, ast.Lambda):
+        return "lambda"
+    return ast.unparse(node)[:30]
+
+
+def flag_from_call(call, src, resolve_star, owner):
+    """One add_argument call as a flag record (None for a positional)."""
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    for a in call.args:
+        if isinstance(a, ast.JoinedStr):
+            return None  # built in a loop: handled by the caller
+    kw = {}
+    for k in call.keywords:
+        if k.arg is None:
+            kw.update(resolve_star(k.value))
+        else:
+            kw[k.arg] = ("ast", k.value)
+    if not names or not names[0].startswith("-"):
+        return None
+    return make_record(names, kw, src, owner)
+
+
+def make_record(names, kw, src, owner):
+    rec = {"names": names}
+    action = kw.get("action")
+    action_name = None
+    if action is not None:
+        node = action[1]
+        if isinstance(node, ast.Constant):
+            action_name = node.value
+        elif isinstance(node, str):
+            action_name = node
+        else:
+            action_name = type_name(node)
+    if action_name in STORE_ACTIONS:
+        rec["kind"] = "flag"
+    elif action_name == "BooleanOptionalAction":
+        rec["kind"] = "bool"
+    else:
+        rec["kind"] = "value"
+        if action_name and action_name != "store":
+            rec["action"] = action_name
+    nargs = kw.get("nargs")
+    if nargs is not None:
+        v = nargs[1] if isinstance(nargs[1], (str, int)) else src.literal(nargs[1])
+        if v is not None:
+            rec["nargs"] = v
+    t = kw.get("type")
+    if t is not None and rec["kind"] == "value":
+        rec["type"] = t[1] if isinstance(t[1], str) else type_name(t[1])
+    d = kw.get("default")
+    if d is not None:
+        node = d[1]
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            node = src.field_default(node.value.id, node.attr) or node
+        value = node if not isinstance(node, ast.AST) else src.literal(node)
+        if isinstance(node, ast.AST) and isinstance(value, list):
+            value = None
+        rec["default"] = short_default(value)
+    c = kw.get("choices")
+    if c is not None:
+        value = c[1] if isinstance(c[1], list) else src.literal(c[1])
+        if isinstance(value, list) and all(isinstance(x, (str, int, float)) or x is None
+                                           for x in value):
+            rec["choices"] = [x if x is not None else None for x in value]
+        else:
+            rec["choices_unread"] = True
+    return rec
+
+
+# --- vLLM's get_kwargs(SomeConfig) --------------------------------------------
+
+
+def annotation_parts(node):
+    """The members of a union annotation (X | Y, Optional[X], Union[X, Y])."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return annotation_parts(node.left) + annotation_parts(node.right)
+    if isinstance(node, ast.Subscript) and type_name(node.value) in ("Optional", "Union"):
+        inner = node.slice
+        elts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        out = [ast.Constant(None)] if type_name(node.value) == "Optional" else []
+        for e in elts:
+            out += annotation_parts(e)
+        return out
+    if isinstance(node, ast.Subscript) and type_name(node.value) in ("SkipValidation",
+                                                                     "Annotated"):
+        inner = node.slice
+        return annotation_parts(inner.elts[0] if isinstance(inner, ast.Tuple) else inner)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return annotation_parts(ast.parse(node.value, mode="eval").body)
+        except SyntaxError:
+            return [node]
+    return [node]
+
+
+def dataclass_kwargs(src, class_name, bool_action, seen=None):
+    """kwargs per field of a config dataclass, the way vLLM's get_kwargs builds them."""
+    node = src.cls(class_name)
+    out = {}
+    if node is None:
+        return out
+    seen = seen or set()
+    for base in node.bases:
+        b = type_name(base)
+        if b and b not in seen and src.cls(b) is not None:
+            seen.add(b)
+            out.update(dataclass_kwargs(src, b, bool_action, seen))
+    for stmt in node.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        name = stmt.target.id
+        if name.startswith("_") or type_name(stmt.annotation) in ("ClassVar", "InitVar"):
+            continue
+        out[name] = field_kwargs(src, stmt, bool_action)
+    return out
+
+
+def resolve_alias(src, part):
+    if isinstance(part, ast.Name):
+        target = src.constant(part.id)
+        if target is not None and isinstance(target, (ast.Subscript, ast.BinOp)):
+            return annotation_parts(target)
+    return [part]
+
+
+def field_kwargs(src, stmt, bool_action):
+    parts = []
+    for p in annotation_parts(stmt.annotation):
+        parts += resolve_alias(src, p)
+    names = [type_name(p.value) if isinstance(p, ast.Subscript) else type_name(p) for p in parts]
+    kw = {}
+    value = stmt.value
+    if isinstance(value, ast.Call) and type_name(value.func) == "field":
+        dflt = [k.value for k in value.keywords if k.arg == "default"]
+        value = dflt[0] if dflt else None
+    kw["default"] = ("ast", value) if value is not None else ("ast", ast.Constant(None))
+    dataclass_like = any(n and src.cls(n) is not None for n in names if n not in ("Literal",))
+    if dataclass_like and "bool" not in names:
+        kw["type"] = ("lit", "json")
+    elif "bool" in names:
+        kw["action"] = ("ast", bool_action)
+    elif "Literal" in names:
+        lit = [p for p in parts if isinstance(p, ast.Subscript) and type_name(p.value) == "Literal"]
+        choices = src.literal(lit[0]) if lit else None
+        if "str" in names or choices is None:
+            kw["type"] = ("lit", "str")
+        else:
+            if "None" in names or any(isinstance(p, ast.Constant) and p.value is None
+                                      for p in parts):
+                choices = choices + ["None"]
+            kw["choices"] = ("lit", choices)
+            kw["type"] = ("lit", "str")
+    elif "tuple" in names or "list" in names or "List" in names or "Tuple" in names:
+        kw["nargs"] = ("ast", ast.Constant("+"))
+        kw["type"] = ("lit", "list")
+    else:
+        for t in ("int", "float", "dict", "str"):
+            if t in names:
+                kw["type"] = ("lit", t)
+                break
+        else:
+            kw["type"] = ("lit", "str")
+    return kw
+
+
+def bool_action_of(src):
+    """What get_kwargs gives a bool field at this release."""
+    for m in src.modules:
+        for fname in ("_compute_kwargs", "get_kwargs"):
+            f = m.functions.get(fname)
+            if f is not None and "BooleanOptionalAction" in ast.unparse(f):
+                return ast.Attribute(ast.Name("argparse"), "BooleanOptionalAction")
+    return ast.Constant("store_true")
+
+
+def collect_calls(func_nodes):
+    for fn in func_nodes:
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                    node.func.attr == "add_argument"):
+                yield fn, node
+
+
+def kwargs_variables(func, src, bool_action):
+    """Local names bound to get_kwargs(Config) inside func: name -> per-field kwargs."""
+    out = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name) and isinstance(node.value, ast.Call) and type_name(
+                    node.value.func) == "get_kwargs" and node.value.args:
+            out[node.targets[0].id] = dataclass_kwargs(src, type_name(node.value.args[0]),
+                                                       bool_action)
+    return out
+
+
+def star_resolver(kwvars):
+    def resolve(node):
+        # **model_kwargs["field"]
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and (
+                node.value.id in kwvars):
+            key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            return dict(kwvars[node.value.id].get(key, {}))
+        # **{**model_kwargs["field"], "help": ...}
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    out.update(resolve(v))
+                elif isinstance(k, ast.Constant):
+                    out[k.value] = ("ast", v)
+            return out
+        return {}
+
+    return resolve
+
+
+def class_method(src, cls, name):
+    node = src.cls(cls)
+    if node is None:
+        return None
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == name:
+            return stmt
+    return None
+
+
+def flags_from_functions(funcs, src, bool_action):
+    flags = []
+    for fn in funcs:
+        kwvars = kwargs_variables(fn, src, bool_action)
+        resolve = star_resolver(kwvars)
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(
+            n.func, ast.Attribute) and n.func.attr == "add_argument"]
+        # In source order: argparse lists an abbreviation's matches in the
+        # order the flags were registered.
+        for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            rec = flag_from_call(node, src, resolve, fn.name)
+            if rec:
+                flags.append(rec)
+    return flags
+
+
+def frontend_flags(src, bool_action):
+    """vLLM >= 0.11 registers every FrontendArgs field in a loop: --field-name."""
+    flags = []
+    if src.cls("FrontendArgs") is None:
+        return flags
+    fn = class_method(src, "BaseFrontendArgs", "add_cli_args") or class_method(
+        src, "FrontendArgs", "add_cli_args")
+    if fn is None or "get_kwargs(" not in ast.unparse(fn):
+        return flags
+    for field, kw in dataclass_kwargs(src, "FrontendArgs", bool_action).items():
+        flags.append(make_record([f"--{field.replace('_', '-')}"], kw, src, "FrontendArgs"))
+    return flags
+
+
+def serve_parser_flags(src_text, src):
+    """`vllm serve`'s own additions (model_tag, --config) on serve_parser."""
+    flags = []
+    for node in ast.walk(ast.parse(src_text)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr == "add_argument") and type_name(node.func.value) == "serve_parser":
+            rec = flag_from_call(node, src, lambda n: {}, "serve")
+            if rec:
+                flags.append(rec)
+    return flags
+
+
+def sglang(args):
+    text = git_show(args.git_dir, args.rev, "python/sglang/srt/server_args.py")
+    src = Source([Module(text)])
+    fn = class_method(src, "ServerArgs", "add_cli_args")
+    flags = flags_from_functions([fn], src, ast.Constant("store_true"))
+    return {"prog": "launch_server.py", "flags": flags,
+            "files": ["python/sglang/srt/server_args.py"]}
+
+
+def vllm(args):
+    files = ["vllm/engine/arg_utils.py", "vllm/entrypoints/openai/cli_args.py"]
+    config_files = [p for p in git_ls(args.git_dir, args.rev, "vllm/config")]
+    if not config_files:
+        config_files = ["vllm/config.py"]
+    modules = [Module(git_show(args.git_dir, args.rev, p)) for p in files + config_files
+               if git_show(args.git_dir, args.rev, p) is not None]
+    src = Source(modules)
+    bool_action = bool_action_of(src)
+    engine = [f for f in (class_method(src, "EngineArgs", "add_cli_args"),
+                          class_method(src, "AsyncEngineArgs", "add_cli_args")) if f]
+    frontend = [modules[1].functions[n] for n in ("make_arg_parser",) if n in modules[1].functions]
+    # Registration order: `vllm serve`'s own, make_arg_parser's, the frontend
+    # dataclass, then the engine's.
+    flags = []
+    for serve in ("vllm/entrypoints/cli/serve.py", "vllm/scripts.py"):
+        text = git_show(args.git_dir, args.rev, serve)
+        if text is not None:
+            flags += serve_parser_flags(text, src)
+            files.append(serve)
+            break
+    flags += flags_from_functions(frontend, src, bool_action) + frontend_flags(src, bool_action)
+    flags += flags_from_functions(engine, src, bool_action)
+    return {"prog": "vllm serve", "flags": flags, "files": files + ["vllm/config*"]}
+
+
+def dedupe(flags):
+    """argparse refuses a name registered twice, so a repeat is the same flag re-read."""
+    seen, out = set(), []
+    for f in flags:
+        key = f["names"][0]
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out  # in registration order, as argparse lists matches
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("engine", choices=["sglang", "vllm"])
+    ap.add_argument("--git-dir", required=True)
+    ap.add_argument("--rev", required=True)
+    ap.add_argument("--release", required=True)
+    ap.add_argument("--source", required=True, help="repository and tag/commit, for the record")
+    args = ap.parse_args()
+    out = sglang(args) if args.engine == "sglang" else vllm(args)
+    commit = subprocess.run(["git", "--git-dir", args.git_dir, "rev-parse", args.rev + "^{commit}"],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    doc = {
+        "engine": args.engine,
+        "release": args.release,
+        "source": args.source,
+        "commit": commit,
+        "files": out["files"],
+        # Neither engine passes allow_abbrev=False, so argparse's default holds:
+        # an unambiguous prefix of a long option is accepted.
+        "allow_abbrev": True,
+        "prog": out["prog"],
+        "flags": dedupe(out["flags"]),
+    }
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=False)
+    # One flag per line keeps diffs between releases readable.
+    text = text.replace(',{"names"', ',\n{"names"')
+    sys.stdout.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

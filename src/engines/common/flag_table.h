@@ -1,0 +1,44 @@
+// An engine's whole argument parser at one release, as extracted from the
+// engine's source by scripts/extract-flags.py into data/flags/ENGINE/RELEASE.json.
+// It tells kvplan which flags the engine itself would accept, so a flag the
+// engine refuses is refused here with argparse's words.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvplan {
+
+struct EngineFlag {
+  enum class Kind { kValue, kFlag, kBool };  // kBool: BooleanOptionalAction (--x / --no-x)
+  std::vector<std::string> names;
+  Kind kind = Kind::kValue;
+  std::string nargs;                 // "" (one value), "?", "+", "*" or a count
+  std::vector<std::string> choices;  // empty: any value
+};
+
+struct FlagTable {
+  std::string engine, release, prog;
+  bool allow_abbrev = true;
+  std::vector<EngineFlag> flags;
+
+  // The flag that `name` selects under argparse's rules: an exact name, or
+  // (allow_abbrev) the one long option it is a prefix of. nullptr when none;
+  // throws InputError with argparse's "ambiguous option" when several match.
+  const EngineFlag* Resolve(std::string_view name) const;
+};
+
+// The parser of `engine` ("sglang", "vllm") at exactly `release` ("0.5.6"),
+// or nullptr when data/flags/ has none for that release.
+const FlagTable* FindFlagTable(std::string_view engine, std::string_view release);
+
+// The releases data/flags/ holds for `engine`, oldest first.
+std::vector<std::string> FlagTableReleases(std::string_view engine);
+
+// argparse's messages, as the engine prints them (Python 3.12 argparse).
+std::string UnrecognizedArgumentsError(const std::string& prog,
+                                       const std::vector<std::string>& words);
+std::string InvalidChoiceError(const EngineFlag& flag, const std::string& value);
+
+}  // namespace kvplan
