@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -248,6 +249,26 @@ TEST(HostileLimits, EveryCorpusFileThroughEveryReaderEndsWithinTheLimit) {
   fs::remove(db + "-wal");
   fs::remove(db + "-shm");
   EXPECT_GE(seen.size(), 19u);  // the corpus is there, not an empty folder
+}
+
+// A log of many restarts kept every launch in memory (a 2 GB one of 310,050
+// launches: 9 GB): past 1,000 launches it is refused, and nothing is stored.
+TEST(HostileLimits, ALogOfMoreLaunchesThanTheLimitIsRefusedWhole) {
+  const fs::path dir = fs::temp_directory_path() / "kvplan-limits-launches";
+  fs::create_directories(dir);
+  std::ifstream one(kvplan::testing::SyntheticData("sglang/decode_llama8b_no_spec.log"));
+  const std::string launch((std::istreambuf_iterator<char>(one)), {});
+  const std::string log = (dir / "restarts.log").string();
+  std::ofstream out(log);
+  for (int i = 0; i < 1001; ++i) out << launch;
+  out.close();
+  ExpectOneErrorLine(Probe({"explain", log}), "holds more than 1000 launches");
+  const std::string db = (dir / "s.db").string();
+  const kvplan::testing::CliResult r = Probe({"ingest", "--db", db, log});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("holds more than 1000 launches"), std::string::npos) << r.err;
+  EXPECT_EQ(Probe({"runs", "--db", db, "--json"}).out.find("\"engine\""), std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace
