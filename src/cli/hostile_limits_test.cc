@@ -271,5 +271,25 @@ TEST(HostileLimits, ALogOfMoreLaunchesThanTheLimitIsRefusedWhole) {
   fs::remove_all(dir);
 }
 
+// 100,000 ranks took over 120 s (a per-rank scan per memory point); each
+// stage's ranks are now a set, and a launch keeps at most 16,384 memory
+// points (2 million repeated lines took 1.2 GB), saying so in the run.
+TEST(HostileLimits, ManyRanksAndRepeatedMemoryLinesStayWithinTheLimit) {
+  const fs::path dir = fs::temp_directory_path() / "kvplan-limits-ranks";
+  fs::create_directories(dir);
+  const std::string log = (dir / "ranks.log").string();
+  std::ofstream out(log);
+  out << "[2026-03-02 14:00:01] server_args=ServerArgs(model_path='m', tp_size=8)\n";
+  for (int i = 0; i < 100000; ++i) {
+    out << "[2026-03-02 14:00:07 TP" << i << "] Load weight begin. avail mem=78.50 GB\n";
+  }
+  out.close();
+  const kvplan::testing::CliResult r = Probe({"explain", log});
+  EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+  EXPECT_NE(r.out.find("more than 16384 memory lines in one launch"), std::string::npos)
+      << r.out.substr(0, 2000);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace kvplan
