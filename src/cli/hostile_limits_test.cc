@@ -129,7 +129,8 @@ TEST(HostileLimits, SglangCountsPastTheLimitAreRefused) {
       {With(plan, {"--mem-fraction-static", "nan"}), "expects a finite number"},
       {With(plan, {"--mem-fraction-static", "inf"}), "expects a finite number"},
       {With(plan, {"--mem-fraction-static", "1e308"}), "between 0 and 1"},
-      {With(plan, {"--pre-load-free-gib", "nan"}), "must be a positive number of GiB"},
+      {With(plan, {"--pre-load-free-gib", "nan"}), "--pre-load-free-gib must be a positive"},
+      {With(plan, {"--pre-load-free-gib", "1e300"}), "(at most 1048576), got 1e+300"},
       {With(plan, {"--engine", ""}), "unknown engine ''"},
       {{"plan", "--gpu", "", "--model", "Qwen/Qwen3-8B"}, "no GPU given"},
   });
@@ -193,26 +194,26 @@ TEST(HostileLimits, PerfTuneAndSimulateCountsPastTheLimitAreRefused) {
   });
 }
 
-std::string Hostile(const std::string& name) {
+std::string HostileFile(const std::string& name) {
   return kvplan::testing::SyntheticData("hostile/" + name);
 }
 
 TEST(HostileLimits, ConfigValuesNameTheFieldAndWhatWasExpected) {
   const std::vector<std::string> plan = {"plan", "--gpu", "h100", "--model"};
   ExpectAllRefused({
-      {With(plan, {Hostile("context_2p40.json")}),
+      {With(plan, {HostileFile("context_2p40.json")}),
        "config key \"max_position_embeddings\" is out of range: 1099511627776 (expected 0 to "
        "100000000)"},
-      {With(plan, {Hostile("layers_2p64.json")}),
+      {With(plan, {HostileFile("layers_2p64.json")}),
        "config key \"num_hidden_layers\" should be an integer of at most 9223372036854775807, got "
        "18446744073709551615"},
-      {With(plan, {Hostile("layers_fraction.json")}),
+      {With(plan, {HostileFile("layers_fraction.json")}),
        "config key \"num_hidden_layers\" should be an integer, got 2.5"},
-      {With(plan, {Hostile("layers_string.json")}),
+      {With(plan, {HostileFile("layers_string.json")}),
        "config key \"num_hidden_layers\" should be an integer, got string \"2\""},
-      {With(plan, {Hostile("layers_negative.json")}),
+      {With(plan, {HostileFile("layers_negative.json")}),
        "config key \"num_hidden_layers\" must be > 0, got -2"},
-      {With(plan, {Hostile("hidden_size_huge.json")}),
+      {With(plan, {HostileFile("hidden_size_huge.json")}),
        "config key \"hidden_size\" is out of range: 9223372036854775807 (expected 0 to 65536)"},
   });
 }
@@ -231,7 +232,7 @@ void ExpectEndsCleanly(const std::vector<std::string>& args) {
 }
 
 TEST(HostileLimits, EveryCorpusFileThroughEveryReaderEndsWithinTheLimit) {
-  const fs::path dir = Hostile("");
+  const fs::path dir = HostileFile("");
   const std::string db = (fs::temp_directory_path() / "kvplan-limits-ingest.db").string();
   std::set<std::string> seen;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
