@@ -23,6 +23,12 @@ namespace kvplan {
 namespace {
 namespace fs = std::filesystem;
 
+// A name of this process's own under the temporary directory (ctest may run
+// several test binaries, or worktrees, at once).
+std::string TempPath(const std::string& name) {
+  return (fs::temp_directory_path() / (name + "-" + std::to_string(getpid()))).string();
+}
+
 std::string ProbeTimeout() {
   const char* env = std::getenv("KVPLAN_PROBE_TIMEOUT_S");
   return env != nullptr && *env != '\0' ? env : "2";
@@ -233,7 +239,7 @@ void ExpectEndsCleanly(const std::vector<std::string>& args) {
 
 TEST(HostileLimits, EveryCorpusFileThroughEveryReaderEndsWithinTheLimit) {
   const fs::path dir = HostileFile("");
-  const std::string db = (fs::temp_directory_path() / "kvplan-limits-ingest.db").string();
+  const std::string db = TempPath("kvplan-limits-ingest.db");
   std::set<std::string> seen;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().string();
@@ -255,7 +261,7 @@ TEST(HostileLimits, EveryCorpusFileThroughEveryReaderEndsWithinTheLimit) {
 // A log of many restarts kept every launch in memory (a 2 GB one of 310,050
 // launches: 9 GB): past 1,000 launches it is refused, and nothing is stored.
 TEST(HostileLimits, ALogOfMoreLaunchesThanTheLimitIsRefusedWhole) {
-  const fs::path dir = fs::temp_directory_path() / "kvplan-limits-launches";
+  const fs::path dir = fs::path(TempPath("kvplan-limits-launches"));
   fs::create_directories(dir);
   std::ifstream one(kvplan::testing::SyntheticData("sglang/decode_llama8b_no_spec.log"));
   const std::string launch((std::istreambuf_iterator<char>(one)), {});
@@ -276,7 +282,7 @@ TEST(HostileLimits, ALogOfMoreLaunchesThanTheLimitIsRefusedWhole) {
 // stage's ranks are now a set, and a launch keeps at most 16,384 memory
 // points (2 million repeated lines took 1.2 GB), saying so in the run.
 TEST(HostileLimits, ManyRanksAndRepeatedMemoryLinesStayWithinTheLimit) {
-  const fs::path dir = fs::temp_directory_path() / "kvplan-limits-ranks";
+  const fs::path dir = fs::path(TempPath("kvplan-limits-ranks"));
   fs::create_directories(dir);
   const std::string log = (dir / "ranks.log").string();
   std::ofstream out(log);
