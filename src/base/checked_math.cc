@@ -21,4 +21,9 @@ int CheckedInt(int64_t v, std::string_view what) {
   return static_cast<int>(v);
 }
 
+int64_t CheckedAtMost(int64_t v, int64_t hi, std::string_view what) {
+  if (v > hi) throw InputError(fmt::format("{} {} is too large (at most {})", what, v, hi));
+  return v;
+}
+
 }  // namespace kvplan

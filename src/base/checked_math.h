@@ -26,4 +26,14 @@ inline int64_t CheckedAdd(int64_t a, int64_t b, std::string_view what) {
 // `v` as an int when it fits, else InputError naming `what`: no silent narrowing.
 int CheckedInt(int64_t v, std::string_view what);
 
+// The largest count of tokens or requests kvplan takes from a flag or a file
+// (a context, a batch, a token budget, a number of requests): 10x the longest
+// context of any released model, and small enough that a product of two
+// counts and a per-element size (4 B x rows x context) stays exact in int64.
+inline constexpr int64_t kMaxInputCount = 100'000'000;
+
+// `v` when it is at most `hi`, else InputError "<what> <v> is too large (at
+// most <hi>)": a 2^40 context is refused instead of planned on wrapped figures.
+int64_t CheckedAtMost(int64_t v, int64_t hi, std::string_view what);
+
 }  // namespace kvplan

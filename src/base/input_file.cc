@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -79,6 +80,16 @@ std::string InputFile::Read(int64_t n) {
   }
   out.resize(got);
   return out;
+}
+
+InputFileStreamBuf::int_type InputFileStreamBuf::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  if (left_ <= 0) return traits_type::eof();
+  chunk_ = file_.Read(std::min<int64_t>(left_, int64_t{64} << 10));
+  if (chunk_.empty()) return traits_type::eof();
+  left_ -= static_cast<int64_t>(chunk_.size());
+  setg(chunk_.data(), chunk_.data(), chunk_.data() + chunk_.size());
+  return traits_type::to_int_type(*gptr());
 }
 
 std::string ReadInputFile(const std::string& path, const InputKind& kind) {

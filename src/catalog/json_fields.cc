@@ -1,18 +1,28 @@
 #include "catalog/json_fields.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan::config_json {
 namespace {
 
+// What was found, for the message: a number or a string is quoted (cut and
+// escaped), anything else named by its JSON type.
+std::string Found(const Json& value) {
+  if (value.is_number()) return EscapeForError(value.dump(), 40);
+  if (value.is_string()) return "string " + QuoteForError(value.get<std::string>(), 40);
+  return value.type_name();
+}
+
 [[noreturn]] void WrongType(const std::string& origin, const char* key, const char* expected,
                             const Json& value) {
   throw InputError(origin + ": config key \"" + key + "\" should be " + expected + ", got " +
-                   value.type_name());
+                   Found(value));
 }
 
 const Json* Find(const Json& obj, const char* key) {
@@ -26,6 +36,11 @@ const Json* Find(const Json& obj, const char* key) {
 std::optional<int64_t> OptInt(const Json& obj, const char* key, const std::string& origin) {
   const Json* v = Find(obj, key);
   if (v == nullptr) return std::nullopt;
+  // nlohmann keeps 2^63 .. 2^64-1 as unsigned: read as int64 it would wrap
+  // to a negative figure.
+  if (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t{INT64_MAX}) {
+    WrongType(origin, key, "an integer of at most 9223372036854775807", *v);
+  }
   if (v->is_number_integer()) return v->get<int64_t>();
   if (v->is_number_float()) {
     double d = v->get<double>();
@@ -73,7 +88,10 @@ std::vector<int64_t> IntList(const Json& obj, const char* key, const std::string
   if (v == nullptr) return out;
   if (!v->is_array()) WrongType(origin, key, "a list of integers", *v);
   for (const Json& e : *v) {
-    if (!e.is_number_integer()) WrongType(origin, key, "a list of integers", *v);
+    if (!e.is_number_integer() ||
+        (e.is_number_unsigned() && e.get<uint64_t>() > uint64_t{INT64_MAX})) {
+      WrongType(origin, key, "a list of integers", e);
+    }
     out.push_back(e.get<int64_t>());
   }
   return out;

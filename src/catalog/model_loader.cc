@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <istream>
 #include <limits>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -22,10 +24,12 @@ namespace {
 // into memory several times its size.
 // config.json: real ones are under 100 KB (the longest are quantized MoE
 // configs listing every ignored module); hf_quant_config.json likewise.
+// Parsed as a document of about 40x its size (1 MiB of small values: 40 MB),
+// so the limit keeps the peak under 64 MB.
 const InputKind kConfigFile{"model config", "a model's config.json (a JSON object under 100 KB)",
-                            int64_t{16} << 20};
+                            int64_t{1} << 20};
 // model.safetensors.index.json lists every tensor: about 10 MB for the largest
-// checkpoints (DeepSeek-V3 and Kimi-K2 class, 90k-140k tensors).
+// checkpoints (DeepSeek-V3 and Kimi-K2 class, 90k-140k tensors); streamed.
 const InputKind kIndexFile{"safetensors index",
                            "model.safetensors.index.json ({\"metadata\": {\"total_size\": N}})",
                            int64_t{64} << 20};
@@ -74,23 +78,70 @@ int64_t TotalSizeValue(const nlohmann::json& total, const std::string& where) {
                                    : static_cast<int64_t>(total.get<double>());
 }
 
+// SAX events of an index, keeping only metadata.total_size: the weight_map
+// (140k tensors, 10 MB for the largest checkpoints) is never built as a
+// document, which took 54 MB for 12 MB and grew with the file.
+class IndexTotalSax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool valid = true, top_object = false, meta_object = false;
+  std::optional<nlohmann::json> total;
+
+  bool null() override { return Scalar(nullptr); }
+  bool boolean(bool v) override { return Scalar(v); }
+  bool number_integer(number_integer_t v) override { return Scalar(v); }
+  bool number_unsigned(number_unsigned_t v) override { return Scalar(v); }
+  bool number_float(number_float_t v, const string_t&) override { return Scalar(v); }
+  bool string(string_t& v) override { return Scalar(v); }
+  bool binary(binary_t&) override { return Scalar(nullptr); }
+  bool start_object(std::size_t) override { return Open(true); }
+  bool start_array(std::size_t) override { return Open(false); }
+  bool end_object() override { return Close(); }
+  bool end_array() override { return Close(); }
+  bool key(string_t& k) override {
+    (depth_ == 1 ? top_key_ : meta_key_) = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    valid = false;
+    return false;
+  }
+
+ private:
+  bool InTotal() const { return depth_ == 2 && in_meta_ && meta_key_ == "total_size"; }
+  bool Scalar(nlohmann::json v) {
+    if (InTotal()) total = std::move(v);
+    return true;
+  }
+  bool Open(bool object) {
+    if (InTotal()) total = nlohmann::json::object();  // not a number: refused below
+    ++depth_;
+    if (depth_ == 1) top_object = object;
+    in_meta_ = depth_ == 2 && top_key_ == "metadata" && object;
+    if (in_meta_) meta_object = true;
+    return true;
+  }
+  bool Close() {
+    if (depth_ == 2) in_meta_ = false;
+    --depth_;
+    return true;
+  }
+  int depth_ = 0;
+  bool in_meta_ = false;
+  std::string top_key_, meta_key_;
+};
+
 int64_t IndexTotalSize(const fs::path& index) {
   const std::string where = EscapeForError(index.string());
-  nlohmann::json j =
-      nlohmann::json::parse(ReadInputFile(index.string(), kIndexFile), nullptr, false);
+  InputFile in(index.string(), kIndexFile);
+  InputFileStreamBuf buf(in, in.size());
+  std::istream text(&buf);
+  IndexTotalSax sax;
+  nlohmann::json::sax_parse(text, &sax);
   const char* expected = "expected {\"metadata\": {\"total_size\": N}}";
-  if (j.is_discarded() || !j.is_object()) {
-    throw InputError(where + ": not valid JSON; " + expected);
-  }
-  auto meta = j.find("metadata");
-  if (meta == j.end() || !meta->is_object()) {
-    throw InputError(where + ": no \"metadata\" object; " + expected);
-  }
-  auto total = meta->find("total_size");
-  if (total == meta->end()) {
-    throw InputError(where + ": no positive metadata.total_size; " + expected);
-  }
-  return TotalSizeValue(*total, where);
+  if (!sax.valid || !sax.top_object) throw InputError(where + ": not valid JSON; " + expected);
+  if (!sax.meta_object) throw InputError(where + ": no \"metadata\" object; " + expected);
+  if (!sax.total) throw InputError(where + ": no positive metadata.total_size; " + expected);
+  return TotalSizeValue(*sax.total, where);
 }
 
 }  // namespace
@@ -171,8 +222,9 @@ int64_t SafetensorsTensorBytes(const fs::path& file) {
     throw InputError(where + ": truncated safetensors header (" + std::to_string(n) +
                      " bytes announced, " + std::to_string(in.size() - 8) + " in the file)");
   }
-  const std::string header = in.Read(static_cast<int64_t>(n));
-  if (header.size() != n) throw InputError(where + ": truncated safetensors header");
+  // Streamed: the file was checked to hold the n bytes announced.
+  InputFileStreamBuf buf(in, static_cast<int64_t>(n));
+  std::istream header(&buf);
   return SumTensorBytes(header, where);
 }
 

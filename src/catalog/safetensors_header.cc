@@ -102,6 +102,12 @@ class TensorSum : public nlohmann::json_sax<Json> {
 
 }  // namespace
 
+int64_t SumTensorBytes(std::istream& header, const std::string& where) {
+  TensorSum sum(where);
+  Json::sax_parse(header, &sum);
+  return sum.total();
+}
+
 int64_t SumTensorBytes(std::string_view header, const std::string& where) {
   TensorSum sum(where);
   Json::sax_parse(header.begin(), header.end(), &sum);

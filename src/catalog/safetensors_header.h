@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <string_view>
 
@@ -12,5 +13,7 @@ namespace kvplan {
 // document is built: memory stays the header's own size). InputError naming
 // `where` when the header is not that shape or the sum overflows.
 int64_t SumTensorBytes(std::string_view header, const std::string& where);
+// The same, read from a stream (a file's header, chunk by chunk).
+int64_t SumTensorBytes(std::istream& header, const std::string& where);
 
 }  // namespace kvplan

@@ -18,6 +18,7 @@ void RegisterRunsVerb(Command& app) {
   cmd->add_flag("--json", *json, "print JSON");
   cmd->add_option("--db", *db, "run database (default $XDG_DATA_HOME/kvplan/runs.db)");
   cmd->callback([filter, db, json] {
+    filter->table_only = !*json;  // the table needs a few figures, JSON the whole record
     HistoryListing listing = ListHistory(*db, *filter);
     fmt::print("{}", *json ? RenderHistoryJson(listing) : RenderHistoryText(listing));
   });

@@ -97,7 +97,7 @@ TEST(HostileInputs, SpecialFilesAreRefusedNotWaitedOn) {
 TEST(HostileInputs, OversizedFilesAreRefusedBeforeReading) {
   TempDir t;
   MakeSparse(t / "config.json", 200 << 20);
-  ExpectOneLineError(kPlan + (t / "config.json"), "over the 16.0 MiB limit for a model config");
+  ExpectOneLineError(kPlan + (t / "config.json"), "over the 1.0 MiB limit for a model config");
   fs::create_directories(t / "m");
   std::ofstream(t / "m/config.json") << R"({"architectures":["LlamaForCausalLM"],
     "hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,"num_attention_heads":4,

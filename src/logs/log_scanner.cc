@@ -157,6 +157,10 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
     }
     if (nul) continue;  // binary junk: no engine writes NUL bytes
     cleaner.Feed(raw, reader.line_number());
+    if (builder.closed_runs() >= options.max_runs) {  // launch max_runs + 1 began
+      result.stopped_at_max_runs = options.max_runs;
+      break;
+    }
     if (options.progress && reader.bytes_read() >= next_progress) {
       options.progress(reader.bytes_read());
       next_progress = reader.bytes_read() + options.progress_every;
@@ -189,6 +193,12 @@ ScanResult ScanLogFile(const std::string& path, const ScanOptions& options) {
 }
 
 std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult& scanned) {
+  if (scanned.stopped_at_max_runs > 0) {
+    throw InputError(fmt::format(
+        "log {} holds more than {} launches; kvplan reads at most {} from one log (split it at "
+        "the launch lines)",
+        EscapeForError(path), scanned.stopped_at_max_runs, scanned.stopped_at_max_runs));
+  }
   for (const RunRecord& r : scanned.runs) {
     if (HoldsStartUpLines(r)) return scanned.runs;
   }

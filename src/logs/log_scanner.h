@@ -19,6 +19,10 @@ struct ScanOptions {
   std::function<void(int64_t bytes)> progress;
   int64_t progress_every = int64_t{32} << 20;
   size_t buffer_bytes = size_t{1} << 20;  // also the longest line kept whole
+  // Launches kept from one log: each holds its settings, figures and decode
+  // summary (about 30 KB), so a 2 GB log of 300,000 restarts took 9 GB. Past
+  // this many the log is refused (ReadRunsOrThrow), never cut silently.
+  size_t max_runs = 1000;
 };
 
 struct ScanResult {
@@ -28,6 +32,7 @@ struct ScanResult {
   int64_t lines = 0;
   int64_t binary_lines = 0;        // lines holding NUL bytes
   bool stopped_as_binary = false;  // reading stopped early: binary data, not a log
+  size_t stopped_at_max_runs = 0;  // reading stopped early at this many launches (max_runs)
 };
 
 ScanResult ScanLog(LineReader& reader, const ScanOptions& options = {});

@@ -61,6 +61,7 @@ class RunBuilder {
   void EndTraceback() { in_traceback_ = false; }
 
   std::vector<RunRecord> Finish(bool ended_mid_line, bool saw_cut_line);
+  size_t closed_runs() const { return done_.size(); }  // launches ended so far
 
  private:
   bool HasLaunchContent() const;

@@ -1,5 +1,6 @@
 #include "perf/perf_report.h"
 
+#include "base/checked_math.h"
 #include "engines/sglang/graph_estimate.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/speculative.h"
@@ -30,13 +31,17 @@ void Validate(const PerfRequest& r) {
                                  r.par.AttentionTp(), r.model.num_attention_heads, r.model.id));
   }
   if (r.context < 0) throw InputError("--context must be >= 0");
+  CheckedAtMost(r.context, kMaxInputCount, "--context");
   for (int b : r.batch_sizes) {
     if (b < 1) throw InputError(fmt::format("batch size {} must be at least 1", b));
+    CheckedAtMost(b, kMaxInputCount, "batch size");
   }
   for (int64_t p : r.prompt_lengths) {
     if (p < 1) throw InputError(fmt::format("prompt length {} must be at least 1", p));
+    CheckedAtMost(p, kMaxInputCount, "prompt length");
   }
   if (r.chunked_prefill_size < 1) throw InputError("chunked prefill size must be at least 1");
+  CheckedAtMost(r.chunked_prefill_size, kMaxInputCount, "--chunked-prefill-size");
 }
 
 std::string AllreduceSummary(const StepContext& c, double bytes) {

@@ -62,7 +62,8 @@ void SetSpeculation(const PerfQuery& o, PerfRequest* r) {
   if (o.accept_length) {
     if (algo == SpecAlgorithm::kNone)
       throw InputError("--accept-length needs --speculative-algorithm");
-    if (*o.accept_length < 1.0 || *o.accept_length > r->spec.num_draft_tokens + 1.0) {
+    // Written as what must hold, so that NaN is refused too.
+    if (!(*o.accept_length >= 1.0 && *o.accept_length <= r->spec.num_draft_tokens + 1.0)) {
       throw InputError(
           fmt::format("--accept-length {} must be between 1 and num_draft_tokens + 1 ({})",
                       *o.accept_length, r->spec.num_draft_tokens + 1));

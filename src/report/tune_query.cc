@@ -1,9 +1,11 @@
 // `kvplan tune`'s entry point (kvplan/tune.h): the user's names resolved into
 // the search's request, and the search run.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "engines/sglang/era.h"
@@ -18,6 +20,7 @@ namespace kvplan {
 namespace {
 
 constexpr int kDefaultGpus = 8;
+constexpr int kMaxTuneThreads = 1024;
 
 // The release: tune searches SGLang launches only.
 std::string SglangVersionOf(const std::string& engine_spec) {
@@ -55,8 +58,21 @@ std::vector<Assumption> Assumptions(const TuneQuery& o, const TuneRequest& req) 
 TuneRequest BuildRequest(const TuneQuery& o) {
   if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan tune needs --model and --gpu");
   if (o.concurrency < 0) throw InputError("--concurrency must be >= 0");
-  if ((o.ttft_ms && *o.ttft_ms <= 0) || (o.tpot_ms && *o.tpot_ms <= 0)) {
-    throw InputError("--ttft-ms and --tpot-ms must be positive");
+  CheckedAtMost(o.concurrency, kMaxInputCount, "--concurrency");
+  if (o.prompt < 0) throw InputError("--prompt must be >= 0 (0: half the context)");
+  CheckedAtMost(o.prompt, kMaxInputCount, "--prompt");
+  if (o.context) CheckedAtMost(*o.context, kMaxInputCount, "--context");
+  if (o.gpus) CheckedAtMost(*o.gpus, kMaxInputCount, "--gpus");
+  // Each thread is a std::thread: a million of them exhausts the process.
+  CheckedAtMost(o.threads, kMaxTuneThreads, "--threads");
+  // Written as what must hold, so that NaN is refused too.
+  if ((o.ttft_ms && !(*o.ttft_ms > 0 && std::isfinite(*o.ttft_ms))) ||
+      (o.tpot_ms && !(*o.tpot_ms > 0 && std::isfinite(*o.tpot_ms)))) {
+    throw InputError("--ttft-ms and --tpot-ms must be positive, finite numbers");
+  }
+  if (o.accept_length && !(*o.accept_length >= 1 && std::isfinite(*o.accept_length))) {
+    throw InputError(
+        fmt::format("--accept-length {} must be a finite number of at least 1", *o.accept_length));
   }
   TuneRequest req;
   req.model = LoadModel(o.model);

@@ -227,18 +227,70 @@ void RunStore::UpsertRuns(const std::string& log_hash, const std::vector<RunReco
   out->runs_updated = static_cast<int>(runs.size()) - out->runs_stored;
 }
 
+#define KVPLAN_RUNS_WHERE                                       \
+  "WHERE (?1 = '' OR instr(lower(runs.model), lower(?1)) > 0) " \
+  "AND (?2 = 0 OR runs.outcome = 'failed') ORDER BY runs.id"
+
+namespace {
+
+// The table's figures of each run, extracted by SQLite (one JSON parse per
+// row, cached across the json_* calls of that row).
+constexpr const char* kListTable =
+    "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, runs.engine, runs.model, "
+    "runs.gpu, runs.outcome, runs.decode_reports, runs.decode_batch, runs.decode_tok_s, "
+    "json_extract(runs.record, '$.started_at'), "
+    "json_extract(runs.record, '$.figures.kv_tokens'), "
+    "json_extract(runs.record, '$.figures.gpu_kv_cache_tokens'), "
+    "(SELECT json_group_array(json_array(json_extract(value, '$.key'), "
+    "json_extract(value, '$.value'))) FROM json_each(runs.record, '$.settings') "
+    "WHERE json_extract(value, '$.key') IN ('tp_size', 'tensor_parallel_size', "
+    "'mem_fraction_static', 'gpu_memory_utilization')) "
+    "FROM runs JOIN logs ON logs.hash = runs.log_hash " KVPLAN_RUNS_WHERE;
+
+StoredRun TableRowToRun(const Stmt& s) {
+  StoredRun out;
+  out.id = s.Int(0);
+  out.log_hash = s.Text(1);
+  out.log_path = s.Text(2);
+  out.ingested_at = s.Text(3);
+  RunRecord& r = out.record;
+  r.engine = s.Text(4);
+  r.model = s.Text(5);
+  r.gpu_name = s.Text(6);
+  r.outcome = s.Text(7);
+  // The columns BindDecode wrote: the sample count and the most common batch.
+  r.decode.samples = s.OptInt(8).value_or(0);
+  if (s.OptInt(9) && s.OptDouble(10)) {
+    r.decode.batches.push_back({*s.OptInt(9), 0, *s.OptDouble(10), std::nullopt});
+  }
+  r.started_at = s.Text(11);
+  if (std::optional<double> t = s.OptDouble(12)) r.figures["kv_tokens"] = *t;
+  if (std::optional<double> t = s.OptDouble(13)) r.figures["gpu_kv_cache_tokens"] = *t;
+  const nlohmann::json settings = nlohmann::json::parse(s.Text(14), nullptr, false);
+  if (settings.is_array()) {
+    for (const nlohmann::json& kv : settings) {
+      if (kv.size() == 2 && kv[0].is_string() && kv[1].is_string()) {
+        r.settings.push_back({kv[0].get<std::string>(), kv[1].get<std::string>(), "", ""});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<StoredRun> RunStore::List(const RunFilter& filter) const {
-  Stmt s(db_,
-         "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, runs.record FROM runs "
-         "JOIN logs ON logs.hash = runs.log_hash "
-         "WHERE (?1 = '' OR instr(lower(runs.model), lower(?1)) > 0) "
-         "AND (?2 = 0 OR runs.outcome = 'failed') ORDER BY runs.id");
+  Stmt s(db_, filter.table_only ? kListTable
+                                : "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, "
+                                  "runs.record FROM runs "
+                                  "JOIN logs ON logs.hash = runs.log_hash " KVPLAN_RUNS_WHERE);
   s.Bind(1, filter.model);
   s.Bind(2, static_cast<int64_t>(filter.failed_only ? 1 : 0));
   std::vector<StoredRun> out;
-  while (s.Step()) out.push_back(RowToRun(s));
+  while (s.Step()) out.push_back(filter.table_only ? TableRowToRun(s) : RowToRun(s));
   return out;
 }
+#undef KVPLAN_RUNS_WHERE
 
 std::optional<StoredRun> RunStore::LastGood(const RunRecord& like,
                                             const std::string& exclude_hash) const {

@@ -17,6 +17,7 @@
 #include "logs/content_hash.h"
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
+#include "store/sqlite_stmt.h"
 #include "testing/sqlite_rows.h"
 
 namespace kvplan {
@@ -418,6 +419,64 @@ TEST(RunStore, DefaultPathFollowsXdgDataHome) {
   ::setenv("HOME", std::getenv("HOME") ? std::getenv("HOME") : "/root", 1);
   EXPECT_NE(RunStore::DefaultPath().find("/.local/share/kvplan/runs.db"), std::string::npos);
   if (old) ::setenv("XDG_DATA_HOME", saved.c_str(), 1);
+}
+
+// The statements ingest, runs and diff --last-good prepare do not grow with
+// the runs of a log or of the store: a query per run (or per rank) would make
+// a 10,000-run store quadratic. Counted, not timed.
+int64_t StatementsFor(int runs_per_log, int logs) {
+  TempDir dir;
+  RunStore store(dir.File("runs.db"));
+  const int64_t before = Stmt::Prepared();
+  for (int l = 0; l < logs; ++l) {
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < runs_per_log; ++i) runs.push_back(MakeRun("m", "ok", i));
+    store.Ingest(fmt::format("{}.log", l), fmt::format("hash-{}", l), 100 + l, runs);
+  }
+  const int64_t ingest = Stmt::Prepared() - before;
+  RunFilter table;
+  table.table_only = true;
+  EXPECT_EQ(store.List(table).size(), static_cast<size_t>(runs_per_log * logs));
+  EXPECT_EQ(store.List({}).size(), static_cast<size_t>(runs_per_log * logs));
+  EXPECT_TRUE(store.LastGood(MakeRun("m", "ok"), "").has_value());
+  return (Stmt::Prepared() - before - ingest) * 1000 + ingest / logs;
+}
+
+TEST(RunStore, StatementsDoNotGrowWithTheRuns) {
+  EXPECT_EQ(StatementsFor(3, 2), StatementsFor(300, 2));
+  EXPECT_EQ(StatementsFor(3, 2), StatementsFor(3, 40));
+}
+
+// The table-only listing reads the same figures the full record holds.
+TEST(RunStore, TableOnlyListingHoldsTheTableFigures) {
+  TempDir dir;
+  RunStore store(dir.File("runs.db"));
+  RunRecord r = MakeRun("m", "ok");
+  r.started_at = "2026-03-02 14:00:01";
+  r.settings.push_back({"mem_fraction_static", "0.85", "user", ""});
+  r.decode.samples = 13;
+  r.decode.batches.push_back({4, 3, 305.21, std::nullopt});
+  store.Ingest("a.log", "hash-a", 100, {r});
+  RunFilter table;
+  table.table_only = true;
+  const std::vector<StoredRun> rows = store.List(table);
+  ASSERT_EQ(rows.size(), 1u);
+  const RunRecord& t = rows[0].record;
+  EXPECT_EQ(t.started_at, r.started_at);
+  EXPECT_EQ(t.engine, r.engine);
+  EXPECT_EQ(t.model, r.model);
+  EXPECT_EQ(t.gpu_name, r.gpu_name);
+  EXPECT_EQ(t.outcome, r.outcome);
+  EXPECT_EQ(t.Figure("kv_tokens"), r.Figure("kv_tokens"));
+  ASSERT_NE(t.FindSetting("tp_size"), nullptr);
+  EXPECT_EQ(t.FindSetting("tp_size")->value, "2");
+  ASSERT_NE(t.FindSetting("mem_fraction_static"), nullptr);
+  EXPECT_EQ(t.FindSetting("mem_fraction_static")->value, "0.85");
+  ASSERT_NE(t.decode.MostCommon(), nullptr);
+  EXPECT_EQ(t.decode.MostCommon()->running_reqs, 4);
+  EXPECT_DOUBLE_EQ(t.decode.MostCommon()->median_tok_s, 305.21);
+  EXPECT_EQ(t.decode.samples, 13);
+  EXPECT_EQ(rows[0].log_path, "a.log");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ namespace kvplan {
 class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) : db_(db) {
+    ++Prepared();
     if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
       throw InputError(fmt::format("run database: {}", sqlite3_errmsg(db)));
     }
@@ -53,6 +54,20 @@ class Stmt {
     return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t));
   }
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  std::optional<int64_t> OptInt(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int64(stmt_, col);
+  }
+  std::optional<double> OptDouble(int col) const {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(stmt_, col);
+  }
+  // Statements prepared by this process: a test counts them to catch a query
+  // per run or per rank (quadratic work on a large store) without timing.
+  static int64_t& Prepared() {
+    static int64_t n = 0;
+    return n;
+  }
   // Ready to bind and step again.
   void Reset() {
     sqlite3_reset(stmt_);

@@ -2,6 +2,7 @@
 // before any memory is planned.
 #include <fmt/core.h>
 
+#include "base/checked_math.h"
 #include "base/text.h"
 #include "catalog/sharding.h"
 #include "engines/sglang/stages.h"
@@ -10,9 +11,15 @@
 namespace kvplan {
 namespace {
 
+// The capture list holds one batch size per 16 or 32 up to the maximum, and
+// each size is one graph: a million is past any GPU and still plans in 0.1 s
+// (10^8 took 5 s and 110 MB for the list alone).
+constexpr int64_t kMaxCudaGraphBs = 1'000'000;
+
 void Validate(const SglangArgs& a) {
   auto positive = [](const char* flag, int64_t v) {
     if (v < 1) throw InputError(fmt::format("{} must be at least 1, got {}", flag, v));
+    CheckedAtMost(v, kMaxInputCount, flag);
   };
   positive("--tp-size", a.tp);
   positive("--pp-size", a.pp);
@@ -32,7 +39,17 @@ void Validate(const SglangArgs& a) {
   if (a.context_length) positive("--context-length", *a.context_length);
   if (a.max_running_requests) positive("--max-running-requests", *a.max_running_requests);
   if (a.max_total_tokens) positive("--max-total-tokens", *a.max_total_tokens);
-  if (a.cuda_graph_max_bs) positive("--cuda-graph-max-bs", *a.cuda_graph_max_bs);
+  if (a.cuda_graph_max_bs) {
+    positive("--cuda-graph-max-bs", *a.cuda_graph_max_bs);
+    CheckedAtMost(*a.cuda_graph_max_bs, kMaxCudaGraphBs, "--cuda-graph-max-bs");
+  }
+  // -1 disables chunking; only the upper ends need a bound.
+  if (a.chunked_prefill_size) {
+    CheckedAtMost(*a.chunked_prefill_size, kMaxInputCount, "--chunked-prefill-size");
+  }
+  if (a.max_prefill_tokens) {
+    CheckedAtMost(*a.max_prefill_tokens, kMaxInputCount, "--max-prefill-tokens");
+  }
   if (a.speculative_num_steps) positive("--speculative-num-steps", *a.speculative_num_steps);
   if (a.speculative_eagle_topk) positive("--speculative-eagle-topk", *a.speculative_eagle_topk);
   if (a.speculative_num_draft_tokens) {

@@ -1,6 +1,6 @@
 // PlanRequest -> PlanSglang: the SGLang flags, the model and draft, the GPU
 // and what the user measured.
-#include <cmath>
+#include <algorithm>
 
 #include <fmt/core.h>
 
@@ -14,9 +14,12 @@ namespace {
 std::optional<int64_t> MeasuredBytes(const PlanRequest& req, const std::string& key) {
   auto it = req.measured_gib.find(key);
   if (it == req.measured_gib.end()) return std::nullopt;
-  if (!(it->second > 0) || !std::isfinite(it->second)) {
-    throw InputError(
-        fmt::format("--{}-gib must be a positive number of GiB, got {}", key, it->second));
+  // At most 1 PiB: 1e300 GiB would not fit the int64 bytes it converts to.
+  if (!(it->second > 0 && it->second <= double{1 << 20})) {
+    std::string flag = key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    throw InputError(fmt::format(
+        "--{}-gib must be a positive number of GiB (at most 1048576), got {}", flag, it->second));
   }
   return GiBToBytes(it->second);
 }

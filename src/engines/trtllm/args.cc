@@ -3,6 +3,7 @@
 
 #include <fmt/core.h>
 
+#include "base/checked_math.h"
 #include "base/input_file.h"
 #include "engines/common/flag_parser.h"
 #include "engines/trtllm/trtllm.h"
@@ -16,7 +17,7 @@ int64_t YamlInt(const std::string& key, const std::string& v) {
   try {
     size_t used = 0;
     long long n = std::stoll(v, &used);
-    if (used == v.size() && n > 0 && n <= 100'000'000) return n;
+    if (used == v.size() && n > 0 && n <= kMaxInputCount) return n;
   } catch (const std::exception&) {
   }
   throw InputError(
@@ -135,8 +136,9 @@ TrtllmArgs ParseTrtllmArgs(const std::vector<std::string>& argv) {
   }
   for (auto [flag, v] :
        {std::pair{"--max_num_tokens", mnt}, {"--max_batch_size", mbs}, {"--max_seq_len", msl}}) {
-    if (v && (*v < 1 || *v > 100'000'000)) {
-      throw InputError(fmt::format("{} must be between 1 and 100000000, got {}", flag, *v));
+    if (v && (*v < 1 || *v > kMaxInputCount)) {
+      throw InputError(
+          fmt::format("{} must be between 1 and {}, got {}", flag, kMaxInputCount, *v));
     }
   }
   a.max_num_tokens = mnt;

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "base/checked_math.h"
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/vllm/release.h"
@@ -17,7 +18,7 @@ namespace kvplan {
 namespace {
 
 // Bounds that keep the byte arithmetic far from int64 overflow.
-constexpr int64_t kMaxTokens = 100'000'000;
+constexpr int64_t kMaxTokens = kMaxInputCount;
 
 void CheckBounds(const VllmArgs& a) {
   auto check = [](const char* flag, const std::optional<int64_t>& v) {
