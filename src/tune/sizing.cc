@@ -33,6 +33,8 @@ bool Simulable(const TuneResult& r, bool trace) {
 }
 
 // One replica's share of the load: 1/replicas of the rate and of the requests.
+// Poisson arrivals split at random stay Poisson at the share; SGLang's DP
+// controller deals round robin, which is smoother, so this errs high on TTFT.
 WorkloadSpec ReplicaLoad(const WorkloadSpec& load, int replicas) {
   WorkloadSpec w = load;
   if (replicas > 1 && w.rate) {
@@ -207,6 +209,9 @@ SizingReport RunSizing(const SizingRequest& req) {
       "Proposed: tensor parallelism and whole replicas (each replica simulated alone at its "
       "share of the rate); pipeline stages, DP attention and expert parallelism are not "
       "simulated.");
+  if (!req.load.trace.empty()) {
+    rep.notes.push_back("A trace is not split between replicas: only single-replica launches.");
+  }
   if (rep.winners.empty()) {
     rep.notes.push_back(fmt::format("no launch on 1 to {} GPUs meets the SLA", req.tune.gpus));
   }
