@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kvplan/efficiency.h"
+#include "kvplan/simulate.h"
 
 namespace kvplan {
 
@@ -43,5 +44,27 @@ using TuneProgress = std::function<void(int64_t, int64_t)>;
 // Throws InputError for unknown names and impossible limits.
 std::shared_ptr<const TuneOutcome> SearchLaunchSettings(const TuneQuery& query,
                                                         const TuneProgress& progress = {});
+
+// Sizing a deployment under a load and an SLA (`kvplan tune --rate R
+// --ttft-p90-ms X --tpot-p90-ms Y`, or `--trace FILE`): the fewest GPUs (1 to
+// tune.gpus) and the best launches that meet the SLA, each simulated by
+// `kvplan simulate`, and what cuda_graph_max_bs, mem_fraction_static and the
+// KV dtype do to the best one under the same load.
+struct SizingQuery {
+  TuneQuery tune;     // model, GPU, --gpus (the most tried), engine, efficiencies
+  WorkloadSpec load;  // a rate or a trace, lengths as for `kvplan simulate`
+  std::optional<double> ttft_p90_ms, tpot_p90_ms;
+};
+
+struct SizingOutcome;
+
+// Throws InputError for unknown names, a missing load or SLA, and options that
+// sizing does not take.
+std::shared_ptr<const SizingOutcome> SizeDeployment(const SizingQuery& query);
+
+// Renderers (src/report/sizing_*.cc): the winners with their launch commands
+// (at most `top`) and the memory-setting table; JSON with every winner.
+std::string RenderSizingText(const SizingOutcome& o, int top);
+std::string RenderSizingJson(const SizingOutcome& o);
 
 }  // namespace kvplan

@@ -21,6 +21,7 @@ namespace {
 
 struct TuneOptions {
   TuneQuery query;
+  SizingQuery sizing;  // with --rate or --trace: the load and the SLA
   int top = 10;
   bool json = false, no_progress = false;
 };
@@ -35,14 +36,50 @@ void ProgressBar(int64_t done, int64_t total) {
   std::fflush(stderr);
 }
 
+// With a load (--rate or --trace): the fewest GPUs that meet the SLA.
+void RunSizing(const TuneOptions& o) {
+  SizingQuery q = o.sizing;
+  q.tune = o.query;
+  const std::shared_ptr<const SizingOutcome> outcome = SizeDeployment(q);
+  const std::string text =
+      o.json ? RenderSizingJson(*outcome) + "\n" : RenderSizingText(*outcome, o.top);
+  std::fputs(text.c_str(), stdout);
+}
+
 void Run(const TuneOptions& o) {
   if (o.top < 1) throw InputError("--top must be at least 1");
+  if (o.sizing.load.rate || !o.sizing.load.trace.empty()) return RunSizing(o);
+  if (o.sizing.ttft_p90_ms || o.sizing.tpot_p90_ms) {
+    throw InputError(
+        "--ttft-p90-ms and --tpot-p90-ms size a deployment under a load: add --rate R "
+        "or --trace FILE");
+  }
   const bool bar = !o.no_progress && isatty(fileno(stderr));
   const std::shared_ptr<const TuneOutcome> outcome =
       SearchLaunchSettings(o.query, bar ? ProgressBar : TuneProgress{});
   const std::string text =
       o.json ? RenderTuneJson(*outcome) + "\n" : RenderTuneText(*outcome, o.top);
   std::fputs(text.c_str(), stdout);
+}
+
+// The load and SLA of sizing, named as `kvplan simulate` names its workload.
+void AddSizingOptions(Command* cmd, SizingQuery* q) {
+  WorkloadSpec* w = &q->load;
+  cmd->add_option("--rate", w->rate, "Size for this load: requests per second");
+  cmd->add_option("--trace", w->trace, "Size for this trace (as kvplan simulate --trace)");
+  cmd->add_option("--ttft-p90-ms", q->ttft_p90_ms, "SLA: p90 time to first token");
+  cmd->add_option("--tpot-p90-ms", q->tpot_p90_ms, "SLA: p90 time per output token");
+  cmd->add_option("--arrival", w->arrival, "With --rate: poisson (default), constant or gamma");
+  cmd->add_option("--burstiness", w->burstiness, "Gamma arrivals' shape (1 = Poisson)");
+  cmd->add_option("--duration", w->duration_s, "With --rate: seconds of arrivals");
+  cmd->add_option("--num-requests", w->num_requests, "With --rate: requests (default 1000)");
+  cmd->add_option("--input-len", w->input.mean, "With --rate: input tokens (default 1024)");
+  cmd->add_option("--output-len", w->output.mean, "With --rate: output tokens (default 128)");
+  cmd->add_option("--input-dist", w->input.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--output-dist", w->output.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--input-spread", w->input.spread, "As kvplan simulate --input-spread");
+  cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
+  cmd->add_option("--seed", w->seed, "Random seed (default 0)");
 }
 
 }  // namespace
@@ -75,6 +112,7 @@ void RegisterTuneVerb(Command& app) {
                 "Speculative candidates run with SGLANG_ENABLE_SPEC_V2=1 (overlap scheduler on)");
   cmd->add_option("--threads", o->query.threads, "Worker threads (default: all cores)");
   cmd->add_option("--top", o->top, "Rows to print per table");
+  AddSizingOptions(cmd, &o->sizing);
   AddEfficiencyOptions(cmd, &o->query.eff);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--no-progress", o->no_progress, "No progress bar on stderr");

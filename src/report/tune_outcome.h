@@ -3,6 +3,7 @@
 // launch command of a row is built from all three).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "kvplan/tune.h"
@@ -17,5 +18,13 @@ struct TuneOutcome {
   TuneReport report;
   std::vector<Assumption> assumed;  // what the search took because the user gave none
 };
+
+// The search's request from the user's names (checked; throws InputError).
+TuneRequest TuneRequestOf(const TuneQuery& query);
+// "--engine sglang@RELEASE" when the user named no release.
+void AddReleaseAssumption(const TuneRequest& req, std::vector<Assumption>* assumed);
+// A launch command to copy, broken before flags into lines of at most 100
+// columns joined with shell continuations; `indent` spaces before each line.
+std::string WrapCommand(const std::string& cmd, size_t indent);
 
 }  // namespace kvplan

@@ -32,15 +32,22 @@ std::string SglangVersionOf(const std::string& engine_spec) {
   return version;
 }
 
+}  // namespace
+
+void AddReleaseAssumption(const TuneRequest& req, std::vector<Assumption>* a) {
+  if (!req.sglang_version.empty()) return;
+  std::string canonical;
+  int64_t key = 0;
+  SglangEraFor("", &canonical, &key);
+  a->push_back({"engine", {}, "sglang@" + canonical, "", "the newest modelled release"});
+}
+
+namespace {
+
 // GPU count, context, prompt and release the user left to kvplan.
-std::vector<Assumption> Assumptions(const TuneQuery& o, const TuneRequest& req) {
+std::vector<Assumption> TuneAssumptions(const TuneQuery& o, const TuneRequest& req) {
   std::vector<Assumption> a;
-  if (req.sglang_version.empty()) {
-    std::string canonical;
-    int64_t key = 0;
-    SglangEraFor("", &canonical, &key);
-    a.push_back({"engine", {}, "sglang@" + canonical, "", "the newest modelled release"});
-  }
+  AddReleaseAssumption(req, &a);
   if (!o.gpus) a.push_back({"gpus", {req.gpus}, "", "", "a full node searched; pass --gpus N"});
   if (!o.context) {
     a.push_back({"context", {req.context}, "", "tokens", "kvplan's default tokens per request"});
@@ -55,7 +62,9 @@ std::vector<Assumption> Assumptions(const TuneQuery& o, const TuneRequest& req) 
   return a;
 }
 
-TuneRequest BuildRequest(const TuneQuery& o) {
+}  // namespace
+
+TuneRequest TuneRequestOf(const TuneQuery& o) {
   if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan tune needs --model and --gpu");
   if (o.concurrency < 0) throw InputError("--concurrency must be >= 0");
   CheckedAtMost(o.concurrency, kMaxInputCount, "--concurrency");
@@ -99,15 +108,13 @@ TuneRequest BuildRequest(const TuneQuery& o) {
   return req;
 }
 
-}  // namespace
-
 std::shared_ptr<const TuneOutcome> SearchLaunchSettings(const TuneQuery& query,
                                                         const TuneProgress& progress) {
   auto outcome = std::make_shared<TuneOutcome>();
-  outcome->request = BuildRequest(query);
+  outcome->request = TuneRequestOf(query);
   outcome->space = MakeTuneSpace(outcome->request);
   outcome->report = RunTune(outcome->request, progress);
-  outcome->assumed = Assumptions(query, outcome->request);
+  outcome->assumed = TuneAssumptions(query, outcome->request);
   return outcome;
 }
 

@@ -9,10 +9,7 @@
 #include "report/tune_outcome.h"
 
 namespace kvplan {
-namespace {
 
-// A launch command to copy, broken before flags into lines of at most 100
-// columns joined with shell continuations; `indent` spaces before each line.
 std::string WrapCommand(const std::string& cmd, size_t indent) {
   std::vector<std::string> parts;  // a flag with its value stays on one line
   size_t start = 0;
@@ -35,6 +32,8 @@ std::string WrapCommand(const std::string& cmd, size_t indent) {
   }
   return out + line + "\n";
 }
+
+namespace {
 
 void PrintTable(std::string& out, const char* title, const TuneRequest& req, const TuneSpace& s,
                 const std::vector<TuneResult>& rows, int top) {

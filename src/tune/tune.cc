@@ -408,9 +408,8 @@ void RankResults(const std::vector<TuneResult>& results, TuneReport* rep) {
 
 }  // namespace
 
-TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int64_t)>& progress) {
-  const auto start = std::chrono::steady_clock::now();
-  const TuneSpace s = MakeTuneSpace(req);
+std::vector<TuneResult> EvaluateTuneGrid(const TuneRequest& req, const TuneSpace& s,
+                                         const std::function<void(int64_t, int64_t)>& progress) {
   const int64_t n = s.Size();
   const int threads = req.threads > 0
                           ? req.threads
@@ -430,7 +429,14 @@ TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int
     WithProgress(search, &done, 3 * n, progress);
   }
   if (progress) progress(3 * n, 3 * n);
+  return results;
+}
 
+TuneReport RunTune(const TuneRequest& req, const std::function<void(int64_t, int64_t)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const TuneSpace s = MakeTuneSpace(req);
+  const int64_t n = s.Size();
+  const std::vector<TuneResult> results = EvaluateTuneGrid(req, s, progress);
   TuneReport rep;
   rep.evaluated = n;
   RankResults(results, &rep);

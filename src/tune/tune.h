@@ -97,6 +97,12 @@ struct TuneReport {
   std::vector<std::string> notes;
 };
 
+// Every candidate of `s` with its verdict and figures, in grid order (the
+// search RunTune ranks), on `req.threads` threads.
+std::vector<TuneResult> EvaluateTuneGrid(
+    const TuneRequest& req, const TuneSpace& s,
+    const std::function<void(int64_t, int64_t)>& progress = {});
+
 // Runs the search on `threads` threads; `progress` (may be empty) is called
 // from the calling thread with (done, total) a few times a second.
 TuneReport RunTune(const TuneRequest& req,

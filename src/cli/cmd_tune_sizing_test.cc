@@ -1,0 +1,74 @@
+// Runs the kvplan binary: `kvplan tune` under a load and an SLA (sizing).
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include "testing/cli_test_util.h"
+
+namespace kvplan::cli {
+namespace {
+
+const std::vector<std::string> kSizing = {"tune",
+                                          "--model",
+                                          "meta-llama/Llama-3.1-8B-Instruct",
+                                          "--gpu",
+                                          "h100",
+                                          "--gpus",
+                                          "2",
+                                          "--rate",
+                                          "5",
+                                          "--num-requests",
+                                          "100",
+                                          "--ttft-p90-ms",
+                                          "500",
+                                          "--tpot-p90-ms",
+                                          "20"};
+
+TEST(TuneSizingVerb, JsonHasTheWinnersTheirCommandsAndTheMemoryTable) {
+  std::vector<std::string> args = kSizing;
+  args.push_back("--json");
+  const testing::CliResult r = testing::RunKvplan(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpus"], 1);  // 5 req/s fits one H100
+  ASSERT_FALSE(j["winners"].empty());
+  for (const nlohmann::json& w : j["winners"]) {
+    EXPECT_TRUE(w["meets_sla"].get<bool>());
+    EXPECT_LE(w["ttft_p90_ms"].get<double>(), 500);
+    EXPECT_LE(w["tpot_p90_ms"].get<double>(), 20);
+    EXPECT_NE(w["command"].get<std::string>().find("sglang.launch_server"), std::string::npos);
+  }
+  int own = 0;
+  std::set<std::string> settings;
+  for (const nlohmann::json& v : j["memory_settings"]) {
+    own += v["winner"].get<bool>() ? 1 : 0;
+    settings.insert(v["setting"].get<std::string>());
+  }
+  EXPECT_EQ(own, 3);  // the winner's own value of each setting
+  EXPECT_EQ(settings,
+            (std::set<std::string>{"cuda_graph_max_bs", "mem_fraction_static", "kv_cache_dtype"}));
+}
+
+TEST(TuneSizingVerb, TextSaysSpeculationIsNotModelled) {
+  const testing::CliResult r = testing::RunKvplan(kSizing);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Speculative decoding is not modelled by the simulator"), std::string::npos);
+  EXPECT_NE(r.out.find("MEMORY SETTINGS UNDER THIS LOAD"), std::string::npos);
+}
+
+TEST(TuneSizingVerb, AnSlaWithoutALoadAndTheSearchsLimitsWithALoadAreRefused) {
+  testing::CliResult r = testing::RunKvplan({"tune", "--model", "meta-llama/Llama-3.1-8B-Instruct",
+                                             "--gpu", "h100", "--ttft-p90-ms", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("add --rate R or --trace FILE"), std::string::npos) << r.err;
+  std::vector<std::string> args = kSizing;
+  args.insert(args.end(), {"--tpot-ms", "20"});
+  r = testing::RunKvplan(args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not --ttft-ms, --tpot-ms or --concurrency"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace kvplan::cli

@@ -1,0 +1,114 @@
+#include "tune/sizing.h"
+
+#include <gtest/gtest.h>
+
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+// Llama-3.1-8B on H100s, 1024 in / 256 out, 300 requests at `rate` req/s,
+// p90 TTFT <= 500 ms and TPOT <= 15 ms (the README's example, smaller).
+SizingRequest Request(double rate, int gpus) {
+  SizingRequest r;
+  r.tune.model = LoadModel("meta-llama/Llama-3.1-8B-Instruct");
+  r.tune.gpu = FindGpu("h100-sxm");
+  r.tune.gpus = gpus;
+  r.tune.context = 1024 + 256;
+  r.tune.threads = 2;
+  r.model_arg = "meta-llama/Llama-3.1-8B-Instruct";
+  r.gpu_arg = "h100-sxm";
+  r.load.rate = rate;
+  r.load.num_requests = 300;
+  r.load.input = {"fixed", 1024, 0};
+  r.load.output = {"fixed", 256, 0};
+  r.ttft_p90_ms = 500;
+  r.tpot_p90_ms = 15;
+  return r;
+}
+
+TEST(SizingTest, StopsAtTheFirstGpuCountWhereALaunchMeetsTheSla) {
+  const SizingReport rep = RunSizing(Request(60, 4));
+  ASSERT_GT(rep.gpus, 1);  // one H100 does not carry 60 req/s within 15 ms TPOT
+  ASSERT_EQ(rep.counts.size(), static_cast<size_t>(rep.gpus));
+  for (const SizingCount& c : rep.counts) {
+    EXPECT_EQ(c.met, c.gpus == rep.gpus ? static_cast<int64_t>(rep.winners.size()) : 0);
+    EXPECT_GT(c.simulated, 0);
+    EXPECT_LE(c.simulated, c.proposed);
+  }
+  ASSERT_FALSE(rep.winners.empty());
+  for (const SizedLaunch& w : rep.winners) {
+    EXPECT_TRUE(w.figures.meets);
+    EXPECT_LE(w.figures.ttft_p90_ms, 500);
+    EXPECT_LE(w.figures.tpot_p90_ms, 15);
+    EXPECT_EQ(w.candidate.c.tp * w.candidate.c.replicas, rep.gpus);
+    EXPECT_NE(w.command.find("--tp "), std::string::npos);
+  }
+}
+
+TEST(SizingTest, ALightLoadFitsOneGpu) {
+  const SizingReport rep = RunSizing(Request(5, 4));
+  EXPECT_EQ(rep.gpus, 1);
+  EXPECT_EQ(rep.counts.size(), 1u);
+}
+
+// The winner's figures are the simulator's for its launch (no second copy):
+// the same launch through kvplan::Simulate gives the same p90s.
+TEST(SizingTest, WinnerFiguresAreTheSimulatorsForItsLaunch) {
+  const SizingRequest req = Request(5, 1);
+  const SizingReport rep = RunSizing(req);
+  ASSERT_FALSE(rep.winners.empty());
+  const TuneCandidate& c = rep.winners.front().candidate.c;
+  SimulateQuery q;
+  q.launch.engine = "sglang";
+  q.launch.model = req.model_arg;
+  q.launch.gpu = req.gpu_arg;
+  q.launch.args = {"--tp-size",
+                   "1",
+                   "--cuda-graph-max-bs",
+                   std::to_string(c.cuda_graph_max_bs),
+                   "--chunked-prefill-size",
+                   std::to_string(c.chunked_prefill)};
+  if (c.mfs > 0) {
+    q.launch.args.insert(q.launch.args.end(), {"--mem-fraction-static", std::to_string(c.mfs)});
+  }
+  if (c.kv_fp8) q.launch.args.insert(q.launch.args.end(), {"--kv-cache-dtype", "fp8_e4m3"});
+  q.workload = req.load;
+  const SimulateResult r = Simulate(q);
+  EXPECT_DOUBLE_EQ(rep.winners.front().figures.ttft_p90_ms, r.ttft_ms.p90);
+  EXPECT_DOUBLE_EQ(rep.winners.front().figures.tpot_p90_ms, r.tpot_ms.p90);
+  EXPECT_EQ(rep.winners.front().figures.kv_tokens, r.kv_tokens);
+}
+
+// The memory table: the winner's own value of each setting and 1-3 others;
+// a smaller mem_fraction_static gives a smaller KV cache.
+TEST(SizingTest, MemorySettingsTableChangesOneSettingAtATime) {
+  const SizingReport rep = RunSizing(Request(5, 1));
+  ASSERT_FALSE(rep.variants.empty());
+  int own = 0;
+  int64_t own_kv = 0;
+  for (const SizingVariant& v : rep.variants) {
+    if (v.is_winner) {
+      ++own;
+      own_kv = v.figures.kv_tokens;
+    }
+    if (v.setting == "mem_fraction_static" && !v.is_winner && v.figures.starts &&
+        std::stod(v.value) < rep.winners.front().candidate.mfs) {
+      EXPECT_LT(v.figures.kv_tokens, own_kv);
+    }
+  }
+  EXPECT_EQ(own, 3);  // cuda_graph_max_bs, mem_fraction_static, kv_cache_dtype
+}
+
+TEST(SizingTest, NeedsAnSlaAndALoad) {
+  SizingRequest r = Request(5, 1);
+  r.ttft_p90_ms.reset();
+  r.tpot_p90_ms.reset();
+  EXPECT_THROW(RunSizing(r), InputError);
+  r = Request(5, 1);
+  r.load.rate.reset();
+  EXPECT_THROW(RunSizing(r), InputError);
+}
+
+}  // namespace
+}  // namespace kvplan
