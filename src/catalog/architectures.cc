@@ -20,6 +20,18 @@ constexpr FieldDefault kGemma3TextDefaults[] = {
 // tie_word_embeddings=True.
 constexpr FieldDefault kGemmaDefaults[] = {{"tie_word_embeddings", 1, true}};
 
+// PretrainedConfig's tie_word_embeddings=True, which GPT2Config and
+// CohereConfig (cohere/configuration_cohere.py) keep.
+constexpr FieldDefault kTiedEmbeddingDefaults[] = {{"tie_word_embeddings", 1, true}};
+
+// transformers GPT2Config / GPTJConfig / GPTBigCodeConfig attribute_map, and
+// the remote-code phi-msft config of older Phi-2 snapshots (n_embd, n_layer, ...).
+constexpr FieldAlias kGpt2Aliases[] = {
+    {"hidden_size", "n_embd"},         {"num_hidden_layers", "n_layer"},
+    {"num_attention_heads", "n_head"}, {"num_key_value_heads", "n_head_kv"},
+    {"intermediate_size", "n_inner"},  {"max_position_embeddings", "n_positions"},
+};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -143,6 +155,79 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // Kimi-VL (remote code; vLLM kimi_vl.py): a DeepSeek-V3 text model
     {"KimiVLForConditionalGeneration", "kimi_vl", "deepseek", ModelFamily::kDeepseek, "text_config",
      "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+    // ---- Dense and MoE families with Llama's KV cache and their own layer shapes. ----
+    // internlm2 (remote code modeling_internlm2.py; vLLM internlm2.py): Llama
+    // layers with a fused wqkv (same parameters)
+    {"InternLM2ForCausalLM", "internlm2", "internlm2", ModelFamily::kDense},
+    // deepseek (remote code modeling_deepseek.py; vLLM deepseek.py): DeepSeekMoE,
+    // GQA attention, shared experts and first_k_dense_replace
+    {"DeepseekForCausalLM", "deepseek", "deepseek_moe", ModelFamily::kMoe},
+    // cohere/modeling_cohere.py: one weight-only LayerNorm per layer (attention
+    // and MLP in parallel), tied embedding
+    {.architecture = "CohereForCausalLM",
+     .model_type = "cohere",
+     .family_name = "cohere",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .norms_per_layer = 1},
+    // stablelm/modeling_stablelm.py: LayerNorms with biases, gated MLP
+    {.architecture = "StableLmForCausalLM",
+     .model_type = "stablelm",
+     .family_name = "stablelm",
+     .family = ModelFamily::kDense,
+     .norm = NormKind::kLayerNorm},
+    // gpt_neox/modeling_gpt_neox.py: biased q/k/v/o and 2-matrix MLP, LayerNorms
+    {.architecture = "GPTNeoXForCausalLM",
+     .model_type = "gpt_neox",
+     .family_name = "gpt_neox",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true},
+    // gptj/modeling_gptj.py: one LayerNorm (parallel attention + MLP), unbiased
+    // attention, biased MLP and lm_head
+    {.architecture = "GPTJForCausalLM",
+     .model_type = "gptj",
+     .family_name = "gptj",
+     .family = ModelFamily::kDense,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .norms_per_layer = 1,
+     .mlp_bias = true,
+     .lm_head_bias = true,
+     .intermediate_ratio = 4},
+    // gpt2/modeling_gpt2.py: learned positions, biased Conv1D layers, tied
+    {.architecture = "GPT2LMHeadModel",
+     .model_type = "gpt2",
+     .family_name = "gpt2",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true,
+     .learned_positions = true,
+     .intermediate_ratio = 4},
+    // phi/modeling_phi.py (and the older remote-code phi-msft config): one
+    // LayerNorm, every projection and the lm_head biased, 2-matrix MLP
+    {.architecture = "PhiForCausalLM",
+     .model_type = "phi",
+     .family_name = "phi",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .norms_per_layer = 1,
+     .o_bias = true,
+     .mlp_bias = true,
+     .lm_head_bias = true,
+     .intermediate_ratio = 4},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -183,6 +268,65 @@ std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
     if (a == architecture) return a;
   }
   return {};
+}
+
+namespace {
+
+// The layer kinds each family's layers take (config_parser.cc ReadFamily,
+// FillLayerKinds, FillMoeLayers decide them per layer).
+struct FamilyLayers {
+  ModelFamily family;
+  const char* layers;
+  const char* mlp;
+};
+constexpr FamilyLayers kFamilyLayers[] = {
+    {ModelFamily::kDense, "full (MHA/GQA/MQA)", "dense"},
+    {ModelFamily::kMoe, "full (GQA)", "moe (+ shared, first-k dense)"},
+    {ModelFamily::kDeepseek, "mla (+ indexer on V3.2)", "moe + shared, first-k dense"},
+    {ModelFamily::kGptOss, "sliding + full, sinks", "moe"},
+    {ModelFamily::kGemma2, "sliding + full", "dense"},
+    {ModelFamily::kGemma3, "sliding + full", "dense"},
+    {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
+    {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
+    {ModelFamily::kEagle, "full (draft)", "dense"},
+    {ModelFamily::kEagle3, "full (draft)", "dense"},
+};
+
+std::string ShapeNotes(const ArchitectureInfo& a) {
+  std::string n;
+  auto add = [&n](const std::string& s) { n += (n.empty() ? "" : ", ") + s; };
+  if (*a.text_config) add(std::string("reads ") + a.text_config);
+  if (a.towers == TW::kCounted) add(std::string(a.towers_named) + " counted");
+  if (a.towers == TW::kUncounted) add(std::string(a.towers_named) + " not counted");
+  if (a.norm == NormKind::kLayerNorm) add("LayerNorm");
+  if (a.norms_per_layer == 1) add("parallel block");
+  if (a.qkv_bias) add("qkv bias");
+  if (a.mlp_bias) add("mlp bias");
+  if (a.qk_norm) add("qk norm");
+  if (a.learned_positions) add("learned positions");
+  return n.empty() ? "-" : n;
+}
+
+}  // namespace
+
+std::vector<ArchitectureRow> ArchitectureRows() {
+  std::vector<ArchitectureRow> rows;
+  for (const ArchitectureInfo& a : kArchitectures) {
+    const ArchitectureInfo* inner =
+        *a.inner_architecture ? FindArchitecture(a.inner_architecture) : &a;
+    const ModelFamily family = inner != nullptr ? inner->family : a.family;
+    ArchitectureRow r{a.architecture, a.family_name, "", "", ShapeNotes(a), true};
+    for (const FamilyLayers& f : kFamilyLayers) {
+      if (f.family == family) r.layers = f.layers, r.mlp = f.mlp;
+    }
+    if (a.mlp == MlpKind::kPlain) r.mlp = "dense (2-matrix)";
+    rows.push_back(std::move(r));
+  }
+  for (std::string_view a : kUnmodelledState) {
+    rows.push_back({std::string(a), "", "mamba / linear-attention state + attention", "-",
+                    "refused: state memory not modelled", false});
+  }
+  return rows;
 }
 
 const std::vector<std::string>& SupportedArchitectures() {

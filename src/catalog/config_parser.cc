@@ -139,6 +139,18 @@ void ReadDtype(const Json& root, const Json& cfg, const std::string& origin, Mod
   m.dtype_bytes = 2;
 }
 
+// The layer shapes the architecture table gives (MLP kind, norms, biases,
+// absolute positions): they change the weights, not the KV cache.
+void ReadLayerShape(const ArchitectureInfo& arch, ModelSpec& m) {
+  m.gated_mlp = arch.mlp == MlpKind::kGated;
+  m.norm_bias = arch.norm == NormKind::kLayerNorm;
+  m.norms_per_layer = arch.norms_per_layer;
+  m.o_proj_bias = arch.o_bias;
+  m.mlp_bias = arch.mlp_bias;
+  m.lm_head_bias = arch.lm_head_bias;
+  m.learned_position_rows = arch.learned_positions ? m.max_position_embeddings : 0;
+}
+
 void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m) {
   m.vocab_size = RequirePositive(cfg, "vocab_size", origin);
@@ -147,8 +159,12 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
       ToInt(RequirePositive(cfg, "num_hidden_layers", origin), "num_hidden_layers", origin);
   m.num_attention_heads =
       ToInt(RequirePositive(cfg, "num_attention_heads", origin), "num_attention_heads", origin);
-  // transformers: num_key_value_heads defaults to num_attention_heads (MHA).
-  m.num_kv_heads = OptPositiveInt(cfg, "num_key_value_heads", origin, m.num_attention_heads);
+  // transformers: num_key_value_heads defaults to num_attention_heads (MHA);
+  // GPTBigCode / Falcon say "multi_query": true for one KV head.
+  const bool multi_query =
+      arch.multi_query_key && OptBool(cfg, "multi_query", origin).value_or(false);
+  m.num_kv_heads =
+      OptPositiveInt(cfg, "num_key_value_heads", origin, multi_query ? 1 : m.num_attention_heads);
   if (m.num_kv_heads <= 0) {
     throw InputError(origin + ": config key \"num_key_value_heads\" must be > 0");
   }
@@ -165,7 +181,9 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
     m.head_dim = m.hidden_size / m.num_attention_heads;
   }
   m.v_head_dim = m.head_dim;
-  m.intermediate_size = OptPositiveInt(cfg, "intermediate_size", origin, 0);
+  // GPT-2 / GPT-J: n_inner null means 4 x hidden (the config classes' default).
+  m.intermediate_size =
+      OptPositiveInt(cfg, "intermediate_size", origin, arch.intermediate_ratio * m.hidden_size);
   // A default from the architecture table (Gemma ties) was merged into cfg
   // only when neither cfg nor root states it.
   m.tie_word_embeddings =
@@ -179,6 +197,7 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
                      std::to_string(m.max_position_embeddings));
   }
   m.sliding_window = OptPositiveInt(cfg, "sliding_window", origin, 0);
+  ReadLayerShape(arch, m);
   m.model_type = OptString(root, "model_type", origin).value_or("");
   ReadDtype(root, cfg, origin, m);
 }
@@ -462,6 +481,10 @@ const ArchitectureInfo& InnerArchitecture(const Json& text, const ArchitectureIn
 // (architectures.cc cites the config class of each).
 Json WithDefaults(const Json& root, const Json& text, const ArchitectureInfo& arch) {
   Json cfg = text;
+  for (const FieldAlias& a : arch.aliases) {
+    auto from = cfg.find(a.from);
+    if (!cfg.contains(a.key) && from != cfg.end()) cfg[a.key] = *from;
+  }
   for (const FieldDefault& d : arch.defaults) {
     if (cfg.contains(d.key) || root.contains(d.key)) continue;
     cfg[d.key] = d.is_bool ? Json(d.value != 0) : Json(d.value);
