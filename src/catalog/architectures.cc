@@ -32,6 +32,17 @@ constexpr FieldAlias kGpt2Aliases[] = {
     {"intermediate_size", "n_inner"},  {"max_position_embeddings", "n_positions"},
 };
 
+// ChatGLM2/3 and GLM-4-9B remote-code ChatGLMConfig (configuration_chatglm.py)
+// names; multi_query_group_num is the KV head count (multi_query_attention).
+constexpr FieldAlias kChatGlmAliases[] = {
+    {"vocab_size", "padded_vocab_size"},
+    {"num_hidden_layers", "num_layers"},
+    {"num_key_value_heads", "multi_query_group_num"},
+    {"intermediate_size", "ffn_hidden_size"},
+    {"head_dim", "kv_channels"},
+    {"max_position_embeddings", "seq_length"},
+};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -228,6 +239,35 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .mlp_bias = true,
      .lm_head_bias = true,
      .intermediate_ratio = 4},
+    // minicpm (remote code modeling_minicpm.py; vLLM minicpm.py): Llama layers
+    // with scalar scales (no weights)
+    {"MiniCPMForCausalLM", "minicpm", "minicpm", ModelFamily::kDense},
+    // chatglm (remote code modeling_chatglm.py; vLLM chatglm.py): fused
+    // query_key_value with bias, gated dense_h_to_4h, RMSNorm
+    {.architecture = "ChatGLMModel",
+     .model_type = "chatglm",
+     .family_name = "chatglm",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .aliases = kChatGlmAliases},
+    // minimax_m2 (remote code modeling_minimax_m2.py; vLLM minimax_m2.py): full
+    // GQA attention on every layer, 256 experts sized by intermediate_size
+    {"MiniMaxM2ForCausalLM", "minimax_m2", "minimax_m2", ModelFamily::kMoe},
+    // qwen3_5_moe (vLLM qwen3_5.py): Qwen3-Next's gated delta-net + gated full
+    // attention text model under text_config, with a vision tower
+    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", "qwen3_next", ModelFamily::kQwen3Next,
+     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+    // glm_moe_dsa (transformers glm_moe_dsa; vLLM deepseek_v2.py serves it):
+    // GLM-5, DeepSeek-V3.2's MLA with the sparse-attention indexer
+    {"GlmMoeDsaForCausalLM", "glm_moe_dsa", "deepseek", ModelFamily::kDeepseek},
+    // Kimi-K2.5 (remote code modeling_kimi_k25.py; vLLM kimi_k25.py): a
+    // DeepSeek-V3 text model in text_config, MoonViT vision tower
+    {"KimiK25ForConditionalGeneration", "kimi_k25", "deepseek", ModelFamily::kDeepseek,
+     "text_config", "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+    // phi3_v (remote code modeling_phi3_v.py; vLLM phi3v.py): Phi-3's text
+    // fields at the root, a CLIP ViT-L image encoder (img_processor)
+    {"Phi3VForCausalLM", "phi3_v", "phi3", ModelFamily::kDense, "", "Phi3ForCausalLM",
+     TW::kUncounted, "CLIP vision tower"},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -244,6 +284,7 @@ constexpr std::string_view kUnmodelledState[] = {
     "BambaForCausalLM",         "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
     "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
     "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
+
 };
 
 }  // namespace

@@ -287,11 +287,23 @@ void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& 
   m.linear_conv_kernel_dim = need("linear_conv_kernel_dim");
 }
 
+// An MoE variant under a dense architecture name (MiniCPM-MoE) would be
+// priced as dense: refuse it until the table describes it.
+void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const ModelSpec& m) {
+  if (OptInt(cfg, "num_experts", origin).value_or(0) > 1 ||
+      OptInt(cfg, "num_local_experts", origin).value_or(0) > 1) {
+    throw InputError(origin + ": \"" + m.architecture +
+                     "\" with routed experts is not described by kvplan's architecture table "
+                     "(only its dense form is); refused rather than priced as dense");
+  }
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
   switch (arch.family) {
     case ModelFamily::kDense:
+      RefuseRoutedExperts(cfg, origin, m);
       break;
     case ModelFamily::kMoe:
       ReadMoe(cfg, origin, m, plan);
@@ -534,9 +546,10 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   LayerPlan plan;
   ReadFamily(root, cfg, origin, arch, m, plan);
   ReadUncountedTowers(root, outer, origin, m);
-  if (const Json* qc = OptObject(root, "quantization_config", origin)) {
-    m.quant = ParseQuantization(*qc, origin);
-  }
+  // Wrappers may keep it beside the text model (Kimi-K2.5's text_config).
+  const Json* qc = OptObject(root, "quantization_config", origin);
+  if (qc == nullptr && &text != &root) qc = OptObject(text, "quantization_config", origin);
+  if (qc != nullptr) m.quant = ParseQuantization(*qc, origin);
   FillLayerKinds(origin, plan, m);
   FillMoeLayers(plan, m);
   Validate(origin, m);

@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "catalog/architectures.h"
 #include "catalog/model.h"
 #include "catalog/weights.h"
+#include "kvplan/error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -128,6 +131,145 @@ TEST(RealConfigFamilies, DeepseekMoe) {
   EXPECT_EQ(m.NumMoeLayers(), 27);  // first_k_dense_replace 1
   ExpectNear1Percent(TotalParams(m), 16.4e9, "deepseek-moe-16b");
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 28 * 2 * 16 * 128 * 2);
+}
+
+// THUDM/chatglm3-6b Hugging Face page: 6.24B parameters. The remote-code
+// config names its fields differently (num_layers, multi_query_group_num,
+// kv_channels, ffn_hidden_size, padded_vocab_size).
+TEST(RealConfigFamilies, ChatGlm) {
+  ModelSpec m = RealFamily("THUDM--chatglm3-6b.json");
+  EXPECT_EQ(m.family, "chatglm");
+  EXPECT_EQ(m.num_layers, 28);
+  EXPECT_EQ(m.num_kv_heads, 2);
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.vocab_size, 65024);
+  EXPECT_EQ(m.max_position_embeddings, 8192);
+  ExpectNear1Percent(TotalParams(m), 6.24e9, "chatglm3-6b");
+  // 2 KV groups of 128: at tp 4 each rank keeps one (replicated).
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 28 * 2 * 2 * 128 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 4), 28 * 2 * 1 * 128 * 2);
+}
+
+// openbmb/MiniCPM-2B-sft-bf16 model card: 2.4B parameters without the
+// embedding, 2.7B in total (tied embedding of 122753 x 2304).
+TEST(RealConfigFamilies, MiniCpm) {
+  ModelSpec m = RealFamily("openbmb--MiniCPM-2B-sft-bf16.json");
+  EXPECT_EQ(m.family, "minicpm");
+  EXPECT_TRUE(m.tie_word_embeddings);
+  ExpectNear1Percent(TotalParams(m), 2.7e9, "MiniCPM-2B");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 40 * 2 * 36 * 64 * 2);
+}
+
+// MiniMaxAI/MiniMax-M2.5 (the MiniMax-M2 architecture; model card: 230B total
+// parameters, 10B active). Full GQA attention on all 62 layers; fp8 blocks.
+TEST(RealConfigFamilies, MiniMaxM2) {
+  ModelSpec m = RealFamily("MiniMaxAI--MiniMax-M2.5.json");
+  EXPECT_EQ(m.family, "minimax_m2");
+  EXPECT_EQ(m.num_experts, 256);
+  EXPECT_EQ(m.moe_intermediate_size, 1536);  // experts sized by intermediate_size
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.quant.method, "fp8");
+  ExpectNear1Percent(TotalParams(m), 230e9, "MiniMax-M2.5");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 62 * 2 * 8 * 128 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 8), 62 * 2 * 1 * 128 * 2);
+}
+
+// Qwen/Qwen3.5-397B-A17B (the name's 397B total): Qwen3-Next's layers read
+// through text_config; 15 of 60 layers are full attention and hold KV, the
+// others gated delta-net state. The vision tower is not counted.
+TEST(RealConfigFamilies, Qwen35MoeWrapsQwen3Next) {
+  ModelSpec m = RealFamily("Qwen--Qwen3.5-397B-A17B.json");
+  EXPECT_EQ(m.family, "qwen3_next");
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 15);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 45);
+  EXPECT_EQ(m.uncounted_weights, "vision tower");
+  ExpectNear1Percent(TotalParams(m), 397e9, "Qwen3.5-397B-A17B");
+  // Full-attention layers only: 15 x 2 x 2 KV heads x 256 x 2 bytes; tp 4
+  // replicates the 2 heads (1 a rank).
+  const int64_t full = m.NumLayersOfKind(LayerKind::kFull);
+  EXPECT_EQ(full * 2 * std::max(1, m.num_kv_heads / 1) * m.head_dim * 2, 15 * 2 * 2 * 256 * 2);
+  EXPECT_EQ(full * 2 * std::max(1, m.num_kv_heads / 4) * m.head_dim * 2, 15 * 2 * 1 * 256 * 2);
+}
+
+// MLA caches one latent per layer, shared by all heads and replicated over
+// tensor-parallel ranks: layers x (kv_lora_rank + qk_rope_head_dim) x 2 bytes.
+int64_t MlaBytesPerTokenPerRank(const ModelSpec& m) {
+  return int64_t{m.num_layers} * (m.kv_lora_rank + m.qk_rope_head_dim) * 2;
+}
+
+// zai-org/GLM-5 (model card: 744B total parameters, 40B active): DeepSeek-V3.2's
+// MLA with the indexer, 3 dense layers then 75 MoE layers.
+TEST(RealConfigFamilies, Glm5Dsa) {
+  ModelSpec m = RealFamily("zai-org--GLM-5.json");
+  EXPECT_EQ(m.family, "deepseek");
+  EXPECT_EQ(m.attention, AttentionKind::kMla);
+  EXPECT_EQ(m.index_head_dim, 128);
+  EXPECT_EQ(m.index_n_heads, 32);
+  EXPECT_EQ(m.NumMoeLayers(), 75);
+  ExpectNear1Percent(TotalParams(m), 744e9, "GLM-5");
+  EXPECT_EQ(MlaBytesPerTokenPerRank(m), 78 * (512 + 64) * 2);
+}
+
+// moonshotai/Kimi-K2.5: Kimi-K2's DeepSeek-V3 text model in text_config, whose
+// int4 compressed-tensors quantization_config sits in text_config too. The
+// text model is Kimi-K2's: the same parameters as the catalog's Kimi-K2.
+TEST(RealConfigFamilies, KimiK25WrapsDeepseekV3) {
+  ModelSpec m = RealFamily("moonshotai--Kimi-K2.5.json");
+  EXPECT_EQ(m.family, "deepseek");
+  EXPECT_EQ(m.num_experts, 384);
+  EXPECT_EQ(m.uncounted_weights, "MoonViT vision tower");
+  EXPECT_EQ(m.quant.method, "compressed-tensors");
+  EXPECT_EQ(m.quant.weight_bits, 4);
+  EXPECT_EQ(TotalParams(m), TotalParams(LoadModel("moonshotai/Kimi-K2-Instruct")));
+  EXPECT_EQ(MlaBytesPerTokenPerRank(m), 61 * (512 + 64) * 2);
+}
+
+// microsoft/Phi-3.5-vision-instruct: Phi-3's text fields at the root; the text
+// model is Phi-3.5-mini's (its model card: 3.8B parameters), the CLIP tower
+// (the vision model card's 4.2B in all) is not counted and says so.
+TEST(RealConfigFamilies, Phi3VisionWrapsPhi3) {
+  ModelSpec m = RealFamily("microsoft--Phi-3.5-vision-instruct.json");
+  EXPECT_EQ(m.family, "phi3");
+  EXPECT_TRUE(m.multimodal);
+  EXPECT_EQ(m.uncounted_weights, "CLIP vision tower");
+  ExpectNear1Percent(TotalParams(m), 3.8e9, "Phi-3.5-vision text model");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 32 * 96 * 2);  // 3072 / 32 = 96
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 2), 32 * 2 * 16 * 96 * 2);
+}
+
+// A dense architecture name with routed experts (MiniCPM-MoE-8x2B) is refused,
+// not priced as dense.
+TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
+  try {
+    ParseModelConfig(R"({"architectures":["MiniCPMForCausalLM"],"hidden_size":64,
+        "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":128,
+        "vocab_size":100,"num_experts":8,"num_experts_per_tok":2})",
+                     "t.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("routed experts"), std::string::npos) << e.what();
+  }
+}
+
+// kvplan models architectures: every table entry, with its layer kinds; the
+// hybrid state-space models listed as refused.
+TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
+  std::vector<ArchitectureRow> rows = ArchitectureRows();
+  int accepted = 0;
+  for (const ArchitectureRow& r : rows) {
+    if (!r.accepted) continue;
+    ++accepted;
+    EXPECT_FALSE(r.layers.empty()) << r.architecture;
+    EXPECT_NE(FindArchitecture(r.architecture), nullptr) << r.architecture;
+  }
+  EXPECT_EQ(accepted, static_cast<int>(SupportedArchitectures().size()));
+  auto find = [&](const std::string& name) {
+    return *std::find_if(rows.begin(), rows.end(),
+                         [&](const ArchitectureRow& r) { return r.architecture == name; });
+  };
+  EXPECT_EQ(find("GPT2LMHeadModel").mlp, "dense (2-matrix)");
+  EXPECT_EQ(find("Qwen3NextForCausalLM").layers, "linear (gated delta-net) + full");
+  EXPECT_FALSE(find("NemotronHForCausalLM").accepted);
 }
 
 }  // namespace
