@@ -43,6 +43,9 @@ constexpr FieldAlias kChatGlmAliases[] = {
     {"max_position_embeddings", "seq_length"},
 };
 
+// EXAONE-3.x remote-code ExaoneConfig attribute_map.
+constexpr FieldAlias kExaoneAliases[] = {{"num_hidden_layers", "num_layers"}};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -268,6 +271,17 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // fields at the root, a CLIP ViT-L image encoder (img_processor)
     {"Phi3VForCausalLM", "phi3_v", "phi3", ModelFamily::kDense, "", "Phi3ForCausalLM",
      TW::kUncounted, "CLIP vision tower"},
+    // qwen3_5 (vLLM qwen3_5.py): the dense Qwen3.5 sizes, the same layers with
+    // a dense MLP
+    {"Qwen3_5ForConditionalGeneration", "qwen3_5", "qwen3_next", ModelFamily::kQwen3Next,
+     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+    // exaone (remote code modeling_exaone.py; vLLM exaone.py): Llama layers
+    // under GPT-2-style names (num_layers, c_fc_0/c_fc_1/c_proj)
+    {.architecture = "ExaoneForCausalLM",
+     .model_type = "exaone",
+     .family_name = "exaone",
+     .family = ModelFamily::kDense,
+     .aliases = kExaoneAliases},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},

@@ -341,7 +341,8 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadVision(root, origin, m);
       break;
     case ModelFamily::kQwen3Next:
-      ReadMoe(cfg, origin, m, plan);
+      // Qwen3.5's dense sizes (27B) keep the layers with a dense MLP.
+      if (cfg.contains("num_experts")) ReadMoe(cfg, origin, m, plan);
       ReadLinearAttention(cfg, origin, m);
       m.qk_norm = m.attention_output_gate = true;
       plan.full_attention_interval = OptPositiveInt(cfg, "full_attention_interval", origin, 4);

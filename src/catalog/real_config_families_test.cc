@@ -237,6 +237,34 @@ TEST(RealConfigFamilies, Phi3VisionWrapsPhi3) {
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 2), 32 * 2 * 16 * 96 * 2);
 }
 
+// Qwen/Qwen3.5-27B (the name's 27B; its vision tower of 27 blocks of 1152 is
+// not counted): the same layers as Qwen3.5-MoE with a dense MLP, 16 of 64
+// layers full attention.
+TEST(RealConfigFamilies, Qwen35DenseWrapsQwen3Next) {
+  ModelSpec m = RealFamily("Qwen--Qwen3.5-27B.json");
+  EXPECT_EQ(m.family, "qwen3_next");
+  EXPECT_FALSE(m.IsMoe());
+  EXPECT_EQ(m.intermediate_size, 17408);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 16);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 48);
+  ExpectNear1Percent(TotalParams(m), 27e9, "Qwen3.5-27B");
+  // Full-attention layers only: 16 x 2 x 4 KV heads x 256 x 2 bytes; tp 2: 2 heads a rank.
+  const int64_t full = m.NumLayersOfKind(LayerKind::kFull);
+  EXPECT_EQ(full * 2 * (m.num_kv_heads / 1) * m.head_dim * 2, 16 * 2 * 4 * 256 * 2);
+  EXPECT_EQ(full * 2 * (m.num_kv_heads / 2) * m.head_dim * 2, 16 * 2 * 2 * 256 * 2);
+}
+
+// LGAI-EXAONE/EXAONE-3.0-7.8B-Instruct (the name's 7.8B): Llama layers, the
+// layer count under num_layers.
+TEST(RealConfigFamilies, Exaone) {
+  ModelSpec m = RealFamily("LGAI-EXAONE--EXAONE-3.0-7.8B-Instruct.json");
+  EXPECT_EQ(m.family, "exaone");
+  EXPECT_EQ(m.num_layers, 32);
+  ExpectNear1Percent(TotalParams(m), 7.8e9, "EXAONE-3.0-7.8B");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 8 * 128 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 8), 32 * 2 * 1 * 128 * 2);
+}
+
 // A dense architecture name with routed experts (MiniCPM-MoE-8x2B) is refused,
 // not priced as dense.
 TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
