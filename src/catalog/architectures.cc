@@ -20,8 +20,8 @@ constexpr FieldDefault kGemma3TextDefaults[] = {
 // tie_word_embeddings=True.
 constexpr FieldDefault kGemmaDefaults[] = {{"tie_word_embeddings", 1, true}};
 
-// PretrainedConfig's tie_word_embeddings=True, which GPT2Config and
-// CohereConfig (cohere/configuration_cohere.py) keep.
+// PretrainedConfig's tie_word_embeddings=True, which GPT2Config, CohereConfig
+// (cohere/configuration_cohere.py) and Starcoder2Config keep.
 constexpr FieldDefault kTiedEmbeddingDefaults[] = {{"tie_word_embeddings", 1, true}};
 
 // transformers GPT2Config / GPTJConfig / GPTBigCodeConfig attribute_map, and
@@ -260,6 +260,9 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // attention text model under text_config, with a vision tower
     {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", "qwen3_next", ModelFamily::kQwen3Next,
      "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+    // glm4_moe_lite (vLLM glm4_moe_lite.py): GLM-4.7-Flash, DeepSeek-V3's MLA +
+    // shared-expert MoE under GLM's name
+    {"Glm4MoeLiteForCausalLM", "glm4_moe_lite", "deepseek", ModelFamily::kDeepseek},
     // glm_moe_dsa (transformers glm_moe_dsa; vLLM deepseek_v2.py serves it):
     // GLM-5, DeepSeek-V3.2's MLA with the sparse-attention indexer
     {"GlmMoeDsaForCausalLM", "glm_moe_dsa", "deepseek", ModelFamily::kDeepseek},
@@ -282,6 +285,18 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .family_name = "exaone",
      .family = ModelFamily::kDense,
      .aliases = kExaoneAliases},
+    // starcoder2/modeling_starcoder2.py: LayerNorms, biased projections,
+    // 2-matrix c_fc/c_proj MLP; Starcoder2Config ties the embedding by default
+    {.architecture = "Starcoder2ForCausalLM",
+     .model_type = "starcoder2",
+     .family_name = "starcoder2",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},

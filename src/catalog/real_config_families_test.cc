@@ -210,6 +210,18 @@ TEST(RealConfigFamilies, Glm5Dsa) {
   EXPECT_EQ(MlaBytesPerTokenPerRank(m), 78 * (512 + 64) * 2);
 }
 
+// zai-org/GLM-4.7-Flash (model card: a 30B-A3B MoE): MLA (kv_lora_rank 512,
+// rope 64) on 47 layers, the first dense.
+TEST(RealConfigFamilies, Glm47FlashMla) {
+  ModelSpec m = RealFamily("zai-org--GLM-4.7-Flash.json");
+  EXPECT_EQ(m.family, "deepseek");
+  EXPECT_EQ(m.attention, AttentionKind::kMla);
+  EXPECT_EQ(m.v_head_dim, 256);
+  EXPECT_EQ(m.NumMoeLayers(), 46);
+  ExpectNear1Percent(TotalParams(m), 30e9, "GLM-4.7-Flash");
+  EXPECT_EQ(MlaBytesPerTokenPerRank(m), 47 * (512 + 64) * 2);
+}
+
 // moonshotai/Kimi-K2.5: Kimi-K2's DeepSeek-V3 text model in text_config, whose
 // int4 compressed-tensors quantization_config sits in text_config too. The
 // text model is Kimi-K2's: the same parameters as the catalog's Kimi-K2.
@@ -262,6 +274,18 @@ TEST(RealConfigFamilies, Exaone) {
   EXPECT_EQ(m.num_layers, 32);
   ExpectNear1Percent(TotalParams(m), 7.8e9, "EXAONE-3.0-7.8B");
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 8 * 128 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 8), 32 * 2 * 1 * 128 * 2);
+}
+
+// bigcode/starcoder2-7b Hugging Face page: 7.17B parameters; the config omits
+// tie_word_embeddings, which Starcoder2Config defaults to true.
+TEST(RealConfigFamilies, Starcoder2) {
+  ModelSpec m = RealFamily("bigcode--starcoder2-7b.json");
+  EXPECT_EQ(m.family, "starcoder2");
+  EXPECT_TRUE(m.tie_word_embeddings);
+  EXPECT_FALSE(m.gated_mlp);
+  ExpectNear1Percent(TotalParams(m), 7.17e9, "starcoder2-7b");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 4 * 128 * 2);
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 8), 32 * 2 * 1 * 128 * 2);
 }
 
