@@ -297,6 +297,11 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .norm = NormKind::kLayerNorm,
      .o_bias = true,
      .mlp_bias = true},
+    // qwen3_5_moe text model without the wrapper (vLLM qwen3_5.py)
+    {"Qwen3_5MoeForCausalLM", "qwen3_5_moe_text", "qwen3_next", ModelFamily::kQwen3Next},
+    // granitemoe/modeling_granitemoe.py: Llama attention, experts sized by
+    // intermediate_size (input_linear / output_linear), scalar multipliers
+    {"GraniteMoeForCausalLM", "granitemoe", "granitemoe", ModelFamily::kMoe},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},

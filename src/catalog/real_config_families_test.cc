@@ -289,6 +289,31 @@ TEST(RealConfigFamilies, Starcoder2) {
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 8), 32 * 2 * 1 * 128 * 2);
 }
 
+// Qwen/Qwen3.8-2.4T-A95B (the name's 2.4T): the Qwen3.5-MoE text model without
+// a wrapper; 23 of 92 layers full attention.
+TEST(RealConfigFamilies, Qwen35MoeTextOnly) {
+  ModelSpec m = RealFamily("Qwen--Qwen3.8-2.4T-A95B.json");
+  EXPECT_EQ(m.family, "qwen3_next");
+  EXPECT_EQ(m.num_experts, 512);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 23);
+  ExpectNear1Percent(TotalParams(m), 2.4e12, "Qwen3.8-2.4T-A95B");
+  const int64_t full = m.NumLayersOfKind(LayerKind::kFull);
+  EXPECT_EQ(full * 2 * m.num_kv_heads * m.head_dim * 2, 23 * 2 * 4 * 256 * 2);
+}
+
+// ibm-granite/granite-3.1-3b-a800m-instruct (model card: 3.3B parameters, 800M
+// active): 40 experts of intermediate_size 512, tied embedding.
+TEST(RealConfigFamilies, GraniteMoe) {
+  ModelSpec m = RealFamily("ibm-granite--granite-3.1-3b-a800m-instruct.json");
+  EXPECT_EQ(m.family, "granitemoe");
+  EXPECT_EQ(m.num_experts, 40);
+  EXPECT_EQ(m.moe_intermediate_size, 512);
+  EXPECT_TRUE(m.tie_word_embeddings);
+  ExpectNear1Percent(TotalParams(m), 3.3e9, "granite-3.1-3b-a800m");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 8 * 64 * 2);  // 1536 / 24 = 64
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 4), 32 * 2 * 2 * 64 * 2);
+}
+
 // A dense architecture name with routed experts (MiniCPM-MoE-8x2B) is refused,
 // not priced as dense.
 TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
