@@ -302,6 +302,19 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // granitemoe/modeling_granitemoe.py: Llama attention, experts sized by
     // intermediate_size (input_linear / output_linear), scalar multipliers
     {"GraniteMoeForCausalLM", "granitemoe", "granitemoe", ModelFamily::kMoe},
+    // olmoe/modeling_olmoe.py: q/k RMSNorm over the whole projections, 64
+    // experts sized by intermediate_size
+    {"OlmoeForCausalLM",
+     "olmoe",
+     "olmoe",
+     ModelFamily::kMoe,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     false,
+     true},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},

@@ -314,6 +314,19 @@ TEST(RealConfigFamilies, GraniteMoe) {
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 4), 32 * 2 * 2 * 64 * 2);
 }
 
+// allenai/OLMoE-1B-7B-0924: 6.9B total, 1.3B active (the OLMoE paper, arXiv
+// 2409.02060, as quoted by labindex.ai/outputs/ai2/olmoe). MHA over 16 heads.
+TEST(RealConfigFamilies, Olmoe) {
+  ModelSpec m = RealFamily("allenai--OLMoE-1B-7B-0924.json");
+  EXPECT_EQ(m.family, "olmoe");
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.num_experts, 64);
+  EXPECT_EQ(m.moe_intermediate_size, 1024);
+  ExpectNear1Percent(TotalParams(m), 6.9e9, "OLMoE-1B-7B");
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 16 * 2 * 16 * 128 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 2), 16 * 2 * 8 * 128 * 2);
+}
+
 // A dense architecture name with routed experts (MiniCPM-MoE-8x2B) is refused,
 // not priced as dense.
 TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
