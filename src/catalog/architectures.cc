@@ -43,6 +43,13 @@ constexpr FieldAlias kChatGlmAliases[] = {
     {"max_position_embeddings", "seq_length"},
 };
 
+// transformers BloomConfig attribute_map (older configs say n_embed).
+constexpr FieldAlias kBloomAliases[] = {
+    {"hidden_size", "n_embed"},
+    {"num_hidden_layers", "n_layer"},
+    {"num_attention_heads", "n_head"},
+};
+
 // EXAONE-3.x remote-code ExaoneConfig attribute_map.
 constexpr FieldAlias kExaoneAliases[] = {{"num_hidden_layers", "num_layers"}};
 
@@ -315,6 +322,21 @@ constexpr ArchitectureInfo kArchitectures[] = {
      {},
      false,
      true},
+    // bloom/modeling_bloom.py: ALiBi (no position table), a LayerNorm after the
+    // embedding, biased fused query_key_value and 4h MLP, tied
+    {.architecture = "BloomForCausalLM",
+     .model_type = "bloom",
+     .family_name = "bloom",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .aliases = kBloomAliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true,
+     .embedding_norm = true,
+     .intermediate_ratio = 4},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},

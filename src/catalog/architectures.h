@@ -80,6 +80,7 @@ struct ArchitectureInfo {
   bool mlp_bias = false;           // the MLP projections have biases
   bool lm_head_bias = false;       // Phi-2, GPT-J
   bool learned_positions = false;  // absolute position table of max_position_embeddings rows
+  bool embedding_norm = false;     // a norm right after the embedding (Bloom)
   int intermediate_ratio = 0;      // intermediate_size = ratio x hidden when omitted or null (4)
   // A config saying "multi_query": true without a KV head count has one KV
   // head (GPTBigCode, Falcon-7B).

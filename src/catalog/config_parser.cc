@@ -149,6 +149,7 @@ void ReadLayerShape(const ArchitectureInfo& arch, ModelSpec& m) {
   m.mlp_bias = arch.mlp_bias;
   m.lm_head_bias = arch.lm_head_bias;
   m.learned_position_rows = arch.learned_positions ? m.max_position_embeddings : 0;
+  m.embedding_norm = arch.embedding_norm;
 }
 
 void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,

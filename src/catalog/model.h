@@ -136,6 +136,7 @@ struct ModelSpec {
   bool norm_bias = false;             // LayerNorm: every norm has a bias as well as a weight
   bool lm_head_bias = false;          // Phi-2, GPT-J
   int64_t learned_position_rows = 0;  // GPT-2's absolute position table (0: RoPE / ALiBi)
+  bool embedding_norm = false;        // Bloom's word_embeddings_layernorm
   int attention_chunk_size = 0;       // Llama-4 chunked local attention (LayerKind::kChunked)
   // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
   // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's

@@ -327,6 +327,21 @@ TEST(RealConfigFamilies, Olmoe) {
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 2), 16 * 2 * 8 * 128 * 2);
 }
 
+// bigscience/bloom-560m model card: 559,214,592 parameters. Exactly: the tied
+// embedding 250880 x 1024 and its LayerNorm, 24 layers of 12,596,224 (two
+// LayerNorms, biased query_key_value, dense, 4h MLP), ln_f.
+TEST(RealConfigFamilies, Bloom) {
+  ModelSpec m = RealFamily("bigscience--bloom-560m.json");
+  EXPECT_EQ(m.family, "bloom");
+  EXPECT_TRUE(m.tie_word_embeddings);
+  EXPECT_EQ(m.intermediate_size, 4096);
+  EXPECT_EQ(TotalParams(m), 559'214'592);
+  // MHA (ALiBi, no position table): 24 layers x 2 x 16 heads x 64 x 2 bytes.
+  EXPECT_EQ(m.learned_position_rows, 0);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 24 * 2 * 16 * 64 * 2);
+  EXPECT_EQ(KvBytesPerTokenPerRank(m, 4), 24 * 2 * 4 * 64 * 2);
+}
+
 // A dense architecture name with routed experts (MiniCPM-MoE-8x2B) is refused,
 // not priced as dense.
 TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {

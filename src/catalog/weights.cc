@@ -247,6 +247,7 @@ class Estimator {
     // GPT-2's absolute position table: a plain nn.Embedding, replicated
     // (vllm/model_executor/models/gpt2.py wpe).
     if (m_.learned_position_rows > 0) c[kEmbedding] += Vector(Mul(m_.learned_position_rows, h), 1);
+    if (m_.embedding_norm) c[kNorms] += Vector(NormParams(), 1);  // Bloom
     if (m_.multimodal && m_.vision_patch_size > 0) VisionTower(c);
     if (m_.draft_kind == "eagle3") {
       c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
