@@ -18,6 +18,11 @@ const std::vector<GpuSpec>& ListGpus();
 struct ModelListing;
 std::shared_ptr<const ModelListing> ListModels();
 
+// The architecture table: each Hugging Face architecture name kvplan reads,
+// with the layer kinds it uses, then those refused by name.
+struct ArchitectureListing;
+std::shared_ptr<const ArchitectureListing> ListArchitectures();
+
 struct ModelShowRequest {
   std::string model;  // catalog id, config.json, model directory or HF id
   int tp = 1, pp = 1, dp = 1, ep = 1;

@@ -36,6 +36,8 @@ std::string RenderGpusJson(const std::vector<GpuSpec>& gpus);
 std::string RenderModelsText(const ModelListing& models);
 std::string RenderModelsJson(const ModelListing& models);
 std::string RenderModelShowText(const ModelShow& m);
+std::string RenderArchitecturesText(const ArchitectureListing& a);
+std::string RenderArchitecturesJson(const ArchitectureListing& a);
 std::string RenderModelShowJson(const ModelShow& m);
 
 }  // namespace kvplan

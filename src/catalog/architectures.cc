@@ -20,6 +20,39 @@ constexpr FieldDefault kGemma3TextDefaults[] = {
 // tie_word_embeddings=True.
 constexpr FieldDefault kGemmaDefaults[] = {{"tie_word_embeddings", 1, true}};
 
+// PretrainedConfig's tie_word_embeddings=True, which GPT2Config, CohereConfig
+// (cohere/configuration_cohere.py) and Starcoder2Config keep.
+constexpr FieldDefault kTiedEmbeddingDefaults[] = {{"tie_word_embeddings", 1, true}};
+
+// transformers GPT2Config / GPTJConfig / GPTBigCodeConfig attribute_map, and
+// the remote-code phi-msft config of older Phi-2 snapshots (n_embd, n_layer, ...).
+constexpr FieldAlias kGpt2Aliases[] = {
+    {"hidden_size", "n_embd"},         {"num_hidden_layers", "n_layer"},
+    {"num_attention_heads", "n_head"}, {"num_key_value_heads", "n_head_kv"},
+    {"intermediate_size", "n_inner"},  {"max_position_embeddings", "n_positions"},
+};
+
+// ChatGLM2/3 and GLM-4-9B remote-code ChatGLMConfig (configuration_chatglm.py)
+// names; multi_query_group_num is the KV head count (multi_query_attention).
+constexpr FieldAlias kChatGlmAliases[] = {
+    {"vocab_size", "padded_vocab_size"},
+    {"num_hidden_layers", "num_layers"},
+    {"num_key_value_heads", "multi_query_group_num"},
+    {"intermediate_size", "ffn_hidden_size"},
+    {"head_dim", "kv_channels"},
+    {"max_position_embeddings", "seq_length"},
+};
+
+// transformers BloomConfig attribute_map (older configs say n_embed).
+constexpr FieldAlias kBloomAliases[] = {
+    {"hidden_size", "n_embed"},
+    {"num_hidden_layers", "n_layer"},
+    {"num_attention_heads", "n_head"},
+};
+
+// EXAONE-3.x remote-code ExaoneConfig attribute_map.
+constexpr FieldAlias kExaoneAliases[] = {{"num_hidden_layers", "num_layers"}};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -143,6 +176,167 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // Kimi-VL (remote code; vLLM kimi_vl.py): a DeepSeek-V3 text model
     {"KimiVLForConditionalGeneration", "kimi_vl", "deepseek", ModelFamily::kDeepseek, "text_config",
      "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+    // ---- Dense and MoE families with Llama's KV cache and their own layer shapes. ----
+    // internlm2 (remote code modeling_internlm2.py; vLLM internlm2.py): Llama
+    // layers with a fused wqkv (same parameters)
+    {"InternLM2ForCausalLM", "internlm2", "internlm2", ModelFamily::kDense},
+    // deepseek (remote code modeling_deepseek.py; vLLM deepseek.py): DeepSeekMoE,
+    // GQA attention, shared experts and first_k_dense_replace
+    {"DeepseekForCausalLM", "deepseek", "deepseek_moe", ModelFamily::kMoe},
+    // cohere/modeling_cohere.py: one weight-only LayerNorm per layer (attention
+    // and MLP in parallel), tied embedding
+    {.architecture = "CohereForCausalLM",
+     .model_type = "cohere",
+     .family_name = "cohere",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .norms_per_layer = 1},
+    // stablelm/modeling_stablelm.py: LayerNorms with biases, gated MLP
+    {.architecture = "StableLmForCausalLM",
+     .model_type = "stablelm",
+     .family_name = "stablelm",
+     .family = ModelFamily::kDense,
+     .norm = NormKind::kLayerNorm},
+    // gpt_neox/modeling_gpt_neox.py: biased q/k/v/o and 2-matrix MLP, LayerNorms
+    {.architecture = "GPTNeoXForCausalLM",
+     .model_type = "gpt_neox",
+     .family_name = "gpt_neox",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true},
+    // gptj/modeling_gptj.py: one LayerNorm (parallel attention + MLP), unbiased
+    // attention, biased MLP and lm_head
+    {.architecture = "GPTJForCausalLM",
+     .model_type = "gptj",
+     .family_name = "gptj",
+     .family = ModelFamily::kDense,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .norms_per_layer = 1,
+     .mlp_bias = true,
+     .lm_head_bias = true,
+     .intermediate_ratio = 4},
+    // gpt2/modeling_gpt2.py: learned positions, biased Conv1D layers, tied
+    {.architecture = "GPT2LMHeadModel",
+     .model_type = "gpt2",
+     .family_name = "gpt2",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true,
+     .learned_positions = true,
+     .intermediate_ratio = 4},
+    // phi/modeling_phi.py (and the older remote-code phi-msft config): one
+    // LayerNorm, every projection and the lm_head biased, 2-matrix MLP
+    {.architecture = "PhiForCausalLM",
+     .model_type = "phi",
+     .family_name = "phi",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .aliases = kGpt2Aliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .norms_per_layer = 1,
+     .o_bias = true,
+     .mlp_bias = true,
+     .lm_head_bias = true,
+     .intermediate_ratio = 4},
+    // minicpm (remote code modeling_minicpm.py; vLLM minicpm.py): Llama layers
+    // with scalar scales (no weights)
+    {"MiniCPMForCausalLM", "minicpm", "minicpm", ModelFamily::kDense},
+    // chatglm (remote code modeling_chatglm.py; vLLM chatglm.py): fused
+    // query_key_value with bias, gated dense_h_to_4h, RMSNorm
+    {.architecture = "ChatGLMModel",
+     .model_type = "chatglm",
+     .family_name = "chatglm",
+     .family = ModelFamily::kDense,
+     .qkv_bias = true,
+     .aliases = kChatGlmAliases},
+    // minimax_m2 (remote code modeling_minimax_m2.py; vLLM minimax_m2.py): full
+    // GQA attention on every layer, 256 experts sized by intermediate_size
+    {"MiniMaxM2ForCausalLM", "minimax_m2", "minimax_m2", ModelFamily::kMoe},
+    // qwen3_5_moe (vLLM qwen3_5.py): Qwen3-Next's gated delta-net + gated full
+    // attention text model under text_config, with a vision tower
+    {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", "qwen3_next", ModelFamily::kQwen3Next,
+     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+    // glm4_moe_lite (vLLM glm4_moe_lite.py): GLM-4.7-Flash, DeepSeek-V3's MLA +
+    // shared-expert MoE under GLM's name
+    {"Glm4MoeLiteForCausalLM", "glm4_moe_lite", "deepseek", ModelFamily::kDeepseek},
+    // glm_moe_dsa (transformers glm_moe_dsa; vLLM deepseek_v2.py serves it):
+    // GLM-5, DeepSeek-V3.2's MLA with the sparse-attention indexer
+    {"GlmMoeDsaForCausalLM", "glm_moe_dsa", "deepseek", ModelFamily::kDeepseek},
+    // Kimi-K2.5 (remote code modeling_kimi_k25.py; vLLM kimi_k25.py): a
+    // DeepSeek-V3 text model in text_config, MoonViT vision tower
+    {"KimiK25ForConditionalGeneration", "kimi_k25", "deepseek", ModelFamily::kDeepseek,
+     "text_config", "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+    // phi3_v (remote code modeling_phi3_v.py; vLLM phi3v.py): Phi-3's text
+    // fields at the root, a CLIP ViT-L image encoder (img_processor)
+    {"Phi3VForCausalLM", "phi3_v", "phi3", ModelFamily::kDense, "", "Phi3ForCausalLM",
+     TW::kUncounted, "CLIP vision tower"},
+    // qwen3_5 (vLLM qwen3_5.py): the dense Qwen3.5 sizes, the same layers with
+    // a dense MLP
+    {"Qwen3_5ForConditionalGeneration", "qwen3_5", "qwen3_next", ModelFamily::kQwen3Next,
+     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+    // exaone (remote code modeling_exaone.py; vLLM exaone.py): Llama layers
+    // under GPT-2-style names (num_layers, c_fc_0/c_fc_1/c_proj)
+    {.architecture = "ExaoneForCausalLM",
+     .model_type = "exaone",
+     .family_name = "exaone",
+     .family = ModelFamily::kDense,
+     .aliases = kExaoneAliases},
+    // starcoder2/modeling_starcoder2.py: LayerNorms, biased projections,
+    // 2-matrix c_fc/c_proj MLP; Starcoder2Config ties the embedding by default
+    {.architecture = "Starcoder2ForCausalLM",
+     .model_type = "starcoder2",
+     .family_name = "starcoder2",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true},
+    // qwen3_5_moe text model without the wrapper (vLLM qwen3_5.py)
+    {"Qwen3_5MoeForCausalLM", "qwen3_5_moe_text", "qwen3_next", ModelFamily::kQwen3Next},
+    // granitemoe/modeling_granitemoe.py: Llama attention, experts sized by
+    // intermediate_size (input_linear / output_linear), scalar multipliers
+    {"GraniteMoeForCausalLM", "granitemoe", "granitemoe", ModelFamily::kMoe},
+    // olmoe/modeling_olmoe.py: q/k RMSNorm over the whole projections, 64
+    // experts sized by intermediate_size
+    {"OlmoeForCausalLM",
+     "olmoe",
+     "olmoe",
+     ModelFamily::kMoe,
+     "",
+     "",
+     TW::kNone,
+     "",
+     {},
+     false,
+     true},
+    // bloom/modeling_bloom.py: ALiBi (no position table), a LayerNorm after the
+    // embedding, biased fused query_key_value and 4h MLP, tied
+    {.architecture = "BloomForCausalLM",
+     .model_type = "bloom",
+     .family_name = "bloom",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .aliases = kBloomAliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true,
+     .embedding_norm = true,
+     .intermediate_ratio = 4},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -159,6 +353,7 @@ constexpr std::string_view kUnmodelledState[] = {
     "BambaForCausalLM",         "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
     "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
     "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
+
 };
 
 }  // namespace
@@ -183,6 +378,65 @@ std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
     if (a == architecture) return a;
   }
   return {};
+}
+
+namespace {
+
+// The layer kinds each family's layers take (config_parser.cc ReadFamily,
+// FillLayerKinds, FillMoeLayers decide them per layer).
+struct FamilyLayers {
+  ModelFamily family;
+  const char* layers;
+  const char* mlp;
+};
+constexpr FamilyLayers kFamilyLayers[] = {
+    {ModelFamily::kDense, "full (MHA/GQA/MQA)", "dense"},
+    {ModelFamily::kMoe, "full (GQA)", "moe (+ shared, first-k dense)"},
+    {ModelFamily::kDeepseek, "mla (+ indexer on V3.2)", "moe + shared, first-k dense"},
+    {ModelFamily::kGptOss, "sliding + full, sinks", "moe"},
+    {ModelFamily::kGemma2, "sliding + full", "dense"},
+    {ModelFamily::kGemma3, "sliding + full", "dense"},
+    {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
+    {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
+    {ModelFamily::kEagle, "full (draft)", "dense"},
+    {ModelFamily::kEagle3, "full (draft)", "dense"},
+};
+
+std::string ShapeNotes(const ArchitectureInfo& a) {
+  std::string n;
+  auto add = [&n](const std::string& s) { n += (n.empty() ? "" : ", ") + s; };
+  if (*a.text_config) add(std::string("reads ") + a.text_config);
+  if (a.towers == TW::kCounted) add(std::string(a.towers_named) + " counted");
+  if (a.towers == TW::kUncounted) add(std::string(a.towers_named) + " not counted");
+  if (a.norm == NormKind::kLayerNorm) add("LayerNorm");
+  if (a.norms_per_layer == 1) add("parallel block");
+  if (a.qkv_bias) add("qkv bias");
+  if (a.mlp_bias) add("mlp bias");
+  if (a.qk_norm) add("qk norm");
+  if (a.learned_positions) add("learned positions");
+  return n.empty() ? "-" : n;
+}
+
+}  // namespace
+
+std::vector<ArchitectureRow> ArchitectureRows() {
+  std::vector<ArchitectureRow> rows;
+  for (const ArchitectureInfo& a : kArchitectures) {
+    const ArchitectureInfo* inner =
+        *a.inner_architecture ? FindArchitecture(a.inner_architecture) : &a;
+    const ModelFamily family = inner != nullptr ? inner->family : a.family;
+    ArchitectureRow r{a.architecture, a.family_name, "", "", ShapeNotes(a), true};
+    for (const FamilyLayers& f : kFamilyLayers) {
+      if (f.family == family) r.layers = f.layers, r.mlp = f.mlp;
+    }
+    if (a.mlp == MlpKind::kPlain) r.mlp = "dense (2-matrix)";
+    rows.push_back(std::move(r));
+  }
+  for (std::string_view a : kUnmodelledState) {
+    rows.push_back({std::string(a), "", "mamba / linear-attention state + attention", "-",
+                    "refused: state memory not modelled", false});
+  }
+  return rows;
 }
 
 const std::vector<std::string>& SupportedArchitectures() {

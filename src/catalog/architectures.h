@@ -32,6 +32,21 @@ struct FieldDefault {
   bool is_bool = false;
 };
 
+// A config key transformers reads under another name (the config class's
+// attribute_map, e.g. GPT-2's n_embd for hidden_size): `from` is copied to
+// `key` when the config has no `key`.
+struct FieldAlias {
+  const char* key;
+  const char* from;
+};
+
+// The MLP of a dense layer: SwiGLU-style gate + up + down, or up + down only
+// (GPT-2, GPT-NeoX, GPT-J, StarCoder2, Phi-2: an activation between two matrices).
+enum class MlpKind { kGated, kPlain };
+
+// The norms of a layer: RMSNorm (a weight) or LayerNorm (weight and bias).
+enum class NormKind { kRms, kLayerNorm };
+
 // What a wrapper's encoder towers cost in kvplan's weight estimate.
 enum class TowerWeights {
   kNone,       // text-only model
@@ -56,11 +71,39 @@ struct ArchitectureInfo {
   std::span<const FieldDefault> defaults = {};
   bool qkv_bias = false;  // q/k/v biases whatever attention_bias says (Qwen2)
   bool qk_norm = false;   // per-head (or per-projection) q/k RMSNorm
+  // ---- Layer shapes beyond Llama's (weights only; the KV cache is unchanged). ----
+  std::span<const FieldAlias> aliases = {};
+  MlpKind mlp = MlpKind::kGated;
+  NormKind norm = NormKind::kRms;
+  int norms_per_layer = 2;         // 1 for parallel attention + MLP blocks (GPT-J, Phi-2, Cohere)
+  bool o_bias = false;             // the attention output projection has a bias
+  bool mlp_bias = false;           // the MLP projections have biases
+  bool lm_head_bias = false;       // Phi-2, GPT-J
+  bool learned_positions = false;  // absolute position table of max_position_embeddings rows
+  bool embedding_norm = false;     // a norm right after the embedding (Bloom)
+  int intermediate_ratio = 0;      // intermediate_size = ratio x hidden when omitted or null (4)
+  // A config saying "multi_query": true without a KV head count has one KV
+  // head (GPTBigCode, Falcon-7B).
+  bool multi_query_key = false;
 };
 
 // nullptr when unsupported.
 const ArchitectureInfo* FindArchitecture(std::string_view architecture);
 const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type);
+
+// One line of `kvplan models architectures`: what the table says an
+// architecture is made of.
+struct ArchitectureRow {
+  std::string architecture;
+  std::string family;    // ModelSpec::family ("" when refused)
+  std::string layers;    // layer kinds: "full (GQA)", "sliding + full", "mla", ...
+  std::string mlp;       // "dense", "moe", "moe + shared", "dense (2-matrix)"
+  std::string notes;     // wrapper field, norms, biases, positions
+  bool accepted = true;  // false: refused by name (layer kind not modelled)
+};
+
+// Every architecture of the table, then the refused hybrid / state-space ones.
+std::vector<ArchitectureRow> ArchitectureRows();
 
 // Non-empty when `architecture` is a known hybrid or state-space model whose
 // per-request state (mamba / linear attention) kvplan does not model yet: the

@@ -141,6 +141,19 @@ void ReadDtype(const Json& root, const Json& cfg, const std::string& origin, Mod
   m.dtype_bytes = 2;
 }
 
+// The layer shapes the architecture table gives (MLP kind, norms, biases,
+// absolute positions): they change the weights, not the KV cache.
+void ReadLayerShape(const ArchitectureInfo& arch, ModelSpec& m) {
+  m.gated_mlp = arch.mlp == MlpKind::kGated;
+  m.norm_bias = arch.norm == NormKind::kLayerNorm;
+  m.norms_per_layer = arch.norms_per_layer;
+  m.o_proj_bias = arch.o_bias;
+  m.mlp_bias = arch.mlp_bias;
+  m.lm_head_bias = arch.lm_head_bias;
+  m.learned_position_rows = arch.learned_positions ? m.max_position_embeddings : 0;
+  m.embedding_norm = arch.embedding_norm;
+}
+
 void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m) {
   m.vocab_size = RequirePositive(cfg, "vocab_size", origin);
@@ -149,8 +162,12 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
       ToInt(RequirePositive(cfg, "num_hidden_layers", origin), "num_hidden_layers", origin);
   m.num_attention_heads =
       ToInt(RequirePositive(cfg, "num_attention_heads", origin), "num_attention_heads", origin);
-  // transformers: num_key_value_heads defaults to num_attention_heads (MHA).
-  m.num_kv_heads = OptPositiveInt(cfg, "num_key_value_heads", origin, m.num_attention_heads);
+  // transformers: num_key_value_heads defaults to num_attention_heads (MHA);
+  // GPTBigCode / Falcon say "multi_query": true for one KV head.
+  const bool multi_query =
+      arch.multi_query_key && OptBool(cfg, "multi_query", origin).value_or(false);
+  m.num_kv_heads =
+      OptPositiveInt(cfg, "num_key_value_heads", origin, multi_query ? 1 : m.num_attention_heads);
   if (m.num_kv_heads <= 0) {
     throw InputError(origin + ": config key \"num_key_value_heads\" must be > 0");
   }
@@ -167,7 +184,9 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
     m.head_dim = m.hidden_size / m.num_attention_heads;
   }
   m.v_head_dim = m.head_dim;
-  m.intermediate_size = OptPositiveInt(cfg, "intermediate_size", origin, 0);
+  // GPT-2 / GPT-J: n_inner null means 4 x hidden (the config classes' default).
+  m.intermediate_size =
+      OptPositiveInt(cfg, "intermediate_size", origin, arch.intermediate_ratio * m.hidden_size);
   // A default from the architecture table (Gemma ties) was merged into cfg
   // only when neither cfg nor root states it.
   m.tie_word_embeddings =
@@ -184,6 +203,7 @@ void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
                      std::to_string(kMaxInputCount) + ")");
   }
   m.sliding_window = OptPositiveInt(cfg, "sliding_window", origin, 0);
+  ReadLayerShape(arch, m);
   m.model_type = OptString(root, "model_type", origin).value_or("");
   ReadDtype(root, cfg, origin, m);
 }
@@ -273,11 +293,23 @@ void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& 
   m.linear_conv_kernel_dim = need("linear_conv_kernel_dim");
 }
 
+// An MoE variant under a dense architecture name (MiniCPM-MoE) would be
+// priced as dense: refuse it until the table describes it.
+void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const ModelSpec& m) {
+  if (OptInt(cfg, "num_experts", origin).value_or(0) > 1 ||
+      OptInt(cfg, "num_local_experts", origin).value_or(0) > 1) {
+    throw InputError(origin + ": \"" + m.architecture +
+                     "\" with routed experts is not described by kvplan's architecture table "
+                     "(only its dense form is); refused rather than priced as dense");
+  }
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
   switch (arch.family) {
     case ModelFamily::kDense:
+      RefuseRoutedExperts(cfg, origin, m);
       break;
     case ModelFamily::kMoe:
       ReadMoe(cfg, origin, m, plan);
@@ -315,7 +347,8 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadVision(root, origin, m);
       break;
     case ModelFamily::kQwen3Next:
-      ReadMoe(cfg, origin, m, plan);
+      // Qwen3.5's dense sizes (27B) keep the layers with a dense MLP.
+      if (cfg.contains("num_experts")) ReadMoe(cfg, origin, m, plan);
       ReadLinearAttention(cfg, origin, m);
       m.qk_norm = m.attention_output_gate = true;
       plan.full_attention_interval = OptPositiveInt(cfg, "full_attention_interval", origin, 4);
@@ -467,6 +500,10 @@ const ArchitectureInfo& InnerArchitecture(const Json& text, const ArchitectureIn
 // (architectures.cc cites the config class of each).
 Json WithDefaults(const Json& root, const Json& text, const ArchitectureInfo& arch) {
   Json cfg = text;
+  for (const FieldAlias& a : arch.aliases) {
+    auto from = cfg.find(a.from);
+    if (!cfg.contains(a.key) && from != cfg.end()) cfg[a.key] = *from;
+  }
   for (const FieldDefault& d : arch.defaults) {
     if (cfg.contains(d.key) || root.contains(d.key)) continue;
     cfg[d.key] = d.is_bool ? Json(d.value != 0) : Json(d.value);
@@ -516,9 +553,10 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   LayerPlan plan;
   ReadFamily(root, cfg, origin, arch, m, plan);
   ReadUncountedTowers(root, outer, origin, m);
-  if (const Json* qc = OptObject(root, "quantization_config", origin)) {
-    m.quant = ParseQuantization(*qc, origin);
-  }
+  // Wrappers may keep it beside the text model (Kimi-K2.5's text_config).
+  const Json* qc = OptObject(root, "quantization_config", origin);
+  if (qc == nullptr && &text != &root) qc = OptObject(text, "quantization_config", origin);
+  if (qc != nullptr) m.quant = ParseQuantization(*qc, origin);
   FillLayerKinds(origin, plan, m);
   FillMoeLayers(plan, m);
   Validate(origin, m);

@@ -130,7 +130,14 @@ struct ModelSpec {
   int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;
   int vision_num_channels = 3;
   int vision_output_dim = 0, vision_projector_input_dim = 0, vision_projector_output_dim = 0;
-  int attention_chunk_size = 0;  // Llama-4 chunked local attention (LayerKind::kChunked)
+  // Layer shapes beyond Llama's (architectures.h MlpKind, NormKind).
+  bool gated_mlp = true;              // gate + up + down; false: up + down (GPT-2, GPT-NeoX)
+  bool mlp_bias = false;              // MLP projections carry biases
+  bool norm_bias = false;             // LayerNorm: every norm has a bias as well as a weight
+  bool lm_head_bias = false;          // Phi-2, GPT-J
+  int64_t learned_position_rows = 0;  // GPT-2's absolute position table (0: RoPE / ALiBi)
+  bool embedding_norm = false;        // Bloom's word_embeddings_layernorm
+  int attention_chunk_size = 0;       // Llama-4 chunked local attention (LayerKind::kChunked)
   // Speculative drafts: "eagle" (EAGLE-1/2, fc over 2 x hidden), "eagle3"
   // (fc over 3 target layers, attention over 2 x hidden) or "mtp" (a target's
   // own NextN layers, see MtpDraftSpec); "" for target models.

@@ -166,10 +166,18 @@ class Estimator {
 
   void DenseMlp(Costs& c, int64_t inter, int tp, bool qz, Part part) const {
     const int64_t h = m_.hidden_size;
+    const int64_t up = (m_.gated_mlp ? 2 : 1) * inter;
     Cost& d = c[part];
-    d += Linear(2 * inter, h, qz, tp);  // gate_proj + up_proj
-    d += Linear(h, inter, qz, tp);      // down_proj
+    d += Linear(up, h, qz, tp);     // gate_proj + up_proj (up only when not gated)
+    d += Linear(h, inter, qz, tp);  // down_proj
+    if (m_.mlp_bias) {
+      d += Vector(up, tp);
+      d += Vector(h, 1);
+    }
   }
+
+  // One norm's parameters: RMSNorm a weight, LayerNorm a weight and a bias.
+  int64_t NormParams() const { return int64_t{m_.hidden_size} * (m_.norm_bias ? 2 : 1); }
 
   void Moe(Costs& c) const {
     const int64_t h = m_.hidden_size, e = m_.num_experts, inter = m_.moe_intermediate_size;
@@ -211,7 +219,7 @@ class Estimator {
     } else {
       DenseMlp(c, m_.intermediate_size, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
     }
-    c[kNorms] += Vector(int64_t{m_.norms_per_layer} * m_.hidden_size, 1);
+    c[kNorms] += Vector(m_.norms_per_layer * NormParams(), 1);
     return c;
   }
 
@@ -236,6 +244,10 @@ class Estimator {
     // SGLang's EAGLE workers reuse the target's embedding (set_embed).
     if (m_.IsDraft()) emb.rank_bytes = 0;
     c[kEmbedding] += emb;
+    // GPT-2's absolute position table: a plain nn.Embedding, replicated
+    // (vllm/model_executor/models/gpt2.py wpe).
+    if (m_.learned_position_rows > 0) c[kEmbedding] += Vector(Mul(m_.learned_position_rows, h), 1);
+    if (m_.embedding_norm) c[kNorms] += Vector(NormParams(), 1);  // Bloom
     if (m_.multimodal && m_.vision_patch_size > 0) VisionTower(c);
     if (m_.draft_kind == "eagle3") {
       c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
@@ -252,7 +264,7 @@ class Estimator {
 
   Costs LastStage(bool also_first) const {
     Costs c{};
-    c[kNorms] += Vector(m_.hidden_size, 1);  // final norm
+    c[kNorms] += Vector(NormParams(), 1);  // final norm
     const int lm_split = (p_.dp_attention && p_.dp_lm_head) ? s_.attn_tp : p_.tp;
     const int64_t rows = m_.draft_vocab_size > 0 ? m_.draft_vocab_size : m_.vocab_size;
     Cost head = VocabTable(rows, m_.quant.lm_head_quantized, lm_split);
@@ -264,6 +276,7 @@ class Estimator {
       if (also_first) head.rank_bytes = 0;
     }
     c[kLmHead] += head;
+    if (m_.lm_head_bias) c[kLmHead] += Vector(rows, lm_split);  // Phi-2, GPT-J
     return c;
   }
 

@@ -24,6 +24,11 @@ void Show(const ShowOptions& o) {
   Print(o.json ? RenderModelShowJson(*show) + "\n" : RenderModelShowText(*show));
 }
 
+void PrintArchitectures(bool json) {
+  const std::shared_ptr<const ArchitectureListing> a = ListArchitectures();
+  Print(json ? RenderArchitecturesJson(*a) + "\n" : RenderArchitecturesText(*a));
+}
+
 void PrintModelList(bool json) {
   const std::shared_ptr<const ModelListing> models = ListModels();
   Print(json ? RenderModelsJson(*models) + "\n" : RenderModelsText(*models));
@@ -60,8 +65,14 @@ void RegisterModelsVerb(Command& app) {
   show->add_flag("--json", opts->json, "Print as JSON");
   show->callback([opts] { Show(*opts); });
 
-  cmd->callback([show, json] {
-    if (show->parsed()) return;
+  Command* archs = cmd->add_subcommand(
+      "architectures", "List the architectures kvplan reads, with the layer kinds each uses");
+  auto archs_json = std::make_shared<bool>(false);
+  archs->add_flag("--json", *archs_json, "Print as JSON");
+  archs->callback([archs_json] { PrintArchitectures(*archs_json); });
+
+  cmd->callback([show, archs, json] {
+    if (show->parsed() || archs->parsed()) return;
     PrintModelList(*json);
   });
 }

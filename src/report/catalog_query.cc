@@ -19,6 +19,12 @@ std::shared_ptr<const ModelListing> ListModels() {
   return listing;
 }
 
+std::shared_ptr<const ArchitectureListing> ListArchitectures() {
+  auto listing = std::make_shared<ArchitectureListing>();
+  listing->rows = ArchitectureRows();
+  return listing;
+}
+
 std::shared_ptr<const ModelShow> ShowModel(const ModelShowRequest& req) {
   auto show = std::make_shared<ModelShow>();
   show->model = LoadModel(req.model);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/architectures.h"
 #include "catalog/model.h"
 #include "catalog/weights.h"
 #include "kvplan/catalog.h"
@@ -20,6 +21,10 @@ struct ModelListing {
     int64_t total_params = 0;  // the main model (MTP layers excluded)
   };
   std::vector<Entry> entries;  // catalog order
+};
+
+struct ArchitectureListing {
+  std::vector<ArchitectureRow> rows;  // table order, refused ones last
 };
 
 struct ModelShow {

@@ -18,6 +18,19 @@ std::string RenderModelsJson(const ModelListing& models) {
   return DumpJson(out, 2);
 }
 
+std::string RenderArchitecturesJson(const ArchitectureListing& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ArchitectureRow& r : a.rows) {
+    out.push_back({{"architecture", r.architecture},
+                   {"family", r.family},
+                   {"layers", r.layers},
+                   {"mlp", r.mlp},
+                   {"notes", r.notes},
+                   {"accepted", r.accepted}});
+  }
+  return DumpJson(out, 2);
+}
+
 std::string RenderModelShowJson(const ModelShow& s) {
   nlohmann::json j = ModelSpecToJson(s.model);
   j["parallelism"] = {{"tp", s.par.tp},

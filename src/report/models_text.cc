@@ -62,6 +62,23 @@ std::string RenderModelsText(const ModelListing& models) {
   return out;
 }
 
+std::string RenderArchitecturesText(const ArchitectureListing& a) {
+  std::string out;
+  constexpr const char* kRow = "{:<38} {:<12} {:<33} {:<29} {}\n";
+  fmt::format_to(Out(out), kRow, "ARCHITECTURE", "FAMILY", "LAYERS", "MLP", "NOTES");
+  int accepted = 0;
+  for (const ArchitectureRow& r : a.rows) {
+    accepted += r.accepted ? 1 : 0;
+    fmt::format_to(Out(out), kRow, r.architecture, r.family.empty() ? "-" : r.family, r.layers,
+                   r.mlp, r.notes);
+  }
+  fmt::format_to(Out(out),
+                 "\n{} architectures accepted, {} refused by name (their layer kind is "
+                 "not modelled yet).\n",
+                 accepted, static_cast<int>(a.rows.size()) - accepted);
+  return out;
+}
+
 namespace {
 
 std::string ParallelText(const Parallelism& p) {
