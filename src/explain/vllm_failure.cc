@@ -93,7 +93,7 @@ Fix MaxLenFix(const KvShort& k) {
                                          16);
   std::string how = k.estimated_len ? "the longest the budget holds (the engine's estimate)"
                                     : "max_model_len x available / needed, in blocks of 16";
-  return {"--max-model-len", WithThousands(len), how};
+  return {"--max-model-len", std::to_string(len), how};  // as typed on the command line
 }
 
 Fix TpFix(const KvShort& k) {
