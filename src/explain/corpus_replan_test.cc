@@ -95,6 +95,7 @@ Outcome OutcomeOf(const std::string& file) {
   ExplainResult e = ExplainLog(request);
   if (e.sglang) return SglangOutcome(*e.sglang);
   if (e.vllm) return VllmOutcome(*e.vllm, e.run);
+  if (e.trtllm && e.trtllm->unavailable.empty()) return {"replan", "", e.trtllm->relative};
   if (e.trtllm) return {"missing", e.trtllm->unavailable};
   return {"missing", "(no engine section)"};
 }

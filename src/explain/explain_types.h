@@ -141,6 +141,12 @@ struct TrtllmExplain {
   std::optional<int64_t> block_tokens;                  // primary blocks x tokens per block
   std::optional<double> implied_free_gib;               // kv_bytes / the default fraction 0.9
   std::string unavailable;                              // the missing figure and what supplies it
+  // The re-plan (unavailable empty): the logged free memory at KV sizing x the fraction,
+  // over the log's bytes per token, in blocks (engines/trtllm's budget and blocks stages).
+  double free_gib = 0, fraction = 0, kv_gib = 0;
+  std::optional<int64_t> tokens;
+  double relative = 0;  // (re-planned - logged) / logged tokens
+  std::vector<std::string> steps;
 };
 
 struct ExplainResult {

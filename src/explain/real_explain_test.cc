@@ -1,6 +1,7 @@
 // explain on real logs (tests/data/real/, sources in SOURCES.md) for what issue 10 asks
 // beyond the re-plan: TensorRT-LLM's KV figures, a failed vLLM launch's fixes in the
 // direction that helps, and where an incomplete log stops.
+#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -60,6 +61,24 @@ TEST(RealExplain, TrtllmAllocationsAndV08BytesAreShown) {
   ExplainResult c = ExplainReal("trtllm/tensorrtllm_backend396_mpi4_engine_size.log");
   ASSERT_TRUE(c.trtllm.has_value());
   EXPECT_NE(c.trtllm->unavailable.find("no KV-cache line"), std::string::npos);
+}
+
+TEST(RealExplain, TrtllmReplansFromTheFreeMemoryAtKvSizing_docsMemoryMd) {
+  // "Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB, available:
+  // 70.48 GiB", "Number of blocks in KV cache primary pool: 4060", 64 tokens per block,
+  // "Allocated 63.44 GiB for max tokens in paged KV cache (259840)": 70.48 x 0.9 = 63.43.
+  ExplainResult e = ExplainReal("trtllm/docs_memory_md_info_log_free_at_kv_sizing.log");
+  ASSERT_TRUE(e.trtllm.has_value());
+  const TrtllmExplain& t = *e.trtllm;
+  ASSERT_TRUE(t.unavailable.empty()) << t.unavailable;
+  EXPECT_DOUBLE_EQ(t.free_gib, 70.48);
+  EXPECT_EQ(t.block_tokens, 259840);
+  EXPECT_NEAR(t.kv_gib, 70.48 * 0.9, 0.001);
+  ASSERT_TRUE(t.tokens.has_value());
+  EXPECT_LE(std::fabs(t.relative), 0.005);
+  EXPECT_EQ(t.tokens, 259840);
+  EXPECT_NE(RenderExplainText(e).find("check: the budget rule matches the logged tokens"),
+            std::string::npos);
 }
 
 TEST(RealExplain, KvTooSmallGetsFixesThatHelp_issue44376) {

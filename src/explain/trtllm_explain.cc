@@ -2,7 +2,12 @@
 
 #include <cmath>
 
+#include <fmt/core.h>
+
+#include "base/format.h"
+#include "base/text.h"
 #include "base/units.h"
+#include "engines/trtllm/stages.h"
 
 namespace kvplan {
 namespace {
@@ -17,7 +22,8 @@ constexpr const char* kTrtllmFigureKeys[] = {
     "kv_cache_mib",          "max_tokens_in_paged_kv_cache",
     "tokens_per_block",      "primary_blocks",
     "secondary_blocks",      "max_blocks_per_sequence",
-    "attention_window_size",
+    "attention_window_size", "kv_sizing_total_gib",
+    "kv_sizing_free_gib",
 };
 
 // C++ KvCacheConfig::kDefaultGpuMemFraction (executor.h, TensorRT-LLM 0.9 to 1.x).
@@ -48,6 +54,38 @@ std::string MissingTrtllmFigure(const TrtllmExplain& e) {
          "that free memory x --kv_cache_free_gpu_memory_fraction (default 0.9)";
 }
 
+// The re-plan through the planner's budget and blocks stages: the free memory the log
+// prints at KV sizing x the fraction (never printed: the default, assumed), over the log's
+// own bytes per token, so what it checks is the budget rule against the logged tokens.
+void ReplanTrtllm(const RunRecord& r, TrtllmExplain* e) {
+  std::optional<double> free_gib = r.Figure("kv_sizing_free_gib");
+  if (!free_gib || !e->bytes_per_token || *e->bytes_per_token <= 0) return;
+  TrtllmDefaults d;
+  d.fraction = kTrtllmDefaultFraction;
+  d.tokens_per_block = std::llround(r.Figure("tokens_per_block").value_or(64));
+  TrtllmTerms t;
+  t.post_load_free = GiBToNearestBytes(*free_gib);
+  TrtllmBudget b = TrtllmKvBudget(t, d);
+  TrtllmCell c;
+  c.per_token = *e->bytes_per_token;
+  TrtllmBlocks k = TrtllmTokenBlocks(b, c, TrtllmArgs{}, d);
+  e->unavailable.clear();
+  e->free_gib = *free_gib;
+  e->fraction = d.fraction;
+  e->kv_gib = ToGiB(b.available);
+  e->tokens = k.tokens;
+  e->relative =
+      static_cast<double>(k.tokens - *e->logged_tokens) / static_cast<double>(*e->logged_tokens);
+  e->steps = {
+      fmt::format("budget: free at KV sizing {:.2f} GiB (measured) x free_gpu_memory_fraction "
+                  "{:g} (the default, assumed: the log prints none) = {:.2f} GiB",
+                  *free_gib, d.fraction, e->kv_gib),
+      fmt::format("blocks: {} / {} B per token (the log's KV line) = {} tokens, in {} blocks "
+                  "of {} = {} tokens",
+                  FormatGiB(b.available), WithThousands(c.per_token), WithThousands(k.max_tokens),
+                  WithThousands(k.blocks), d.tokens_per_block, WithThousands(k.tokens))};
+}
+
 }  // namespace
 
 TrtllmExplain ExplainTrtllm(const RunRecord& r) {
@@ -71,6 +109,7 @@ TrtllmExplain ExplainTrtllm(const RunRecord& r) {
         static_cast<double>(*e.kv_bytes) / kTrtllmDefaultFraction / static_cast<double>(kGiB);
   }
   e.unavailable = MissingTrtllmFigure(e);
+  ReplanTrtllm(r, &e);
   return e;
 }
 

@@ -125,7 +125,14 @@ json TrtllmJson(const TrtllmExplain& e) {
           {"kv_bytes_per_token", IntOrNull(e.bytes_per_token)},
           {"block_tokens", IntOrNull(e.block_tokens)},
           {"implied_free_gib_at_default_fraction",
-           e.implied_free_gib ? json(*e.implied_free_gib) : json(nullptr)}};
+           e.implied_free_gib ? json(*e.implied_free_gib) : json(nullptr)},
+          {"replan", e.unavailable.empty() ? json{{"free_at_kv_sizing_gib", e.free_gib},
+                                                  {"free_gpu_memory_fraction", e.fraction},
+                                                  {"kv_cache_gib", e.kv_gib},
+                                                  {"kv_tokens", IntOrNull(e.tokens)},
+                                                  {"relative", e.relative},
+                                                  {"steps", e.steps}}
+                                           : json(nullptr)}};
 }
 
 json PredictionJson(const DecodePrediction& p) {
@@ -147,7 +154,7 @@ std::string RenderExplainJson(const ExplainResult& e) {
   if (e.vllm) VllmJson(*e.vllm, e.options, &j);
   if (e.trtllm) {
     j["trtllm"] = TrtllmJson(*e.trtllm);
-    j["replan_unavailable"] = e.trtllm->unavailable;
+    if (!e.trtllm->unavailable.empty()) j["replan_unavailable"] = e.trtllm->unavailable;
   }
   if (e.decode_prediction) j["decode_prediction"] = PredictionJson(*e.decode_prediction);
   return DumpJson(j, 2) + "\n";

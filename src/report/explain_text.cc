@@ -274,7 +274,20 @@ void AppendTrtllm(const TrtllmExplain& e, std::string* out) {
                                  *e.implied_free_gib),
                      4);
   }
-  *out += WrapText("  (not re-planned: " + e.unavailable + ")", 4);
+  if (!e.unavailable.empty()) {
+    *out += WrapText("  (not re-planned: " + e.unavailable + ")", 4);
+    return;
+  }
+  *out += "\nKV budget re-planned from the log's free memory (kvplan's TensorRT-LLM model)\n";
+  for (const std::string& step : e.steps) *out += WrapText("  " + step, 4);
+  std::string diff =
+      fmt::format("kvplan {} tokens, the log {} ({:+.3f} %)", WithThousands(e.tokens.value_or(0)),
+                  WithThousands(e.logged_tokens.value_or(0)), 100 * e.relative);
+  *out += WrapText(std::fabs(e.relative) <= 0.005
+                       ? "  check: the budget rule matches the logged tokens within 0.5 %: " + diff
+                       : "  check: MISMATCH: " + diff +
+                             " (a fraction other than the default, or a pool for a draft model)",
+                   4);
 }
 
 void AppendNotesAndTraceback(const RunRecord& r, std::string* out) {
