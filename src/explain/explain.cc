@@ -14,6 +14,8 @@
 #include "explain/log_vllm_replan.h"
 #include "explain/memory_setting.h"
 #include "explain/sglang_fraction.h"
+#include "explain/trtllm_explain.h"
+#include "explain/vllm_failure.h"
 #include "kvplan/error.h"
 #include "kvplan/explain.h"
 
@@ -139,12 +141,25 @@ void VllmLoggedFigures(const RunRecord& r, VllmExplain* e) {
   }
 }
 
+// A failed launch's fixes: the re-plan's when it fails too, else the KV error's figures.
+void VllmFailureFixes(const RunRecord& r, VllmExplain* e) {
+  if (r.outcome != "failed") return;
+  if (e->unavailable.empty() && !e->verdict.ok && !e->verdict.fixes.empty()) {
+    e->fixes = e->verdict.fixes;
+    e->fixes_from = "re-plan";
+    return;
+  }
+  e->fixes = VllmKvShortFixes(r);
+  if (!e->fixes.empty()) e->fixes_from = "the error's figures";
+}
+
 VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
   VllmExplain e;
   VllmLoggedFigures(r, &e);
   std::optional<VllmReplanInputs> in = VllmReplanInputsOf(r, &e.unavailable);
   if (!in) {
     if (!o.sets.empty()) throw InputError("--set cannot re-plan this log: " + e.unavailable);
+    VllmFailureFixes(r, &e);
     return e;
   }
   e.unavailable.clear();
@@ -164,6 +179,7 @@ VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
         *e.logged_tokens > 0 ? static_cast<double>(planned - *e.logged_tokens) / *logged : 0;
     e.matches = e.verdict.tokens && std::fabs(e.tokens_relative) <= 0.005;
   }
+  VllmFailureFixes(r, &e);
   if (o.sets.empty()) return e;
   VllmReplanInputs all = *in;
   for (const auto& [flag, value] : o.sets) {
@@ -174,6 +190,35 @@ VllmExplain ExplainVllm(const RunRecord& r, const ExplainOptions& o) {
   }
   e.what_if_all = ReplanVllm(all);
   return e;
+}
+
+// Where an incomplete launch's log stops: after the last start-up stage it reached. A
+// hang and a cut excerpt read the same; the stage is what the log proves.
+std::string StopsOf(const RunRecord& r) {
+  if (r.outcome != "incomplete") return "";
+  struct Stop {
+    std::string_view stage;
+    const char* said;
+  };
+  static constexpr Stop kStops[] = {
+      {kStageSummary, "after the ready summary, before the server is up"},
+      {kStageGraphEnd, "after CUDA-graph capture, during warm-up"},
+      {kStageGraphBegin, "during CUDA-graph capture"},
+      {kStageMemoryPoolEnd, "after the KV cache is allocated, before CUDA-graph capture"},
+      {kStageKvAllocated, "after the KV cache is allocated, before CUDA-graph capture"},
+      {kStageLoadWeightEnd, "after loading the weights, before the KV cache"},
+      {kStageLoadWeightBegin, "during weight loading"},
+      {kStageInitDistributed, "after distributed init, before the weights load"},
+  };
+  for (const Stop& s : kStops) {
+    if (r.RankCount(s.stage) > 0) return std::string("the log stops ") + s.said;
+  }
+  // vLLM prints its graph capture and KV figures, not SGLang's stages.
+  if (r.Figure("cuda_graph_capture_time_s")) return "the log stops after CUDA-graph capture";
+  if (r.Figure("available_kv_cache_gib") || r.Figure("num_gpu_blocks")) {
+    return "the log stops after the KV cache is sized";
+  }
+  return "";
 }
 
 }  // namespace
@@ -195,8 +240,14 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
   e.options = o;
   e.memory_settings = MemorySettingsShown(r);
   e.timeline = TimelineOf(r);
+  e.stops = StopsOf(r);
   if (r.engine == "sglang") e.sglang = ExplainSglang(r, o);
   if (r.engine == "vllm") e.vllm = ExplainVllm(r, o);
+  if (r.engine == "trtllm") {
+    e.trtllm = ExplainTrtllm(r);
+    if (!o.sets.empty())
+      throw InputError("--set cannot re-plan this log: " + e.trtllm->unavailable);
+  }
   e.speculation = SpeculationOf(r);
   // One read of the draft for both the acceptance check and the prediction.
   const LoggedDraft draft = LoadDraftOf(r);

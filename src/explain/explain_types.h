@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "kvplan/plan.h"
 #include "logs/run_record.h"
 
 namespace kvplan {
@@ -34,6 +35,7 @@ struct VllmReplanVerdict {
   bool ok = false;
   std::string error;
   std::vector<std::string> steps;
+  std::vector<Fix> fixes;  // the planner's, when the re-planned launch fails
 };
 
 struct DecodePredictionRow {
@@ -124,6 +126,27 @@ struct VllmExplain {
   bool matches = false;                          // within the log's rounding
   std::vector<VllmWhatIf> what_ifs;              // each --set alone (the text)
   std::optional<VllmReplanVerdict> what_if_all;  // every --set together (the JSON)
+  // A failed launch's fixes: the re-plan's, else from the figures its KV error prints.
+  std::vector<Fix> fixes;
+  std::string fixes_from;  // "re-plan" or "the error's figures"
+};
+
+// A TensorRT-LLM launch's KV figures (engines/trtllm is the planner; the log
+// rarely holds the free memory it multiplies by free_gpu_memory_fraction).
+struct TrtllmExplain {
+  std::vector<std::pair<std::string, double>> figures;  // as printed, in reading order
+  std::optional<int64_t> logged_tokens;                 // max tokens in paged KV cache
+  std::optional<int64_t> kv_bytes;                      // the allocated pool
+  std::optional<int64_t> bytes_per_token;               // kv_bytes / logged_tokens
+  std::optional<int64_t> block_tokens;                  // primary blocks x tokens per block
+  std::optional<double> implied_free_gib;               // kv_bytes / the default fraction 0.9
+  std::string unavailable;                              // the missing figure and what supplies it
+  // The re-plan (unavailable empty): the logged free memory at KV sizing x the fraction,
+  // over the log's bytes per token, in blocks (engines/trtllm's budget and blocks stages).
+  double free_gib = 0, fraction = 0, kv_gib = 0;
+  std::optional<int64_t> tokens;
+  double relative = 0;  // (re-planned - logged) / logged tokens
+  std::vector<std::string> steps;
 };
 
 struct ExplainResult {
@@ -135,6 +158,8 @@ struct ExplainResult {
   std::vector<TimelineRow> timeline;           // stages in first-seen order
   std::optional<SglangExplain> sglang;
   std::optional<VllmExplain> vllm;
+  std::optional<TrtllmExplain> trtllm;
+  std::string stops;  // an incomplete launch: where the log stops ("during CUDA-graph capture")
   std::string speculation;                            // SpeculationOf(run)
   std::optional<std::string> nothing_accepted_cause;  // NothingAcceptedCause(run)
   std::optional<DecodePrediction> decode_prediction;  // when the run has a busy decode report

@@ -262,6 +262,7 @@ VllmReplanVerdict ReplanVllm(const VllmReplanInputs& in) {
   v.tokens = r.max_total_num_tokens;
   v.ok = r.ok;
   v.error = r.error_message;
+  v.fixes = r.fixes;
   return v;
 }
 

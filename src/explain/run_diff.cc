@@ -95,13 +95,15 @@ std::vector<SettingChange> ChangedSettings(const RunRecord& a, const RunRecord& 
   return changes;
 }
 
-// Why a memory change kvplan cannot re-plan on SGLang's budget is left as it is.
-void NoteNotReplanned(bool have_budget, const std::string& why, SettingChange* c) {
+// Why a memory change kvplan cannot re-plan on A's budget is left as it is, in A's
+// engine's words: SGLang captures graphs out of the slack after the KV pool, vLLM
+// measures them into its budget (so a changed capture changes what the log measured).
+void NoteNotReplanned(bool have_budget, const std::string& why, bool vllm, SettingChange* c) {
   if (!c->memory || c->not_replanned != NotReplanned::kNo) return;
   if (!have_budget) {
     c->not_replanned = NotReplanned::kNoBudget;
-    c->why = why;
-  } else if (c->key.find("cuda_graph") != std::string::npos) {
+    c->why = why.empty() ? (vllm ? "no vLLM budget in A" : "no SGLang budget in A") : why;
+  } else if (!vllm && c->key.find("cuda_graph") != std::string::npos) {
     c->not_replanned = NotReplanned::kGraphsAfterKv;
   } else {
     c->not_replanned = NotReplanned::kChangesMeasured;
@@ -120,8 +122,10 @@ void ReplanChanges(const RunRecord& a, const RunRecord& b, DiffResult* diff) {
       ReplanVllmChange(*vllm, &c, a, b);
       if (c.replanned) continue;
     }
-    if (!base || !SglangSettingReplannable(c.key) || c.b.empty()) {
-      NoteNotReplanned(base.has_value(), why, &c);
+    if (vllm || !base || !SglangSettingReplannable(c.key) || c.b.empty()) {
+      bool is_vllm = a.engine == "vllm";
+      NoteNotReplanned(is_vllm ? vllm.has_value() : base.has_value(), is_vllm ? vllm_why : why,
+                       is_vllm, &c);
       continue;
     }
     try {
@@ -158,6 +162,25 @@ DiffResult DiffRuns(const RunRecord& a, const std::string& a_name, const RunReco
   return diff;
 }
 
+namespace {
+
+// --last-good pairs runs of the same model, GPU and engine: an empty field would match
+// every other run that lacks it too, unrelated ones included.
+void RequireKnownIdentity(const RunRecord& r, const std::string& path, const std::string& db) {
+  std::string missing;
+  if (r.model.empty()) missing += "model";
+  if (r.gpu_name.empty()) missing += (missing.empty() ? "" : ", ") + std::string("GPU");
+  if (r.engine.empty()) missing += (missing.empty() ? "" : ", ") + std::string("engine");
+  if (missing.empty()) return;
+  throw InputError(fmt::format(
+      "no successful run like {} in the run history {}: the log prints no {}, and --last-good "
+      "matches only on a known model, GPU and engine (diff it against a chosen log: kvplan diff "
+      "A.log {})",
+      path, db, missing, path));
+}
+
+}  // namespace
+
 DiffResult DiffLogs(const DiffRequest& request) {
   const std::vector<std::string>& paths = request.logs;
   if (request.last_good) {
@@ -166,6 +189,7 @@ DiffResult DiffLogs(const DiffRequest& request) {
     const RunRecord& rb = b.runs.back();
     std::string db = RunStore::ResolvePath(request.db);
     RunStore store(db, StoreAccess::kRead);  // reading: works on a read-only store
+    RequireKnownIdentity(rb, paths.front(), db);
     std::optional<StoredRun> good = store.LastGood(rb, b.content_hash);
     if (!good) {
       throw InputError(fmt::format(

@@ -107,8 +107,21 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
         b.SetFigureIfRead("tokens_per_block", NumberAfter(msg, "per block: "));
         return true;
       }
+      if (StartsWith(msg, "Number of blocks in KV cache primary pool: ")) {  // C++ runtime, v0.1x
+        b.SetEngine(kEngine);
+        b.SetFigureIfRead("primary_blocks", NumberAfter(msg, "primary pool: "));
+        return true;
+      }
       return false;
     case 'M':
+      // "Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB,
+      // available: 70.48 GiB" (kvCacheManager.cpp): the free memory the fraction multiplies.
+      if (StartsWith(msg, "Memory usage when calculating max tokens in paged kv cache: ")) {
+        b.SetEngine(kEngine);
+        b.SetFigureIfRead("kv_sizing_total_gib", NumberAfter(msg, "total: "));
+        b.SetFigureIfRead("kv_sizing_free_gib", NumberAfter(msg, "available: "));
+        return true;
+      }
       if (StartsWith(msg, "Max KV cache blocks per sequence: ")) {
         BlocksPerWindow(msg, b);
         return true;

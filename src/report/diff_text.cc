@@ -48,7 +48,7 @@ std::string Effect(const SettingChange& c) {
     case NotReplanned::kNo:
       return "";
     case NotReplanned::kNoBudget:
-      return "not re-planned: " + (c.why.empty() ? "no SGLang budget in A" : c.why);
+      return "not re-planned: " + c.why;
     case NotReplanned::kGraphsAfterKv:
       return "no effect on the KV budget: CUDA graphs are captured after the KV pool is sized, "
              "out of the pre x (1 - mfs) slack";
@@ -64,25 +64,28 @@ std::string Effect(const SettingChange& c) {
 void AppendTimelines(const RunRecord& a, const RunRecord& b, std::string* out) {
   struct Row {
     const char* label;
+    const char* vllm_label;  // the line vLLM prints it in
     std::string_view stage;
     bool avail;
   };
   static const Row rows[] = {
-      {"pre-load free (Load weight begin)", kStageLoadWeightBegin, true},
-      {"post-load free (Load weight end)", kStageLoadWeightEnd, true},
-      {"weights (Load weight end usage)", kStageLoadWeightEnd, false},
-      {"memory pool end", kStageMemoryPoolEnd, true},
-      {"CUDA graph begin", kStageGraphBegin, true},
-      {"CUDA graph usage", kStageGraphEnd, false},
-      {"CUDA graph end", kStageGraphEnd, true},
+      {"pre-load free (Load weight begin)", "pre-load free", kStageLoadWeightBegin, true},
+      {"post-load free (Load weight end)", "post-load free", kStageLoadWeightEnd, true},
+      {"weights (Load weight end usage)", "weights (model loading took)", kStageLoadWeightEnd,
+       false},
+      {"memory pool end", "memory pool end", kStageMemoryPoolEnd, true},
+      {"CUDA graph begin", "CUDA graph begin", kStageGraphBegin, true},
+      {"CUDA graph usage", "CUDA graph usage", kStageGraphEnd, false},
+      {"CUDA graph end", "CUDA graph end", kStageGraphEnd, true},
   };
+  bool vllm = a.engine == "vllm" && b.engine == "vllm";
   std::string body;
   for (const Row& row : rows) {
     std::optional<double> x = row.avail ? a.MinAvail(row.stage) : a.MinUsage(row.stage);
     std::optional<double> y = row.avail ? b.MinAvail(row.stage) : b.MinUsage(row.stage);
     if (!x && !y) continue;
     auto f = [](std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; };
-    body += fmt::format("  {:<36} {:>9} {:>9}\n", row.label, f(x), f(y));
+    body += fmt::format("  {:<36} {:>9} {:>9}\n", vllm ? row.vllm_label : row.label, f(x), f(y));
   }
   for (const char* key : {"kv_tokens", "k_size_gib", "kv_size_gib", "max_total_num_tokens",
                           "available_kv_cache_gib", "gpu_kv_cache_tokens", "num_gpu_blocks"}) {
@@ -104,6 +107,13 @@ void AppendHeader(const DiffResult& d, std::string* out) {
       WrapText(fmt::format("A  {} (launch {}): {}", d.a_name, a.launch_index + 1, Outcome(a)), 3);
   *out +=
       WrapText(fmt::format("B  {} (launch {}): {}", d.b_name, b.launch_index + 1, Outcome(b)), 3);
+  // What the runs are comes before what they set: a different model, engine or GPU
+  // explains more than any setting.
+  if (a.model != b.model) {
+    *out += WrapText(fmt::format("   model: {} -> {}", a.model.empty() ? "(not printed)" : a.model,
+                                 b.model.empty() ? "(not printed)" : b.model),
+                     5);
+  }
   if (a.engine != b.engine || a.version != b.version) {
     *out += fmt::format("   engine: {} {} -> {} {}\n", a.engine, a.version, b.engine, b.version);
   }

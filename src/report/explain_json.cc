@@ -84,6 +84,13 @@ void SglangJson(const SglangExplain& s, const ExplainOptions& o, json* j) {
 }
 
 void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
+  if (!e.fixes.empty()) {
+    json fixes = json::array();
+    for (const Fix& f : e.fixes) {
+      fixes.push_back({{"flag", f.flag}, {"value", f.value}, {"effect", f.effect}});
+    }
+    (*j)["fixes"] = {{"from", e.fixes_from}, {"fixes", fixes}};
+  }
   if (!e.unavailable.empty()) {
     (*j)["replan_unavailable"] = e.unavailable;
     return;
@@ -109,6 +116,25 @@ void VllmJson(const VllmExplain& e, const ExplainOptions& o, json* j) {
                      {"error", w.error}};
 }
 
+json TrtllmJson(const TrtllmExplain& e) {
+  json figures = json::object();
+  for (const auto& [key, value] : e.figures) figures[key] = value;
+  return {{"figures", figures},
+          {"logged_kv_tokens", IntOrNull(e.logged_tokens)},
+          {"kv_cache_bytes", IntOrNull(e.kv_bytes)},
+          {"kv_bytes_per_token", IntOrNull(e.bytes_per_token)},
+          {"block_tokens", IntOrNull(e.block_tokens)},
+          {"implied_free_gib_at_default_fraction",
+           e.implied_free_gib ? json(*e.implied_free_gib) : json(nullptr)},
+          {"replan", e.unavailable.empty() ? json{{"free_at_kv_sizing_gib", e.free_gib},
+                                                  {"free_gpu_memory_fraction", e.fraction},
+                                                  {"kv_cache_gib", e.kv_gib},
+                                                  {"kv_tokens", IntOrNull(e.tokens)},
+                                                  {"relative", e.relative},
+                                                  {"steps", e.steps}}
+                                           : json(nullptr)}};
+}
+
 json PredictionJson(const DecodePrediction& p) {
   json rows = json::array();
   for (const DecodePredictionRow& r : p.rows) {
@@ -123,8 +149,13 @@ json PredictionJson(const DecodePrediction& p) {
 
 std::string RenderExplainJson(const ExplainResult& e) {
   json j = {{"run", ToJson(e.run)}};
+  if (!e.stops.empty()) j["stops"] = e.stops;
   if (e.sglang) SglangJson(*e.sglang, e.options, &j);
   if (e.vllm) VllmJson(*e.vllm, e.options, &j);
+  if (e.trtllm) {
+    j["trtllm"] = TrtllmJson(*e.trtllm);
+    if (!e.trtllm->unavailable.empty()) j["replan_unavailable"] = e.trtllm->unavailable;
+  }
   if (e.decode_prediction) j["decode_prediction"] = PredictionJson(*e.decode_prediction);
   return DumpJson(j, 2) + "\n";
 }

@@ -51,7 +51,8 @@ void AppendHeader(const ExplainResult& e, std::string* out) {
   }
   std::string outcome = r.outcome;
   if (r.outcome == "failed") outcome += ": " + r.error;
-  *out += fmt::format("  outcome  {}\n", outcome);
+  if (!e.stops.empty()) outcome += " (" + e.stops + ")";
+  *out += WrapText("  outcome  " + outcome, 11);
 }
 
 void AppendSettings(const ExplainResult& e, std::string* out) {
@@ -139,7 +140,7 @@ void AppendSteps(const SglangReplanVerdict& v, std::string* out) {
 void AppendSglang(const SglangExplain& s, const ExplainOptions& o, std::string* out) {
   *out += "\nKV budget re-planned from the log's measured memory (kvplan's SGLang model)\n";
   if (!s.unavailable.empty()) {
-    *out += "  not possible: " + s.unavailable + "\n";
+    *out += WrapText("  not possible: " + s.unavailable, 4);
     if (s.logged_tokens) {
       *out += fmt::format("  logged   #tokens: {} (the KV line; nothing to check it against)\n",
                           WithThousands(*s.logged_tokens));
@@ -199,6 +200,14 @@ void AppendVllmTokensCheck(const VllmExplain& e, std::string* out) {
                     "min over workers, or kvplan's cell is wrong\n";
 }
 
+void AppendVllmFixes(const VllmExplain& e, std::string* out) {
+  if (e.fixes.empty()) return;
+  *out += fmt::format("\nFixes (from {}; each alone)\n", e.fixes_from);
+  TextTable t({"flag", "value", "effect"});
+  for (const Fix& f : e.fixes) t.AddRow({f.flag, f.value, f.effect});
+  *out += t.Render();
+}
+
 void AppendVllm(const VllmExplain& e, std::string* out) {
   *out += "\nKV budget from the log (vLLM)\n";
   for (const auto& [key, value] : e.figures) {
@@ -212,7 +221,8 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
         WithThousands(static_cast<int64_t>(tokens)));
   }
   if (!e.unavailable.empty()) {
-    *out += "  (not re-planned: " + e.unavailable + ")\n";
+    *out += WrapText("  (not re-planned: " + e.unavailable + ")", 4);
+    AppendVllmFixes(e, out);
     return;
   }
   *out += "\nKV budget re-planned from the log's measured terms (kvplan's vLLM model)\n";
@@ -238,6 +248,46 @@ void AppendVllm(const VllmExplain& e, std::string* out) {
                           "kvplan is wrong\n";
   }
   for (const VllmWhatIf& w : e.what_ifs) AppendVllmWhatIf(w, v.kv_gib, out);
+  AppendVllmFixes(e, out);
+}
+
+void AppendTrtllm(const TrtllmExplain& e, std::string* out) {
+  *out += "\nKV cache from the log (TensorRT-LLM)\n";
+  for (const auto& [key, value] : e.figures) {
+    *out += fmt::format("  {:<28} {}\n", key, FormatFigure(value));
+  }
+  if (e.bytes_per_token) {
+    *out += fmt::format(
+        "  implied KV bytes per token (all layers, per rank): {} = {} / {} tokens\n",
+        WithThousands(*e.bytes_per_token), FormatGiB(*e.kv_bytes), WithThousands(*e.logged_tokens));
+  }
+  if (e.block_tokens) {
+    std::string against = !e.logged_tokens                      ? ""
+                          : *e.block_tokens == *e.logged_tokens ? ": the logged max tokens"
+                                                                : ": NOT the logged max tokens";
+    *out += fmt::format("  blocks: primary blocks x tokens per block = {} tokens{}\n",
+                        WithThousands(*e.block_tokens), against);
+  }
+  if (e.implied_free_gib) {
+    *out += WrapText(fmt::format("  at the default fraction 0.9, the pool implies {:.2f} GiB free "
+                                 "at KV sizing",
+                                 *e.implied_free_gib),
+                     4);
+  }
+  if (!e.unavailable.empty()) {
+    *out += WrapText("  (not re-planned: " + e.unavailable + ")", 4);
+    return;
+  }
+  *out += "\nKV budget re-planned from the log's free memory (kvplan's TensorRT-LLM model)\n";
+  for (const std::string& step : e.steps) *out += WrapText("  " + step, 4);
+  std::string diff =
+      fmt::format("kvplan {} tokens, the log {} ({:+.3f} %)", WithThousands(e.tokens.value_or(0)),
+                  WithThousands(e.logged_tokens.value_or(0)), 100 * e.relative);
+  *out += WrapText(std::fabs(e.relative) <= 0.005
+                       ? "  check: the budget rule matches the logged tokens within 0.5 %: " + diff
+                       : "  check: MISMATCH: " + diff +
+                             " (a fraction other than the default, or a pool for a draft model)",
+                   4);
 }
 
 void AppendNotesAndTraceback(const RunRecord& r, std::string* out) {
@@ -262,6 +312,7 @@ std::string RenderExplainText(const ExplainResult& e) {
   AppendTimeline(e, &out);
   if (e.sglang) AppendSglang(*e.sglang, e.options, &out);
   if (e.vllm) AppendVllm(*e.vllm, &out);
+  if (e.trtllm) AppendTrtllm(*e.trtllm, &out);
   AppendDecodeSection(e, &out);
   AppendNotesAndTraceback(e.run, &out);
   return out;

@@ -12,9 +12,17 @@ std::string SettingOr(const RunRecord& r, const char* a, const char* b, const ch
   return fallback;
 }
 
+// The printed TP setting, else the layout the rank tags show (TP7 -> tp 8), else 1.
+std::string TpOf(const RunRecord& r) {
+  std::string set = SettingOr(r, "tp_size", "tensor_parallel_size", "");
+  if (!set.empty()) return set;
+  return r.tp_from_ranks > 0 ? std::to_string(r.tp_from_ranks) : "1";
+}
+
 std::string KvTokens(const RunRecord& r) {
   std::optional<double> t = r.Figure("kv_tokens");
   if (!t) t = r.Figure("gpu_kv_cache_tokens");
+  if (!t) t = r.Figure("max_tokens_in_paged_kv_cache");
   return t ? fmt::format("{:.0f}", *t) : "-";
 }
 
@@ -30,8 +38,9 @@ std::string Row(const StoredRun& s, bool decode) {
   if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7);
   return fmt::format(
       "{:>4}  {:<20.20}  {:<7}  {:<28.28}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {}{:<10}  {}\n", s.id,
-      r.started_at.empty() ? s.ingested_at : r.started_at, r.engine.empty() ? "-" : r.engine,
-      r.model.empty() ? "-" : r.model, gpu, SettingOr(r, "tp_size", "tensor_parallel_size", "1"),
+      // The log's own first timestamp; ingest time is not when the run started.
+      r.started_at.empty() ? "-" : r.started_at, r.engine.empty() ? "-" : r.engine,
+      r.model.empty() ? "-" : r.model, gpu, TpOf(r),
       SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
       decode ? fmt::format("{:>12}  ", DecodeTokS(r)) : "", r.outcome, s.log_path);
 }
