@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/format.h"
 #include "base/units.h"
 #include "catalog/model_json.h"
 #include "kvplan/render.h"
@@ -63,15 +64,19 @@ std::string RenderModelsText(const ModelListing& models) {
 }
 
 std::string RenderArchitecturesText(const ArchitectureListing& a) {
-  std::string out;
-  constexpr const char* kRow = "{:<38} {:<12} {:<33} {:<29} {}\n";
-  fmt::format_to(Out(out), kRow, "ARCHITECTURE", "FAMILY", "LAYERS", "MLP", "NOTES");
+  // Layers, MLP and notes in one wrapped column, so the listing fits 100 columns.
+  TextTable t({"ARCHITECTURE", "FAMILY", "LAYERS; MLP; NOTES"});
   int accepted = 0;
   for (const ArchitectureRow& r : a.rows) {
     accepted += r.accepted ? 1 : 0;
-    fmt::format_to(Out(out), kRow, r.architecture, r.family.empty() ? "-" : r.family, r.layers,
-                   r.mlp, r.notes);
+    std::string kinds;
+    for (const std::string* part : {&r.layers, &r.mlp, &r.notes}) {
+      if (part->empty() || *part == "-") continue;
+      kinds += (kinds.empty() ? "" : "; ") + *part;
+    }
+    t.AddRow({r.architecture, r.family.empty() ? "-" : r.family, kinds});
   }
+  std::string out = t.Render(0);
   fmt::format_to(Out(out),
                  "\n{} architectures accepted, {} refused by name (their layer kind is "
                  "not modelled yet).\n",
