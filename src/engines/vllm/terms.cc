@@ -38,7 +38,8 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
     t->activation = std::max<int64_t>(0, *ms.peak_torch - t->weights);
     t->activation_src = "measured peak_torch - weights";
   } else {
-    t->activation = EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era);
+    t->activation =
+        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release);
     t->activation_src = "estimated";
   }
   t->activation_from_log = ms.activation_peak || ms.available_kv || ms.peak_torch;
@@ -77,7 +78,7 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
   t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, a, draft);
   t.weights_src = ms.weights ? "measured" : "estimated";
   ActivationTerm(model, a, d, ms, &t);
-  t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, a.tp * a.pp, gpu);
+  t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, d.release, a.tp, gpu);
   t.non_torch_src = ms.non_torch ? "measured" : "estimated";
   if (ms.cuda_graph) {
     t.cuda_graph = *ms.cuda_graph;
