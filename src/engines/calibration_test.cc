@@ -110,13 +110,14 @@ EngineSummary CalibrateEngine(const std::string& engine) {
     double err = 100.0 * (planned - row.logged) / row.logged;
     EXPECT_LE(std::fabs(err), row.bound_pct) << row.log << " (" << row.why << ")";
     errors.push_back(std::isnan(err) ? 1e9 : std::fabs(err));
-    table += fmt::format("{:<52} {:<8} {:<8} {:>12.6g} {:>12.6g} {:>+8.2f} {:>6.1f}\n", row.log,
+    table += fmt::format("{:<52} {:<8} {:<8} {:>12.10g} {:>12.10g} {:>+8.2f} {:>6.1f}\n", row.log,
                          row.version, row.set, row.logged, planned, err, row.bound_pct);
   }
   EngineSummary s{Percentile(errors, 0.5), Percentile(errors, 0.95), errors.size()};
+  auto within5 = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 5; });
   std::cout << table
-            << fmt::format("{}: {} logs, median |error| {:.2f} %, p95 {:.2f} %\n", engine, s.count,
-                           s.median, s.p95);
+            << fmt::format("{}: {} logs, median |error| {:.2f} %, p95 {:.2f} %, {} within 5 %\n",
+                           engine, s.count, s.median, s.p95, within5);
   return s;
 }
 
