@@ -4,6 +4,8 @@
 #include "base/units.h"
 #include "catalog/model.h"
 #include "engines/vllm/estimates.h"
+#include "engines/vllm/vllm.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -17,6 +19,13 @@ TEST(VllmEstimates, V1SamplerPeakFittedOnPr21429) {
   int64_t peak =
       EstimateVllmActivationPeak(m, 4, 8192, 1024, VllmEra::kV1, ParseVllmRelease("0.9.2"));
   EXPECT_NEAR(ToGiB(peak), 5.62, 0.01 * 5.62);
+}
+
+// vllm#23278 (0.10.1, one H100): "Model loading took 65.9651 GiB" for gpt-oss-120b, whose
+// checkpoint is 60.8 GiB: the mxfp4 MoE weights padded for the Marlin/Triton kernels.
+TEST(VllmEstimates, GptOss120bWeightsOnHopperArePadded) {
+  PlanResult r = PlanVllm("0.10.1", testing::GptOss120B(), testing::H100(), VllmArgs{}, {});
+  EXPECT_NEAR(ToGiB(r.weights_bytes_per_gpu), 65.9651, 0.01 * 65.9651);
 }
 
 }  // namespace
