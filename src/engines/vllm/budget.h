@@ -28,6 +28,7 @@ struct VllmTerms {
   std::optional<int64_t> available_kv;     // measured "Available KV cache memory"
   std::optional<int64_t> kv_cache_memory;  // --kv-cache-memory
   bool enforce_eager = false;
+  bool estimate_cudagraphs = true;   // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (0.21+)
   int64_t sampler_rows = 0;          // rows of the dummy sampler run the estimate counts
   bool activation_from_log = false;  // a logged peak or KV size replaces the estimate
   // Provenance for the stage text: "measured" or "estimated".

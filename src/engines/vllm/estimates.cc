@@ -6,39 +6,59 @@
 #include "engines/common/runtime_estimates.h"
 
 namespace kvplan {
+namespace {
+
+// vllm#21429 (tests/data/real/vllm/pr21429_v1_debug_profiling_rank2.log): "non-torch forward
+// increase memory: 2.04GiB" at TP4 on H200.
+constexpr int64_t kVllmV1NvlsNonTorch = 2190433320;  // 2.04 GiB
+
+}  // namespace
 
 int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_tokens,
-                                   int64_t sampler_rows, VllmEra era) {
+                                   int64_t sampler_rows, VllmEra era, const VllmRelease& release) {
   const int64_t dt = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
   int64_t forward = batched_tokens * DecoderActivationPerToken(m, tp);
   // V1 _dummy_sampler_run (gpu_model_runner.py @v0.10) exercises top-k/top-p
   // with the PyTorch-native sampler (FlashInfer's is opt-in,
-  // VLLM_USE_FLASHINFER_SAMPLER): fp32 logits, sorted values (4 B), int64
-  // indices (8 B), sorted probabilities (4 B) and the scattered result (4 B)
-  // live together, ~24 B per vocab entry per row. V0 samples from fp32 logits
-  // and probabilities, ~8 B (calibrated: issue 10517, 17327).
-  int64_t per_entry = IsV0(era) ? 8 : 24;
+  // VLLM_USE_FLASHINFER_SAMPLER): the model-dtype and fp32 logits, sorted values
+  // and int64 indices, the top-p softmax, cumsum and mask, the scattered result,
+  // the probabilities and the exponential noise live together. Fitted at 38 B
+  // per vocab entry and row on vllm#21429's "Before" profile (0.9.2-0.10 era,
+  // Qwen3-235B-A22B-FP8 TP4, 1024 rows x 151,936: torch peak increase 5.62 GiB);
+  // held out: the calibration table (calibration_test.cc). V0 samples from fp32
+  // logits and probabilities, ~8 B (calibrated: issue 10517, 17327).
+  // From 0.17 the same model's profiled peak falls from 5.64 to 2.23 GiB (issue 11, the 0.19
+  // campaign); kvplan keeps its earlier 24 B there, not yet calibrated on a 0.17+ log.
+  int64_t per_entry = IsV0(era) ? 8 : (release.AtLeast(0, 17, 0) ? 24 : 38);
   int64_t vocab_rank = m.vocab_size;  // logits are gathered to full vocab on every rank
   int64_t sampler = batched_tokens * m.hidden_size * dt + sampler_rows * vocab_rank * per_entry;
   return std::max(forward, sampler);
 }
 
-int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu) {
+int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, const GpuSpec& gpu) {
   // NCCL communicators allocate their buffers lazily, at the first collective
-  // of the profiling run; custom all-reduce adds IPC buffers.
-  int64_t comm = gpus_per_replica > 1 ? 400 * kMiB : 0;
-  comm += EstimateNvlsBuffers(gpus_per_replica, gpu);
+  // of the profiling run; custom all-reduce adds IPC buffers. Only the tensor-
+  // parallel group all-reduces: pipeline stages pass activations point to
+  // point, and PP-only launches log ~0.07 GiB of non-torch memory (issue 11).
+  int64_t comm = tp > 1 ? 400 * kMiB : 0;
+  int64_t nvls = EstimateNvlsBuffers(tp, gpu);
   switch (era) {
     case VllmEra::kV0Legacy:
       // worker.py @6ae52299: non_torch = all CUDA memory in use minus torch's,
       // so the CUDA context counts (0.35 GiB on the RTX 3090 case, issue 10517).
-      return 360 * kMiB + comm;
+      return 360 * kMiB + comm + nvls;
     case VllmEra::kV1Early:
       // Counted against global (total - free): the CUDA context counts too.
-      return EstimateCudaContext() + 100 * kMiB + comm;
+      return EstimateCudaContext() + 100 * kMiB + comm + nvls;
     default:
       // Increase over the init snapshot only (0.06-0.16 GiB in the public V0 logs).
-      return 128 * kMiB + comm;
+      // V1 (gpu_worker.py @v0.9.2 "non-torch forward increase memory") on an NVLink-SHARP
+      // node: the communicators and NVLS buffers together are fitted on vllm#21429's TP4
+      // H200 profile (2.04 GiB non-torch in all), not the NVLS estimate plus 400 MiB. Kept to
+      // the releases before 0.17 like the sampler fit of the same profile: at 0.19 kvplan
+      // already over-counts KV on 4xH100 (issue 11), so a smaller term there is not supported.
+      if (!IsV0(era) && nvls > 0 && !release.AtLeast(0, 17, 0)) return kVllmV1NvlsNonTorch;
+      return 128 * kMiB + comm + nvls;
   }
 }
 

@@ -14,18 +14,18 @@ namespace kvplan {
 
 // Torch peak increase of the profiling run: max(one forward over
 // `batched_tokens`, the dummy sampler run over `sampler_rows` x vocab).
-// The V1 sampler term (PyTorch-native top-k/top-p, 24 B per vocab entry and
-// row) is not calibrated on a logged case.
+// The V1 sampler term (PyTorch-native top-k/top-p, 38 B per vocab entry and
+// row before 0.17) is fitted on one logged profile (vllm#21429).
 // Calibrated on the public V0 cases (Llama-3.1-8B at 20000/29000 tokens:
 // 2.07/2.99 GiB logged; Qwen3-30B-A3B at 2048 tokens: 0.12 GiB logged).
 int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batched_tokens,
-                                   int64_t sampler_rows, VllmEra era);
+                                   int64_t sampler_rows, VllmEra era, const VllmRelease& release);
 
 // Non-torch memory as each era counts it (CUDA context only in the eras that
-// count it; NCCL buffers when more than one GPU serves a replica, and NCCL's
-// NVLink-SHARP buffers on NVSwitch systems, which the profiling run's first
-// large all-reduce allocates).
-int64_t EstimateVllmNonTorch(VllmEra era, int gpus_per_replica, const GpuSpec& gpu);
+// count it; NCCL buffers when the tensor-parallel group has more than one GPU,
+// and NCCL's NVLink-SHARP buffers on NVSwitch systems, which the profiling
+// run's first large all-reduce allocates).
+int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, const GpuSpec& gpu);
 
 // vLLM's default CUDA-graph capture sizes for `max_num_seqs`
 // (vllm/config/__init__.py @v0.10: [1,2,4] + range(8,256,8) + range(256,max+1,16),

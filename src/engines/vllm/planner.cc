@@ -67,12 +67,35 @@ VllmKvStage VllmBuildKvStage(const ModelSpec& model, const VllmArgs& a, const Vl
   return kv;
 }
 
+namespace {
+
+// The blocks the budget alone gives (what the override line names).
+int64_t VllmProfiledBlocks(const VllmKvSpec& spec, int64_t available, bool v0) {
+  if (!v0) return VllmNumBlocks(spec, available);
+  return available > 0 ? available / (spec.block_size * spec.BytesPerTokenAllLayers()) : 0;
+}
+
+// The KV memory the report sizes: the budget's, or --num-gpu-blocks-override's blocks. V0
+// (llm_engine.py _initialize_kv_caches @v0.6.3) replaces num_gpu_blocks before
+// raise_if_cache_size_invalid; V1 (kv_cache_utils.py get_kv_cache_configs) replaces each worker's
+// available memory by override x bytes per block before the start-up check, logging
+// "Overriding num_gpu_blocks=N with num_gpu_blocks_override=M". (Earlier V1 releases override in
+// get_num_blocks, after the check on the profiled memory; that release boundary is not dated.)
+int64_t VllmKvMemoryForReport(const VllmKvStage& kv, const VllmBudget& b, const VllmArgs& a,
+                              const VllmDefaults& d) {
+  if (!a.num_gpu_blocks_override) return b.available;
+  return VllmKvBytesAllocated(kv.spec, *a.num_gpu_blocks_override, IsV0(d.era));
+}
+
+}  // namespace
+
 VllmKvReport VllmEraKvReport(const VllmKvStage& kv, const VllmBudget& b, const VllmArgs& a,
                              const VllmDefaults& d) {
+  int64_t available = VllmKvMemoryForReport(kv, b, a, d);
   if (IsV0(d.era)) {
-    return VllmV0Report(kv.spec, b.available, d.max_model_len, GiBToBytes(a.swap_space_gib));
+    return VllmV0Report(kv.spec, available, d.max_model_len, GiBToBytes(a.swap_space_gib));
   }
-  return VllmV1Report(kv.spec, kv.check, b.available, d.max_model_len, d.mnbt, d.release);
+  return VllmV1Report(kv.spec, kv.check, available, d.max_model_len, d.mnbt, d.release);
 }
 
 int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
@@ -153,6 +176,11 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
        {DescribeVllmDefaultWarnings(d, model, a, draft), DescribeVllmTermWarnings(t, d),
         DescribeVllmKvWarnings(model, bt, kv.spec, a)}) {
     out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
+  }
+  if (a.num_gpu_blocks_override) {
+    out.warnings.push_back(fmt::format(
+        "Overriding num_gpu_blocks={} with num_gpu_blocks_override={}",
+        VllmProfiledBlocks(kv.spec, b.available, IsV0(d.era)), *a.num_gpu_blocks_override));
   }
   return out;
 }

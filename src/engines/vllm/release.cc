@@ -22,6 +22,19 @@ int ReadNumber(const std::string& s, size_t* pos) {
   return n;
 }
 
+// A dev build X.Y.Z.devN (setup.py's setuptools-scm version, e.g. 0.10.2.dev123+g...) is N commits
+// after the tag before X.Y.Z, so it runs that release's rules: Z - 1, or for Z = 0 the last patch
+// of the previous minor (99 stands for "the last one": eras compare, never name, patches). An
+// rcN.devM build keeps the release it previews.
+void FollowedRelease(VllmRelease* r) {
+  if (r->patch > 0) {
+    --r->patch;
+  } else if (r->minor > 0) {
+    --r->minor;
+    r->patch = 99;
+  }
+}
+
 }  // namespace
 
 bool VllmRelease::AtLeast(int ma, int mi, int pa) const {
@@ -50,6 +63,7 @@ VllmRelease ParseVllmRelease(const std::string& version) {
   r.major = parts[0];
   r.minor = parts[1];
   r.patch = parts[2] < 0 ? 0 : parts[2];
+  if (v.compare(pos, 4, ".dev") == 0) FollowedRelease(&r);
   r.text = version.empty() ? kVllmNewest : v;
   if (!r.AtLeast(0, 6, 0) || r.AtLeast(0, 29, 0)) {
     throw InputError(fmt::format(

@@ -36,6 +36,9 @@ struct VllmArgs {
   std::optional<int64_t> max_num_batched_tokens;
   std::optional<int64_t> block_size;
   std::optional<int64_t> kv_cache_memory_bytes;
+  std::optional<int64_t> num_gpu_blocks_override;  // --num-gpu-blocks-override
+  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from the environment (0.21+; unset: on).
+  std::optional<bool> estimate_cudagraphs;
   std::string kv_cache_dtype = "auto";
   bool enforce_eager = false;
   std::optional<bool> enable_chunked_prefill;

@@ -11,6 +11,10 @@ namespace kvplan {
 VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t) {
   VllmTerms terms = t;
   if (t.enforce_eager) terms.cuda_graph = 0;  // cudagraph_mode NONE: no estimate
+  // gpu_worker.py determine_available_memory @v0.21: the estimate is profiled and subtracted
+  // only while envs.VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on (the default); off, the
+  // budget is 0.9.2's, and the graphs are captured from the headroom after the KV cache.
+  if (!t.estimate_cudagraphs) return VllmV1Budget(t);
   return VllmV1ProfiledBudget(terms, /*subtract_graph=*/true);
 }
 

@@ -1,0 +1,149 @@
+// From-scratch calibration on the real corpus (issue 11, "Targets"): every row of
+// tests/data/real/calibration.tsv is a public start-up log whose model and GPU the catalog knows,
+// planned through PlanLaunch with only what the user would type (model, GPU, engine@release, the
+// launch flags) and compared with the KV figure the log prints. Each row has a recorded bound (a
+// row that gets worse fails); each engine's median and 95th-percentile |error| (nearest rank) are
+// asserted against the values reached now (kReached below).
+//
+// Reached: vLLM 6 logs, median 2.6 %, p95 20.6 % (the issue's targets: median 1 %, 5 % on >= 95 %
+// of logs; not reached: 3 of 6 are within 5 %). SGLang 4 logs, median 0.5 % (target 2 %: met),
+// p95 15.4 %. Fitted constants: only on the rows marked `fit` (vLLM's V1 sampler bytes and its
+// NVLS non-torch term on vllm#21429; the V0 terms on issue 10517); the `holdout` rows validate.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "engines/engine.h"
+#include "kvplan/error.h"
+#include "testing/test_data.h"
+
+namespace kvplan {
+namespace {
+
+struct CalibrationRow {
+  std::string log, engine, version, model, gpu, figure, set, why;
+  std::vector<std::string> args;
+  double logged = 0;
+  double bound_pct = 0;
+};
+
+std::vector<std::string> SplitOn(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  std::string part;
+  while (std::getline(in, part, sep)) {
+    if (!part.empty() || sep == '\t') out.push_back(part);
+  }
+  return out;
+}
+
+std::vector<CalibrationRow> ReadCalibrationTable() {
+  std::ifstream in(testing::RealData("calibration.tsv"));
+  std::vector<CalibrationRow> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> c = SplitOn(line, '\t');
+    if (c.size() != 11) ADD_FAILURE() << "calibration.tsv: 11 columns expected: " << line;
+    if (c.size() != 11) continue;
+    CalibrationRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[9], c[10], {}, 0, 0};
+    if (c[5] != "-") r.args = SplitOn(c[5], ' ');
+    r.logged = std::stod(c[7]);
+    r.bound_pct = std::stod(c[8]);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// The figure `row` compares, as the plan predicts it; NaN when the plan has none.
+double PredictedFigure(const CalibrationRow& row, const PlanResult& plan) {
+  if (row.figure == "kv_tokens") return static_cast<double>(plan.max_total_num_tokens);
+  if (row.figure == "available_kv_cache_gib") {
+    return static_cast<double>(plan.rest_memory_bytes) / (1024.0 * 1024.0 * 1024.0);
+  }
+  const Figure* f = plan.FindFigure(row.figure);
+  return f == nullptr ? std::nan("") : f->value;
+}
+
+double Percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  // Nearest rank: the smallest value with at least q of the values at or below it.
+  size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+struct EngineSummary {
+  double median = 0, p95 = 0;
+  size_t count = 0;
+};
+
+// Plans every row of `engine`, checks each against its bound, prints the table and returns the
+// summary of |error| over the rows.
+EngineSummary CalibrateEngine(const std::string& engine) {
+  std::vector<double> errors;
+  std::string table = fmt::format("{:<52} {:<8} {:<8} {:>12} {:>12} {:>8} {:>6}\n", "log",
+                                  "release", "set", "logged", "planned", "error%", "bound");
+  for (const CalibrationRow& row : ReadCalibrationTable()) {
+    if (row.engine != engine) continue;
+    PlanRequest req;
+    req.engine = row.engine;
+    req.version = row.version;
+    req.args = row.args;
+    req.model = row.model;
+    req.gpu = row.gpu;
+    double planned = std::nan("");
+    try {
+      planned = PredictedFigure(row, PlanLaunch(req));
+    } catch (const InputError& e) {
+      ADD_FAILURE() << row.log << ": " << e.what();
+    }
+    double err = 100.0 * (planned - row.logged) / row.logged;
+    EXPECT_LE(std::fabs(err), row.bound_pct) << row.log << " (" << row.why << ")";
+    errors.push_back(std::isnan(err) ? 1e9 : std::fabs(err));
+    table += fmt::format("{:<52} {:<8} {:<8} {:>12.10g} {:>12.10g} {:>+8.2f} {:>6.1f}\n", row.log,
+                         row.version, row.set, row.logged, planned, err, row.bound_pct);
+  }
+  EngineSummary s{Percentile(errors, 0.5), Percentile(errors, 0.95), errors.size()};
+  auto within5 = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 5; });
+  std::cout << table
+            << fmt::format("{}: {} logs, median |error| {:.2f} %, p95 {:.2f} %, {} within 5 %\n",
+                           engine, s.count, s.median, s.p95, within5);
+  return s;
+}
+
+// The median and p95 |error| reached now, per engine (rounded up): the assertions keep them.
+struct Reached {
+  double median, p95;
+  size_t count;
+};
+const std::map<std::string, Reached> kReached = {
+    {"vllm", {2.6, 20.6, 6}},
+    {"sglang", {0.5, 15.5, 4}},
+};
+
+TEST(Calibration, VllmFromScratch) {
+  EngineSummary s = CalibrateEngine("vllm");
+  EXPECT_EQ(s.count, kReached.at("vllm").count);
+  EXPECT_LE(s.median, kReached.at("vllm").median);
+  EXPECT_LE(s.p95, kReached.at("vllm").p95);
+}
+
+TEST(Calibration, SglangFromScratch) {
+  EngineSummary s = CalibrateEngine("sglang");
+  EXPECT_EQ(s.count, kReached.at("sglang").count);
+  EXPECT_LE(s.median, kReached.at("sglang").median);
+  EXPECT_LE(s.p95, kReached.at("sglang").p95);
+}
+
+}  // namespace
+}  // namespace kvplan

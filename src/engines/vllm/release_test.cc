@@ -1,0 +1,42 @@
+// vLLM release numbers: dev builds run the rules of the release they follow.
+#include <gtest/gtest.h>
+
+#include "engines/vllm/release.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+TEST(VllmRelease, DevBuildFollowsThePreviousRelease) {
+  // setuptools-scm numbers a build N commits after v0.10.1 as 0.10.2.devN.
+  VllmRelease r = ParseVllmRelease("0.10.2.dev123+g1234abcd");
+  EXPECT_TRUE(r.AtLeast(0, 10, 1));
+  EXPECT_FALSE(r.AtLeast(0, 10, 2));
+  EXPECT_EQ(r.text, "0.10.2.dev123+g1234abcd");
+  // 0.9.2 starts the per-instance V1 accounting; a build before it still counts other processes.
+  EXPECT_EQ(VllmEraFor(ParseVllmRelease("0.9.2.dev40+gabc"), std::nullopt), VllmEra::kV1Early);
+  EXPECT_EQ(VllmEraFor(ParseVllmRelease("0.9.3.dev1"), std::nullopt), VllmEra::kV1);
+  // A .0 dev build follows the last patch of the previous minor.
+  VllmRelease z = ParseVllmRelease("0.21.0.dev7");
+  EXPECT_TRUE(z.AtLeast(0, 20, 2));
+  EXPECT_FALSE(z.AtLeast(0, 21, 0));
+  EXPECT_EQ(VllmEraFor(z, std::nullopt), VllmEra::kV1);
+}
+
+TEST(VllmRelease, CandidatesKeepTheirRelease) {
+  VllmRelease r = ParseVllmRelease("0.15.2rc1.dev93+g11a4c9d30");
+  EXPECT_TRUE(r.AtLeast(0, 15, 2));
+  EXPECT_TRUE(ParseVllmRelease("0.11.0rc2").AtLeast(0, 11, 0));
+}
+
+TEST(VllmRelease, EveryReleaseFromSixOn) {
+  for (int minor = 6; minor <= 28; ++minor) {
+    EXPECT_NO_THROW(ParseVllmRelease("0." + std::to_string(minor) + ".0")) << minor;
+  }
+  EXPECT_THROW(ParseVllmRelease("0.5.4"), InputError);
+  // A dev build before 0.6.0 follows 0.5.x, which is not modelled.
+  EXPECT_THROW(ParseVllmRelease("0.6.0.dev3"), InputError);
+}
+
+}  // namespace
+}  // namespace kvplan
