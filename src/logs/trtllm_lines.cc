@@ -35,7 +35,8 @@ void BlocksPerWindow(std::string_view msg, RunBuilder& b) {
 }
 
 // "Allocated 773.51 MiB for execution context memory.", "Allocated 2.66 GB GPU memory for
-// runtime buffers.", "Allocated 5.76 GB GPU memory for decoder." (units as printed).
+// runtime buffers.", "Allocated 5.76 GB GPU memory for decoder.", or "43.29 MB" (units as
+// printed).
 bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
   struct Kind {
     std::string_view tail;
@@ -45,6 +46,9 @@ bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
       {" MiB for execution context memory", "execution_context_mib"},
       {" GB GPU memory for runtime buffers", "runtime_buffers_gb"},
       {" GB GPU memory for decoder", "decoder_gb"},
+      // The same two lines when the allocation is under 1 GB (TensorRT-LLM prints MB then).
+      {" MB GPU memory for runtime buffers", "runtime_buffers_mb"},
+      {" MB GPU memory for decoder", "decoder_mb"},
   };
   for (const Kind& k : kKinds) {
     if (!Contains(msg, k.tail)) continue;
@@ -56,6 +60,16 @@ bool RuntimeAllocation(std::string_view msg, RunBuilder& b) {
 }
 
 bool HandleA(std::string_view msg, RunBuilder& b) {
+  // "Attention workspace size is not enough, increase the size from 0 bytes to 67462144 bytes"
+  // (WARNING, attentionOp): the workspace grows outside the KV budget. Figures keep their
+  // first value, so the first size the log asks for is the one recorded.
+  if (StartsWith(msg, "Attention workspace size is not enough")) {
+    b.SetEngine(kEngine);
+    if (size_t to = msg.rfind(" to "); to != std::string_view::npos) {
+      b.SetFigureIfRead("attention_workspace_bytes", NumberAfter(msg.substr(to), " to "));
+    }
+    return true;
+  }
   if (StartsWith(msg, "Allocate ") && Contains(msg, " bytes for k/v cache")) {  // <= v0.9
     b.SetEngine(kEngine);
     b.SetFigureIfRead("kv_cache_bytes", NumberAfter(msg, "Allocate "));
