@@ -40,10 +40,10 @@ TEST(PlanEnv, EnvOptionEqualsThePastedAssignment) {
 
 TEST(PlanEnv, AnUnreadVariableIsAWarningAndAForeignOneIsRefused) {
   CliResult r = RunKvplan({"plan", "--gpu", "h100", "--engine", "vllm", "--model", "Qwen/Qwen3-8B",
-                           "--json", "--env", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"});
+                           "--json", "--env", "VLLM_ATTENTION_BACKEND=FLASHINFER"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(nlohmann::json::parse(r.out)["warnings"].dump().find(
-                "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0: an environment variable the vLLM "
+                "VLLM_ATTENTION_BACKEND=FLASHINFER: an environment variable the vLLM "
                 "planner does not read"),
             std::string::npos)
       << r.out;

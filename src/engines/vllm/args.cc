@@ -136,6 +136,10 @@ std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArg
       args->use_v1 = value == "1";
     } else if (name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
       args->allow_long_max_model_len = EnvSwitchOn(value);
+    } else if (name == "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") {
+      // vllm/envs.py @v0.21: bool(int(value)), default "1": the CUDA-graph estimate in the
+      // memory profile, off only at 0.
+      args->estimate_cudagraphs = value != "0";
     } else {
       unread.push_back(name + "=" + value);
     }
@@ -171,7 +175,7 @@ const std::set<std::string>& KvCacheDtypes() {
 struct RawFlags {
   std::optional<std::string> model_flag, model_pos, max_model_len, kv_dtype, quant, spec, dtype,
       kv_mem;
-  std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size;
+  std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size, gpu_blocks_override;
   std::optional<double> util, swap;
   std::optional<bool> ep, eager, chunked, no_hybrid;
 };
@@ -188,6 +192,7 @@ void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.Int({"--max-num-seqs"}, &f->max_num_seqs);
   p.Int({"--max-num-batched-tokens"}, &f->mnbt);
   p.Int({"--block-size"}, &f->block_size);
+  p.Int({"--num-gpu-blocks-override"}, &f->gpu_blocks_override);
   p.String({"--kv-cache-dtype"}, &f->kv_dtype);
   p.Bool({"--enforce-eager"}, &f->eager);
   p.String({"--kv-cache-memory", "--kv-cache-memory-bytes"}, &f->kv_mem);
@@ -267,6 +272,8 @@ void ApplySizeFlags(const RawFlags& f, VllmArgs* a) {
     throw InputError(fmt::format("--block-size must be between 1 and 4096, got {}", *f.block_size));
   }
   a->block_size = f.block_size;
+  CheckPositive("--num-gpu-blocks-override", f.gpu_blocks_override);
+  a->num_gpu_blocks_override = f.gpu_blocks_override;
 }
 
 // The cache, quantization, speculative and engine-mode flags.

@@ -28,6 +28,15 @@ TEST(VllmArgs, ModelFlagFirstAsTheSplitterHandsIt) {
   EXPECT_EQ(*a.kv_cache_memory_bytes, 8589934592);
 }
 
+TEST(VllmArgs, BlocksOverrideAndTheGraphEstimateSwitchReachThePlanner) {
+  VllmArgs a = ParseVllmArgs({"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0", "vllm", "serve", "m",
+                              "--num-gpu-blocks-override", "1000"});
+  EXPECT_EQ(a.num_gpu_blocks_override, 1000);
+  EXPECT_EQ(a.estimate_cudagraphs, false);
+  EXPECT_EQ(ParseVllmArgs({"vllm", "serve", "m"}).num_gpu_blocks_override, std::nullopt);
+  EXPECT_THROW(ParseVllmArgs({"vllm", "serve", "m", "--num-gpu-blocks-override", "0"}), InputError);
+}
+
 TEST(VllmArgs, UtilizationOutOfRange) {
   EXPECT_THROW(ParseVllmArgs({"--gpu-memory-utilization", "0"}), InputError);
   EXPECT_THROW(ParseVllmArgs({"--gpu-memory-utilization", "-0.5"}), InputError);
@@ -187,12 +196,11 @@ TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
 
 TEST(VllmFlagTable, EnvironmentIsReadOrWarnedAbout) {
   std::vector<std::string> argv = {"VLLM_ALLOW_LONG_MAX_MODEL_LEN=true",
-                                   "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"};
+                                   "VLLM_ATTENTION_BACKEND=FLASHINFER"};
   argv.insert(argv.end(), kQwenServe.begin(), kQwenServe.end());
   VllmArgs a = ParseVllmArgs(argv, "0.11.0");
   EXPECT_TRUE(a.allow_long_max_model_len);
-  EXPECT_EQ(a.unknown_flags,
-            std::vector<std::string>({"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0"}));
+  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"VLLM_ATTENTION_BACKEND=FLASHINFER"}));
   EXPECT_THROW(ParseVllmArgs({"VLLM_USE_V1=true", "serve", "m"}, "0.8.5"), InputError);
 }
 
