@@ -13,6 +13,7 @@
 #include "cli/cli_state.h"
 #include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
+#include "cli/workload_flags.h"
 #include "kvplan/error.h"
 #include "kvplan/simulate.h"
 
@@ -87,25 +88,6 @@ void Run(SimulateOptions& o, Command* cmd) {
   std::fputs((o.json ? RenderSimulateJson(r) + "\n" : RenderSimulateText(r)).c_str(), stdout);
 }
 
-void AddWorkloadOptions(Command* cmd, WorkloadSpec* w) {
-  cmd->add_option("--concurrency", w->concurrency, "Closed loop: requests in flight");
-  cmd->add_option("--rate", w->rate, "Open loop: requests per second");
-  cmd->add_option("--arrival", w->arrival, "poisson (default), constant or gamma");
-  cmd->add_option("--burstiness", w->burstiness, "Gamma arrivals' shape (1 = Poisson)");
-  cmd->add_option("--duration", w->duration_s, "With --rate: seconds of arrivals");
-  cmd->add_option("--num-requests", w->num_requests, "Requests to issue (default 1000)");
-  cmd->add_option("--trace", w->trace,
-                  "CSV or JSONL trace with arrival_ms, input_tokens, output_tokens");
-  cmd->add_option("--input-len", w->input.mean, "Input tokens per request (default 1024)");
-  cmd->add_option("--output-len", w->output.mean, "Output tokens per request (default 128)");
-  cmd->add_option("--input-dist", w->input.dist, "fixed, uniform, normal or lognormal");
-  cmd->add_option("--output-dist", w->output.dist, "fixed, uniform, normal or lognormal");
-  cmd->add_option("--input-spread", w->input.spread,
-                  "uniform: +-fraction; normal: stddev / mean; lognormal: sigma");
-  cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
-  cmd->add_option("--seed", w->seed, "Random seed (default 0)");
-}
-
 }  // namespace
 
 void RegisterSimulateVerb(Command& app) {
@@ -120,7 +102,7 @@ void RegisterSimulateVerb(Command& app) {
   cmd->add_option("--engine", o->engine,
                   "Engine and release: sglang[@VERSION] (default) or vllm[@VERSION]");
   cmd->add_option("--tp,--tp-size", o->tp, "Tensor parallel size");
-  AddWorkloadOptions(cmd, &o->query.workload);
+  AddWorkloadOptions(cmd, &o->query.workload, /*closed_loop=*/true);
   AddEfficiencyOptions(cmd, &o->query.eff);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_option("--csv", o->csv, "Write one CSV row per finished request to FILE");

@@ -11,6 +11,7 @@
 
 #include "cli/efficiency_flags.h"
 #include "cli/verbs.h"
+#include "cli/workload_flags.h"
 #include "kvplan/error.h"
 #include "kvplan/perf.h"
 #include "kvplan/render.h"
@@ -62,24 +63,11 @@ void Run(const TuneOptions& o) {
   std::fputs(text.c_str(), stdout);
 }
 
-// The load and SLA of sizing, named as `kvplan simulate` names its workload.
+// The load of sizing (as `kvplan simulate` takes it) and its SLA.
 void AddSizingOptions(Command* cmd, SizingQuery* q) {
-  WorkloadSpec* w = &q->load;
-  cmd->add_option("--rate", w->rate, "Size for this load: requests per second");
-  cmd->add_option("--trace", w->trace, "Size for this trace (as kvplan simulate --trace)");
+  AddWorkloadOptions(cmd, &q->load, /*closed_loop=*/false);
   cmd->add_option("--ttft-p90-ms", q->ttft_p90_ms, "SLA: p90 time to first token");
   cmd->add_option("--tpot-p90-ms", q->tpot_p90_ms, "SLA: p90 time per output token");
-  cmd->add_option("--arrival", w->arrival, "With --rate: poisson (default), constant or gamma");
-  cmd->add_option("--burstiness", w->burstiness, "Gamma arrivals' shape (1 = Poisson)");
-  cmd->add_option("--duration", w->duration_s, "With --rate: seconds of arrivals");
-  cmd->add_option("--num-requests", w->num_requests, "With --rate: requests (default 1000)");
-  cmd->add_option("--input-len", w->input.mean, "With --rate: input tokens (default 1024)");
-  cmd->add_option("--output-len", w->output.mean, "With --rate: output tokens (default 128)");
-  cmd->add_option("--input-dist", w->input.dist, "fixed, uniform, normal or lognormal");
-  cmd->add_option("--output-dist", w->output.dist, "fixed, uniform, normal or lognormal");
-  cmd->add_option("--input-spread", w->input.spread, "As kvplan simulate --input-spread");
-  cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
-  cmd->add_option("--seed", w->seed, "Random seed (default 0)");
 }
 
 }  // namespace

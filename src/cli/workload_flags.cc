@@ -1,0 +1,26 @@
+#include "cli/workload_flags.h"
+
+namespace kvplan::cli {
+
+void AddWorkloadOptions(Command* cmd, WorkloadSpec* w, bool closed_loop) {
+  if (closed_loop) {
+    cmd->add_option("--concurrency", w->concurrency, "Closed loop: requests in flight");
+  }
+  cmd->add_option("--rate", w->rate, "Open loop: requests per second");
+  cmd->add_option("--arrival", w->arrival, "poisson (default), constant or gamma");
+  cmd->add_option("--burstiness", w->burstiness, "Gamma arrivals' shape (1 = Poisson)");
+  cmd->add_option("--duration", w->duration_s, "With --rate: seconds of arrivals");
+  cmd->add_option("--num-requests", w->num_requests, "Requests to issue (default 1000)");
+  cmd->add_option("--trace", w->trace,
+                  "CSV or JSONL trace with arrival_ms, input_tokens, output_tokens");
+  cmd->add_option("--input-len", w->input.mean, "Input tokens per request (default 1024)");
+  cmd->add_option("--output-len", w->output.mean, "Output tokens per request (default 128)");
+  cmd->add_option("--input-dist", w->input.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--output-dist", w->output.dist, "fixed, uniform, normal or lognormal");
+  cmd->add_option("--input-spread", w->input.spread,
+                  "uniform: +-fraction; normal: stddev / mean; lognormal: sigma");
+  cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
+  cmd->add_option("--seed", w->seed, "Random seed (default 0)");
+}
+
+}  // namespace kvplan::cli
