@@ -2,8 +2,6 @@
 // ends within the probe limit (2 s, 15 s in the sanitizer build; KVPLAN_PROBE_TIMEOUT_S
 // overrides it), and a refusal is exit 2 with exactly one line on stderr and
 // nothing on stdout. A hang shows as exit 137 (the timeout's SIGKILL).
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +10,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -52,38 +51,10 @@ std::string ProbeTimeout() {
 
 // `kvplan args...` under `timeout -s KILL`, stdin from /dev/null.
 kvplan::testing::CliResult Probe(const std::vector<std::string>& args) {
-  std::vector<std::string> argv_s = {"timeout", "-s", "KILL", ProbeTimeout(),
-                                     kvplan::testing::KvplanBinary()};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : argv_s) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  char out_path[] = "/tmp/kvplan_probe_outXXXXXX";
-  char err_path[] = "/tmp/kvplan_probe_errXXXXXX";
-  const int out_fd = mkstemp(out_path);
-  const int err_fd = mkstemp(err_path);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  kvplan::testing::CliResult r;
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, "timeout", &actions, nullptr, argv.data(), environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  lseek(out_fd, 0, SEEK_SET);
-  lseek(err_fd, 0, SEEK_SET);
-  r.out = kvplan::testing::ReadAll(out_fd);
-  r.err = kvplan::testing::ReadAll(err_fd);
-  close(out_fd);
-  close(err_fd);
-  unlink(out_path);
-  unlink(err_path);
-  return r;
+  std::vector<std::string> argv = {"timeout", "-s", "KILL", ProbeTimeout(),
+                                   kvplan::testing::KvplanBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return kvplan::testing::RunProgram(std::move(argv), /*stdin_from_null=*/true);
 }
 
 std::string Joined(const std::vector<std::string>& args) {

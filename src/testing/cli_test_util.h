@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -37,11 +38,10 @@ inline std::string KvplanBinary() {
   return env != nullptr && *env != '\0' ? env : KVPLAN_BINARY;
 }
 
-// Runs `kvplan args...` without a shell, so arguments need no quoting.
-inline CliResult RunKvplan(const std::vector<std::string>& args) {
+// Runs `argv` (argv[0] looked up in PATH unless it is a path) without a shell, so
+// arguments need no quoting; stdin is /dev/null when `stdin_from_null`.
+inline CliResult RunProgram(std::vector<std::string> argv_s, bool stdin_from_null = false) {
   CliResult r;
-  std::vector<std::string> argv_s = {KvplanBinary()};
-  argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : argv_s) argv.push_back(s.data());
   argv.push_back(nullptr);
@@ -53,10 +53,11 @@ inline CliResult RunKvplan(const std::vector<std::string>& args) {
   const int err_fd = mkstemp(err_path);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  if (stdin_from_null) posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
   posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
   pid_t pid = 0;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
+  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
     int status = 0;
     waitpid(pid, &status, 0);
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -71,6 +72,13 @@ inline CliResult RunKvplan(const std::vector<std::string>& args) {
   unlink(out_path);
   unlink(err_path);
   return r;
+}
+
+// Runs `kvplan args...` without a shell, so arguments need no quoting.
+inline CliResult RunKvplan(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {KvplanBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunProgram(std::move(argv));
 }
 
 struct ShellRun {
