@@ -53,20 +53,6 @@ PlanRequest LaunchOf(const SimulateOptions& o, Command* cmd) {
   return req;
 }
 
-// Counts past any benchmark are refused here, before the simulation would
-// spend hours (2^63 requests) or run on clipped lengths.
-void CheckWorkloadBounds(const WorkloadSpec& w) {
-  CheckedAtMost(w.input.mean, kMaxInputCount, "--input-len");
-  CheckedAtMost(w.output.mean, kMaxInputCount, "--output-len");
-  if (w.concurrency) CheckedAtMost(*w.concurrency, kMaxInputCount, "--concurrency");
-  if (w.num_requests) CheckedAtMost(*w.num_requests, kMaxInputCount, "--num-requests");
-  if (w.rate && w.duration_s && *w.rate * *w.duration_s > static_cast<double>(kMaxInputCount)) {
-    throw InputError(
-        fmt::format("--rate {} for --duration {} s is {:.3g} requests, too many (at most {})",
-                    *w.rate, *w.duration_s, *w.rate * *w.duration_s, kMaxInputCount));
-  }
-}
-
 void Run(SimulateOptions& o, Command* cmd) {
   CheckWorkloadBounds(o.query.workload);
   o.query.launch = LaunchOf(o, cmd);

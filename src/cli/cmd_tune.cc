@@ -39,6 +39,7 @@ void ProgressBar(int64_t done, int64_t total) {
 
 // With a load (--rate or --trace): the fewest GPUs that meet the SLA.
 void RunSizing(const TuneOptions& o) {
+  CheckWorkloadBounds(o.sizing.load);
   SizingQuery q = o.sizing;
   q.tune = o.query;
   const std::shared_ptr<const SizingOutcome> outcome = SizeDeployment(q);

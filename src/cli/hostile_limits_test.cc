@@ -172,6 +172,10 @@ TEST(HostileLimits, PerfTuneAndSimulateCountsPastTheLimitAreRefused) {
       {With(tune, {"--concurrency", "2147483647"}), too_large},
       {With(tune, {"--gpus", "2147483647"}), too_large},
       {With(tune, {"--threads", "1000000"}), "--threads 1000000 is too large (at most 1024)"},
+      // tune's sizing takes simulate's workload and its bounds: 2^63 requests would run for hours.
+      {With(tune, {"--rate", "5", "--num-requests", k2p63, "--ttft-p90-ms", "500"}),
+       "--num-requests " + k2p63 + " " + too_large},
+      {With(tune, {"--rate", "5", "--duration", "1e300", "--ttft-p90-ms", "500"}), "too many"},
       {With(tune, {"--ttft-ms", "nan"}), "positive, finite"},
       {With(tune, {"--tpot-ms", "inf"}), "positive, finite"},
       {With(tune, {"--draft-model", "Qwen/Qwen3-8B", "--accept-length", "nan"}),

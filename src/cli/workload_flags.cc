@@ -1,5 +1,10 @@
 #include "cli/workload_flags.h"
 
+#include <fmt/format.h>
+
+#include "base/checked_math.h"
+#include "kvplan/error.h"
+
 namespace kvplan::cli {
 
 void AddWorkloadOptions(Command* cmd, WorkloadSpec* w, bool closed_loop) {
@@ -21,6 +26,18 @@ void AddWorkloadOptions(Command* cmd, WorkloadSpec* w, bool closed_loop) {
                   "uniform: +-fraction; normal: stddev / mean; lognormal: sigma");
   cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
   cmd->add_option("--seed", w->seed, "Random seed (default 0)");
+}
+
+void CheckWorkloadBounds(const WorkloadSpec& w) {
+  CheckedAtMost(w.input.mean, kMaxInputCount, "--input-len");
+  CheckedAtMost(w.output.mean, kMaxInputCount, "--output-len");
+  if (w.concurrency) CheckedAtMost(*w.concurrency, kMaxInputCount, "--concurrency");
+  if (w.num_requests) CheckedAtMost(*w.num_requests, kMaxInputCount, "--num-requests");
+  if (w.rate && w.duration_s && *w.rate * *w.duration_s > static_cast<double>(kMaxInputCount)) {
+    throw InputError(
+        fmt::format("--rate {} for --duration {} s is {:.3g} requests, too many (at most {})",
+                    *w.rate, *w.duration_s, *w.rate * *w.duration_s, kMaxInputCount));
+  }
 }
 
 }  // namespace kvplan::cli

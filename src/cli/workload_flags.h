@@ -12,4 +12,9 @@ namespace kvplan::cli {
 // only: sizing is for an arrival rate or a trace).
 void AddWorkloadOptions(Command* cmd, WorkloadSpec* w, bool closed_loop);
 
+// Counts past any benchmark are refused (one line, exit 2) before a simulation
+// would spend hours on 2^63 requests or run on clipped lengths: simulate and
+// tune's sizing both call it.
+void CheckWorkloadBounds(const WorkloadSpec& w);
+
 }  // namespace kvplan::cli
