@@ -63,8 +63,18 @@ std::string RenderStoreWarningText(const OpenedStore& store);
 // `db` "" = the default path, opened read-only. Throws InputError when it is
 // missing or cannot be opened.
 HistoryListing ListHistory(const std::string& db, const RunFilter& filter);
+// The same runs handed to `each` one at a time, oldest first, without holding
+// the listing (memory flat in the store's size; `kvplan runs --json`). Returns
+// the store's path. Throws as ListHistory does.
+std::string ForEachHistoryRun(const std::string& db, const RunFilter& filter,
+                              const std::function<void(const StoredRun&)>& each);
 std::string RenderHistoryText(const HistoryListing& listing);
 // The JSON array of `kvplan runs --json` (indented, ends with a newline).
 std::string RenderHistoryJson(const HistoryListing& listing);
+// That array streamed: the text before the first run's element, and each
+// run's element (`first`: no separating comma); the array ends with
+// RenderHistoryJsonEnd(any runs). Their concatenation is RenderHistoryJson's text.
+std::string RenderHistoryJsonRun(const StoredRun& run, bool first);
+std::string RenderHistoryJsonEnd(bool any_runs);
 
 }  // namespace kvplan

@@ -19,8 +19,17 @@ void RegisterRunsVerb(Command& app) {
   cmd->add_option("--db", *db, "run database (default $XDG_DATA_HOME/kvplan/runs.db)");
   cmd->callback([filter, db, json] {
     filter->table_only = !*json;  // the table needs a few figures, JSON the whole record
-    HistoryListing listing = ListHistory(*db, *filter);
-    fmt::print("{}", *json ? RenderHistoryJson(listing) : RenderHistoryText(listing));
+    if (!*json) {
+      fmt::print("{}", RenderHistoryText(ListHistory(*db, *filter)));
+      return;
+    }
+    // Run by run as SQLite reads them: a 10,000-run store is not held whole.
+    bool first = true;
+    ForEachHistoryRun(*db, *filter, [&first](const StoredRun& run) {
+      fmt::print("{}", RenderHistoryJsonRun(run, first));
+      first = false;
+    });
+    fmt::print("{}", RenderHistoryJsonEnd(!first));
   });
 }
 

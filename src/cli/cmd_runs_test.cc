@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "kvplan/history.h"
+#include "logs/run_record_json.h"
 #include "testing/cli_test_util.h"
 #include "testing/test_data.h"
 
@@ -34,6 +38,36 @@ TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {
   EXPECT_NE(after.out.find("decode tok/s"), std::string::npos) << after.out;
   // The median of TP0's 9 busy reports at 1 request is 81.57 (explain/decode_report_test.cc).
   EXPECT_NE(after.out.find("81.6@1"), std::string::npos) << after.out;
+  std::filesystem::remove_all(dir);
+}
+
+// `runs --json` prints run by run; the text must be exactly the indented array
+// nlohmann writes for the whole listing, for none, one and several runs.
+TEST(RunsVerb, StreamedJsonIsTheWholeArray) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("kvplan-runs-json-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string db = (dir / "runs.db").string();
+  const char* logs[] = {"sglang/story_baseline_auto_mfs.log", "sglang/decode_llama8b_no_spec.log"};
+  ASSERT_EQ(RunKvplan({"ingest", "--db", db, Data(logs[0])}).exit_code, 0);
+  for (int round = 0; round < 2; ++round) {
+    HistoryListing listing = ListHistory(db, RunFilter{});
+    nlohmann::json whole = nlohmann::json::array();
+    for (const StoredRun& s : listing.runs) {
+      whole.push_back({{"id", s.id},
+                       {"log", s.log_path},
+                       {"log_hash", s.log_hash},
+                       {"ingested_at", s.ingested_at},
+                       {"run", ToJson(s.record)}});
+    }
+    auto printed = RunKvplan({"runs", "--db", db, "--json"});
+    ASSERT_EQ(printed.exit_code, 0) << printed.err;
+    EXPECT_EQ(printed.out, DumpJson(whole, 2) + "\n");
+    ASSERT_EQ(RunKvplan({"ingest", "--db", db, Data(logs[1])}).exit_code, 0);
+  }
+  auto none = RunKvplan({"runs", "--db", db, "--json", "--model", "no-such-model"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "[]\n");
   std::filesystem::remove_all(dir);
 }
 

@@ -11,4 +11,12 @@ HistoryListing ListHistory(const std::string& db, const RunFilter& filter) {
   return listing;
 }
 
+std::string ForEachHistoryRun(const std::string& db, const RunFilter& filter,
+                              const std::function<void(const StoredRun&)>& each) {
+  std::string path = RunStore::ResolvePath(db);
+  RunStore store(path, StoreAccess::kRead);
+  store.ForEach(filter, each);
+  return path;
+}
+
 }  // namespace kvplan

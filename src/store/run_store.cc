@@ -279,18 +279,23 @@ StoredRun TableRowToRun(const Stmt& s) {
 
 }  // namespace
 
-std::vector<StoredRun> RunStore::List(const RunFilter& filter) const {
+void RunStore::ForEach(const RunFilter& filter,
+                       const std::function<void(const StoredRun&)>& each) const {
   Stmt s(db_, filter.table_only ? kListTable
                                 : "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, "
                                   "runs.record FROM runs "
                                   "JOIN logs ON logs.hash = runs.log_hash " KVPLAN_RUNS_WHERE);
   s.Bind(1, filter.model);
   s.Bind(2, static_cast<int64_t>(filter.failed_only ? 1 : 0));
-  std::vector<StoredRun> out;
-  while (s.Step()) out.push_back(filter.table_only ? TableRowToRun(s) : RowToRun(s));
-  return out;
+  while (s.Step()) each(filter.table_only ? TableRowToRun(s) : RowToRun(s));
 }
 #undef KVPLAN_RUNS_WHERE
+
+std::vector<StoredRun> RunStore::List(const RunFilter& filter) const {
+  std::vector<StoredRun> out;
+  ForEach(filter, [&out](const StoredRun& run) { out.push_back(run); });
+  return out;
+}
 
 std::optional<StoredRun> RunStore::LastGood(const RunRecord& like,
                                             const std::string& exclude_hash) const {

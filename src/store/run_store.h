@@ -72,6 +72,9 @@ class RunStore {
 
   // Oldest first.
   std::vector<StoredRun> List(const RunFilter& filter) const;
+  // The same runs, oldest first, handed to `each` one at a time as SQLite
+  // steps through them: memory stays flat in the number of runs.
+  void ForEach(const RunFilter& filter, const std::function<void(const StoredRun&)>& each) const;
 
   // The most recently ingested successful run of `model` on the same
   // hardware (GPU name and TP size), not from the log `exclude_hash`.
