@@ -14,6 +14,7 @@ declare -A seeds=(
   [log_scanner_fuzz]="tests/data/synthetic/sglang tests/data/synthetic/vllm tests/data/synthetic/hostile tests/data/real/sglang"
   [line_split_fuzz]="tests/data/synthetic/vllm tests/data/real/sglang"
   [config_parser_fuzz]="data/models tests/data/synthetic/fuzz/config_parser"
+  [run_record_json_fuzz]="tests/data/synthetic/fuzz/run_record"
 )
 for t in $targets; do
   corpus="$build/corpus-$t"

@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "logs/json_int.h"
 #include "logs/run_record_json.h"
 
 namespace kvplan {
@@ -40,20 +41,20 @@ nlohmann::json ToJson(const DecodeSummary& s) {
 
 DecodeSummary DecodeSummaryFromJson(const nlohmann::json& j) {
   DecodeSummary s;
-  s.samples = j.at("samples");
-  s.idle = j.at("idle");
+  s.samples = IntAt<int64_t>(j, "samples");
+  s.idle = IntAt<int64_t>(j, "idle");
   s.rank = j.at("rank");
   for (const auto& b : j.at("batches")) {
-    s.batches.push_back({b.at("running_reqs"), b.at("samples"), b.at("median_tok_s"),
-                         OptFrom(b, "mean_accept_len")});
+    s.batches.push_back({IntAt<int64_t>(b, "running_reqs"), IntAt<int64_t>(b, "samples"),
+                         b.at("median_tok_s").get<double>(), OptFrom(b, "mean_accept_len")});
   }
   s.mean_accept_len = OptFrom(j, "mean_accept_len");
   s.mean_accept_rate = OptFrom(j, "mean_accept_rate");
   s.per_position_acceptance = j.at("per_position_acceptance").get<std::vector<double>>();
-  s.graph_reports = j.at("graph_reports");
-  s.graph_off = j.at("graph_off");
-  s.first_line = j.at("first_line");
-  s.last_line = j.at("last_line");
+  s.graph_reports = IntAt<int64_t>(j, "graph_reports");
+  s.graph_off = IntAt<int64_t>(j, "graph_off");
+  s.first_line = IntAt<int64_t>(j, "first_line");
+  s.last_line = IntAt<int64_t>(j, "last_line");
   s.capped = j.at("capped");
   return s;
 }

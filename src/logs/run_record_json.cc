@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/error.h"
+#include "logs/json_int.h"
 
 namespace kvplan {
 namespace {
@@ -72,8 +73,8 @@ RunRecord RunRecordFromJson(const nlohmann::json& j) {
     r.dtype = j.at("dtype");
     r.kv_dtype = j.at("kv_dtype");
     r.gpu_name = j.at("gpu_name");
-    r.gpu_capacity_mib = j.at("gpu_capacity_mib");
-    r.gpu_count = j.at("gpu_count");
+    r.gpu_capacity_mib = IntAt<int64_t>(j, "gpu_capacity_mib");
+    r.gpu_count = IntAt<int>(j, "gpu_count");
     r.launch_command = j.at("launch_command");
     for (const auto& s : j.at("settings")) {
       r.settings.push_back({s.at("key"), s.at("value"), s.at("provenance"), s.at("rule")});
@@ -81,17 +82,17 @@ RunRecord RunRecordFromJson(const nlohmann::json& j) {
     r.settings_complete = j.at("settings_complete");
     for (const auto& p : j.at("timeline")) {
       r.timeline.push_back({p.at("rank"), p.at("time"), p.at("stage"), OptionalFrom(p, "avail_gib"),
-                            OptionalFrom(p, "usage_gib"), p.at("line")});
+                            OptionalFrom(p, "usage_gib"), IntAt<int64_t>(p, "line")});
     }
     r.figures = j.at("figures").get<std::map<std::string, double>>();
-    r.cuda_graph_bs = j.at("cuda_graph_bs").get<std::vector<int64_t>>();
+    r.cuda_graph_bs = IntsAt<int64_t>(j, "cuda_graph_bs");
     r.outcome = j.at("outcome");
     r.error = j.at("error");
     r.traceback = j.at("traceback").get<std::vector<std::string>>();
     r.notes = j.at("notes").get<std::vector<std::string>>();
-    r.launch_index = j.at("launch_index");
-    r.first_line = j.at("first_line");
-    r.last_line = j.at("last_line");
+    r.launch_index = IntAt<int>(j, "launch_index");
+    r.first_line = IntAt<int64_t>(j, "first_line");
+    r.last_line = IntAt<int64_t>(j, "last_line");
     r.started_at = j.at("started_at");
     if (j.contains("decode") && !j.at("decode").is_null()) {
       r.decode = DecodeSummaryFromJson(j.at("decode"));

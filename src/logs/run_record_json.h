@@ -18,7 +18,8 @@ nlohmann::json ToJson(const RunRecord& run);
 RunRecord RunRecordFromJson(const nlohmann::json& j);
 
 nlohmann::json ToJson(const DecodeSummary& s);
-// Throws nlohmann::json::exception when `j` is not a summary.
+// Throws nlohmann::json::exception when `j` is not a summary, InputError when
+// a count is not an integer in range.
 DecodeSummary DecodeSummaryFromJson(const nlohmann::json& j);
 
 // JSON text that survives invalid UTF-8 in a log (replaced by U+FFFD).
