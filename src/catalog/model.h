@@ -50,7 +50,10 @@ struct Quantization {
   int scale_bytes = 0;             // bytes per group/block scale (fp8 block: float32)
   bool has_zero_points = false;    // AWQ/GPTQ (and asymmetric compressed-tensors)
   bool has_g_idx = false;          // GPTQ act-order index (int32 per input channel)
-  std::string format;              // e.g. "e4m3", "pack-quantized", "int-quantized"
+  // One scale per output row where an fp8 method would otherwise keep one per
+  // tensor (fbgemm_fp8, SGLang's online fp8).
+  bool per_channel_scales = false;
+  std::string format;  // e.g. "e4m3", "pack-quantized", "int-quantized"
 
   bool IsQuantized() const { return !method.empty(); }
 };

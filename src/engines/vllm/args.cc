@@ -297,6 +297,7 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
     a->kv_cache_memory_bytes = v;
   }
   a->quantization = f.quant.value_or("");
+  a->dtype = f.dtype.value_or("auto");
   if (f.spec) a->speculative = ParseSpeculativeConfig(*f.spec);
   if (f.swap) {
     if (*f.swap < 0)

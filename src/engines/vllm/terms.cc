@@ -8,6 +8,7 @@
 #include "catalog/weights.h"
 #include "engines/vllm/estimates.h"
 #include "engines/vllm/stages.h"
+#include "engines/vllm/weight_loading.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -71,14 +72,9 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
 
 }  // namespace
 
-ModelSpec VllmWithQuantization(ModelSpec m, const std::string& q) {
-  // --quantization fp8 on an unquantized checkpoint: vLLM quantizes the linear
-  // layers to fp8 at load time (vllm/model_executor/layers/quantization/fp8.py).
-  if (q == "fp8" && m.quant.method.empty()) {
-    m.quant.method = "fp8";
-    m.quant.weight_bits = 8;
-  }
-  return m;
+ModelSpec VllmWithQuantization(ModelSpec m, const VllmArgs& a) {
+  // --dtype and --quantization (fp8 on a 16-bit checkpoint quantizes at load time).
+  return ModelAsLaunched(std::move(m), VllmWeightLoading(a));
 }
 
 int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a) {
