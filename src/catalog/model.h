@@ -113,6 +113,10 @@ struct ModelSpec {
   // Encoder parts the checkpoint holds that EstimateWeights does not count
   // ("vision tower", "audio and vision encoders, talker"); "" when all counted.
   std::string uncounted_weights;
+  // Parameters of a vision tower and projector sized from vision_config
+  // (catalog/vision_towers.h); 0 when none was (Gemma-3 and Llama-4 towers are
+  // sized from the vision_* fields below).
+  int64_t vision_params = 0;
 
   // ---- Added by the models work (beyond the original declaration). ----
   std::string family;                  // "llama", "qwen3_moe", "deepseek", "gpt_oss", "gemma3", ...
