@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "catalog/model.h"
-#include "engines/vllm/weight_loading.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
 
@@ -71,18 +70,6 @@ TEST(VllmMultimodal, EncoderTpModeShardsOrReplicatesTheTower) {
   a.tp = 1;
   a.mm_encoder_tp_mode = "weights";
   EXPECT_EQ(VllmEncoderWeightsOvercount(EstimateWeights(m, {}), a), 0);
-}
-
-// vLLM's loading rules: online fp8 (per tensor) and in-flight bitsandbytes.
-TEST(VllmMultimodal, WeightLoadingRulesOfVllm) {
-  VllmArgs a;
-  a.quantization = "fp8";
-  WeightLoading w = VllmWeightLoading(a);
-  EXPECT_FALSE(w.online_fp8_per_channel);
-  ModelSpec q = ModelAsLaunched(LoadModel("Qwen/Qwen3-8B"), w);
-  EXPECT_EQ(q.quant.method, "fp8");
-  a.quantization = "gguf";
-  EXPECT_THROW(ModelAsLaunched(LoadModel("Qwen/Qwen3-8B"), VllmWeightLoading(a)), InputError);
 }
 
 }  // namespace
