@@ -151,7 +151,7 @@ TEST(Quantization, BitsAndBytesFourAndEightBit) {
 }
 
 WeightLoading LaunchLoading(const std::string& dtype, const std::string& quantization,
-                      bool per_channel = false) {
+                            bool per_channel = false) {
   WeightLoading w;
   w.engine = "vLLM";
   w.dtype = dtype;
