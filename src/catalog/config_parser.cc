@@ -10,6 +10,7 @@
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
 #include "catalog/quantization.h"
+#include "catalog/vision_towers.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -511,6 +512,24 @@ Json WithDefaults(const Json& root, const Json& text, const ArchitectureInfo& ar
   return cfg;
 }
 
+// A wrapper's vision tower: its depth and width (SGLang's multimodal memory
+// rule reads them) and, for the kinds vision_towers.cc sizes, its parameters,
+// which the weights then count. Older Qwen2.5-VL configs leave model_type out
+// of vision_config: the wrapper's names it.
+void ReadVisionTower(const Json& root, const Json& vision, const std::string& origin,
+                     ModelSpec& m) {
+  m.vision_kind = OptString(vision, "model_type", origin)
+                      .value_or(OptString(root, "model_type", origin).value_or(""));
+  std::optional<int64_t> layers = OptInt(vision, "num_hidden_layers", origin);
+  if (!layers) layers = OptInt(vision, "depth", origin);  // Qwen2/2.5/3-VL
+  std::optional<int64_t> hidden = OptInt(vision, "hidden_size", origin);
+  if (!hidden) hidden = OptInt(vision, "embed_dim", origin);  // Qwen2-VL
+  m.vision_layers = layers ? ToInt(*layers, "vision_config.num_hidden_layers", origin) : 0;
+  m.vision_hidden_size = hidden ? ToInt(*hidden, "vision_config.hidden_size", origin) : 0;
+  m.vision_params = VisionTowerParams(root, vision, m.vision_kind, m.hidden_size, origin);
+  if (m.vision_params > 0) m.uncounted_weights.clear();
+}
+
 // Encoder towers a wrapper's checkpoint holds that the weight estimate does
 // not count: the model is multimodal (the engines reserve for it) and says so.
 void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const std::string& origin,
@@ -529,13 +548,7 @@ void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const 
     }
   }
   if (vision == nullptr) return;
-  m.vision_kind = OptString(*vision, "model_type", origin).value_or("");
-  std::optional<int64_t> layers = OptInt(*vision, "num_hidden_layers", origin);
-  if (!layers) layers = OptInt(*vision, "depth", origin);  // Qwen2/2.5/3-VL
-  std::optional<int64_t> hidden = OptInt(*vision, "hidden_size", origin);
-  if (!hidden) hidden = OptInt(*vision, "embed_dim", origin);  // Qwen2-VL
-  m.vision_layers = layers ? ToInt(*layers, "vision_config.num_hidden_layers", origin) : 0;
-  m.vision_hidden_size = hidden ? ToInt(*hidden, "vision_config.hidden_size", origin) : 0;
+  ReadVisionTower(root, *vision, origin, m);
 }
 
 }  // namespace

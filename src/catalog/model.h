@@ -50,7 +50,10 @@ struct Quantization {
   int scale_bytes = 0;             // bytes per group/block scale (fp8 block: float32)
   bool has_zero_points = false;    // AWQ/GPTQ (and asymmetric compressed-tensors)
   bool has_g_idx = false;          // GPTQ act-order index (int32 per input channel)
-  std::string format;              // e.g. "e4m3", "pack-quantized", "int-quantized"
+  // One scale per output row where an fp8 method would otherwise keep one per
+  // tensor (fbgemm_fp8, SGLang's online fp8).
+  bool per_channel_scales = false;
+  std::string format;  // e.g. "e4m3", "pack-quantized", "int-quantized"
 
   bool IsQuantized() const { return !method.empty(); }
 };
@@ -110,6 +113,10 @@ struct ModelSpec {
   // Encoder parts the checkpoint holds that EstimateWeights does not count
   // ("vision tower", "audio and vision encoders, talker"); "" when all counted.
   std::string uncounted_weights;
+  // Parameters of a vision tower and projector sized from vision_config
+  // (catalog/vision_towers.h); 0 when none was (Gemma-3 and Llama-4 towers are
+  // sized from the vision_* fields below).
+  int64_t vision_params = 0;
 
   // ---- Added by the models work (beyond the original declaration). ----
   std::string family;                  // "llama", "qwen3_moe", "deepseek", "gpt_oss", "gemma3", ...

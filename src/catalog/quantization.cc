@@ -86,8 +86,8 @@ int GroupSize(int64_t group, const std::string& origin) {
 // The 16-bit modules a config names, whatever key the method uses.
 std::vector<std::string> UnquantizedList(const Json& qc, const std::string& origin) {
   std::vector<std::string> out;
-  for (const char* key :
-       {"modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules"}) {
+  for (const char* key : {"modules_to_not_convert", "ignore", "ignored_layers", "exclude_modules",
+                          "llm_int8_skip_modules"}) {
     for (std::string& s : config_json::StringList(qc, key, origin)) out.push_back(std::move(s));
   }
   return out;
@@ -178,11 +178,127 @@ void ParseAwqGptq(const Json& qc, const std::string& origin, Quantization& q) {
   q.has_g_idx = q.method == "gptq";        // int32 per input channel
 }
 
+// Meta's FBGEMM fp8 checkpoints (Llama-3.1-*-FP8): e4m3 weights with one
+// float32 scale per output channel
+// (vllm/model_executor/layers/quantization/fbgemm_fp8.py @v0.10.1 create_weights).
+void ParseFbgemmFp8(Quantization& q) {
+  q.weight_bits = 8;
+  q.format = "e4m3";
+  q.group_size = 0;
+  q.scale_bytes = 4;
+  q.per_channel_scales = true;
+}
+
+// transformers BitsAndBytesConfig, as vLLM loads the pre-quantized weights
+// (vllm/model_executor/model_loader/bitsandbytes_loader.py @v0.10.1): 4-bit
+// values packed two per byte with one absmax per 64 values (a uint8 under
+// double quantization, else float32); 8-bit int8 values with one float32 SCB
+// per output row. The nested statistics (one float32 per 256 blocks) are
+// left out (under 0.1 % of the weights).
+void ParseBitsAndBytes(const Json& qc, const std::string& origin, Quantization& q) {
+  const bool four = config_json::OptBool(qc, "load_in_4bit", origin).value_or(false);
+  const bool eight = config_json::OptBool(qc, "load_in_8bit", origin).value_or(false);
+  if (four == eight) {
+    throw InputError(origin +
+                     ": bitsandbytes quantization_config should set exactly one of "
+                     "load_in_4bit and load_in_8bit");
+  }
+  if (four) {
+    q.weight_bits = 4;
+    q.group_size = 64;
+    q.scale_bytes =
+        config_json::OptBool(qc, "bnb_4bit_use_double_quant", origin).value_or(false) ? 1 : 4;
+    q.format = config_json::OptString(qc, "bnb_4bit_quant_type", origin).value_or("fp4");
+  } else {
+    q.weight_bits = 8;
+    q.group_size = 0;  // one SCB per row
+    q.scale_bytes = 4;
+    q.format = "int8";
+  }
+}
+
+bool Contains(const std::vector<std::string>& list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+std::string JoinNames(const std::vector<std::string>& list) {
+  std::string out;
+  for (const std::string& m : list) out += (out.empty() ? "" : ", ") + m;
+  return out;
+}
+
+// --dtype: the bytes of each unquantized parameter as loaded ("auto" keeps the
+// checkpoint's, float32 checkpoints already cast to 16 bits by ReadDtype).
+void ApplyLoadDtype(ModelSpec& m, const WeightLoading& how) {
+  const std::string& d = how.dtype;
+  if (d.empty() || d == "auto") return;
+  std::string name;
+  if (d == "half" || d == "float16") {
+    name = "float16";
+  } else if (d == "bfloat16") {
+    name = "bfloat16";
+  } else if (d == "float" || d == "float32") {
+    name = "float32";
+  } else {
+    throw InputError(how.engine + " --dtype " + QuoteForError(d) +
+                     " is not one of auto, half, float16, bfloat16, float, float32");
+  }
+  const int bytes = name == "float32" ? 4 : 2;
+  if (bytes != m.dtype_bytes) m.checkpoint_bytes.reset();  // loaded size != files
+  m.torch_dtype = name;
+  m.dtype_bytes = bytes;
+}
+
+// A --quantization value names the checkpoint's own method, or a kernel that
+// serves it: vllm/config.py @v0.10.1 ModelConfig._verify_quantization (the
+// override_quantization_method of awq_marlin, gptq_marlin, moe_wna16 and
+// modelopt_fp4); SGLang's model_config.py @v0.5.3 has the same check.
+bool ServesCheckpoint(const std::string& checkpoint, const std::string& flag) {
+  if (flag == checkpoint) return true;
+  if (checkpoint == "awq" || checkpoint == "gptq") {
+    return flag == checkpoint + "_marlin" || flag == "marlin" || flag == "moe_wna16";
+  }
+  return checkpoint == "modelopt" && flag == "modelopt_fp4";
+}
+
+// Online fp8 of a 16-bit checkpoint: every decoder LinearBase and FusedMoE
+// is quantized to e4m3 after loading; embeddings, norms, routers created with
+// quant_config=None and the lm_head (a VocabParallelEmbedding) stay.
+// vLLM: vllm/model_executor/layers/quantization/fp8.py @v0.10.1 Fp8LinearMethod
+// with is_checkpoint_fp8_serialized=False, one float32 scale per tensor.
+// SGLang: python/sglang/srt/layers/quantization/fp8.py @v0.5.3 Fp8LinearMethod,
+// per-channel on NVIDIA (one float32 scale per output row).
+void OnlineFp8(Quantization& q, bool per_channel) {
+  q = Quantization{};
+  q.method = "fp8";
+  q.weight_bits = 8;
+  q.format = "e4m3";
+  q.scale_bytes = 4;
+  q.per_channel_scales = per_channel;
+  q.attention_quantized = q.dense_mlp_quantized = q.experts_quantized = q.shared_experts_quantized =
+      true;
+}
+
+// vLLM's in-flight bitsandbytes: 4-bit nf4 in blocks of 64 with compressed
+// (uint8) absmax statistics; the lm_head stays
+// (vllm/model_executor/model_loader/bitsandbytes_loader.py @v0.10.1
+// _quantized_4bit_generator, quantize_4bit(compress_statistics=True)).
+void OnlineBitsAndBytes(Quantization& q) {
+  q = Quantization{};
+  q.method = "bitsandbytes";
+  q.weight_bits = 4;
+  q.group_size = 64;
+  q.scale_bytes = 1;
+  q.format = "nf4";
+  q.attention_quantized = q.dense_mlp_quantized = q.experts_quantized = q.shared_experts_quantized =
+      true;
+}
 }  // namespace
 
 const std::vector<std::string>& SupportedQuantMethods() {
-  static const std::vector<std::string> kMethods = {
-      "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", "modelopt"};
+  static const std::vector<std::string> kMethods = {"fp8",      "fbgemm_fp8",  "compressed-tensors",
+                                                    "mxfp4",    "awq",         "gptq",
+                                                    "modelopt", "bitsandbytes"};
   return kMethods;
 }
 
@@ -235,6 +351,10 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
     ParseModelopt(qc, origin, q);
   } else if (q.method == "awq" || q.method == "gptq") {
     ParseAwqGptq(qc, origin, q);
+  } else if (q.method == "fbgemm_fp8") {
+    ParseFbgemmFp8(q);
+  } else if (q.method == "bitsandbytes") {
+    ParseBitsAndBytes(qc, origin, q);
   } else {
     std::string list;
     for (const std::string& m : SupportedQuantMethods()) list += (list.empty() ? "" : ", ") + m;
@@ -271,13 +391,46 @@ int64_t LinearBytes(const Quantization& q, bool quantized, int64_t out, int64_t 
     return add(weight, mul(mul(CeilDiv(out, q.block_n), CeilDiv(in, q.block_k)), q.scale_bytes));
   }
   if (q.group_size < 0) return add(weight, q.scale_bytes);  // per-tensor scale
-  if (q.method == "fp8" && q.group_size == 0) return add(weight, q.scale_bytes);
+  if (q.method == "fp8" && q.group_size == 0 && !q.per_channel_scales) {
+    return add(weight, q.scale_bytes);
+  }
   int64_t groups_per_row = q.group_size > 0 ? CeilDiv(in, q.group_size) : 1;
   const int64_t groups = mul(out, groups_per_row);
   int64_t bytes = add(weight, mul(groups, q.scale_bytes));
   if (q.has_zero_points) bytes = add(bytes, mul(groups, q.weight_bits) / 8);
   if (q.has_g_idx) bytes = add(bytes, mul(in, 4));
   return bytes;
+}
+
+ModelSpec ModelAsLaunched(ModelSpec m, const WeightLoading& how) {
+  ApplyLoadDtype(m, how);
+  const std::string& flag = how.quantization;
+  if (flag.empty()) return m;
+  if (!Contains(how.accepted_methods, flag)) {
+    throw InputError(
+        how.engine + " --quantization " + QuoteForError(flag) +
+        " is not a method kvplan models (accepted: " + JoinNames(how.accepted_methods) + ")");
+  }
+  if (m.quant.IsQuantized()) {
+    if (ServesCheckpoint(m.quant.method, flag)) return m;
+    throw InputError("Quantization method specified in the model config (" + m.quant.method +
+                     ") does not match the quantization method specified in the `quantization` "
+                     "argument (" +
+                     flag + ").");
+  }
+  if (!Contains(how.online_methods, flag)) {
+    throw InputError(how.engine + " --quantization " + flag +
+                     " needs a checkpoint quantized with " + flag + "; this one is " +
+                     (m.torch_dtype.empty() ? "16-bit" : m.torch_dtype) + ", which " + how.engine +
+                     " quantizes at load time only with " + JoinNames(how.online_methods));
+  }
+  if (flag == "fp8") {
+    OnlineFp8(m.quant, how.online_fp8_per_channel);
+  } else if (flag == "bitsandbytes") {
+    OnlineBitsAndBytes(m.quant);
+  }
+  m.checkpoint_bytes.reset();  // the loaded weights are no longer the files' bytes
+  return m;
 }
 
 }  // namespace kvplan

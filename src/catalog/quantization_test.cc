@@ -102,6 +102,8 @@ TEST(Quantization, ModeloptNvfp4AndFp8) {
 }
 
 TEST(Quantization, UnknownMethodAndBadFieldsAreInputErrors) {
+  EXPECT_THROW(Parse(R"({"quant_method":"eetq"})"), InputError);
+  // bitsandbytes must say 4 or 8 bits.
   EXPECT_THROW(Parse(R"({"quant_method":"bitsandbytes"})"), InputError);
   EXPECT_THROW(Parse(R"({"fmt":"e4m3"})"), InputError);
   EXPECT_THROW(Parse(R"({"quant_method":"fp8","weight_block_size":[128]})"), InputError);
@@ -109,11 +111,129 @@ TEST(Quantization, UnknownMethodAndBadFieldsAreInputErrors) {
   EXPECT_THROW(Parse(R"({"quant_method":"compressed-tensors"})"), InputError);
   EXPECT_THROW(Parse(R"({"quant_method":"fp8","ignore":["re:(("]})"), InputError);
   try {
-    Parse(R"({"quant_method":"bitsandbytes"})");
+    Parse(R"({"quant_method":"eetq"})");
+    ADD_FAILURE() << "eetq accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("bitsandbytes"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("eetq"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("compressed-tensors"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("bitsandbytes"), std::string::npos);
   }
+}
+
+// Meta's Llama-3.1-8B-Instruct-FP8 (quant_method fbgemm_fp8): e4m3 weights and
+// one float32 scale per output row; lm_head left out by modules_to_not_convert.
+TEST(Quantization, FbgemmFp8ScalesPerChannel) {
+  Quantization q = Parse(R"({"quant_method":"fbgemm_fp8","activation_scale_ub":1200.0,
+      "modules_to_not_convert":["model.layers.0.self_attn.o_proj","lm_head"]})");
+  EXPECT_EQ(q.weight_bits, 8);
+  EXPECT_FALSE(q.attention_quantized);
+  EXPECT_TRUE(q.dense_mlp_quantized);
+  EXPECT_EQ(LinearBytes(q, true, 14336, 4096, 2), 14336LL * 4096 + 14336LL * 4);
+}
+
+// bitsandbytes checkpoints: 4-bit packed two per byte with one absmax per 64
+// values (uint8 when double-quantized, else float32); 8-bit with one float32
+// SCB per row; llm_int8_skip_modules stay 16-bit.
+TEST(Quantization, BitsAndBytesFourAndEightBit) {
+  Quantization nf4 = Parse(R"({"quant_method":"bitsandbytes","load_in_4bit":true,
+      "load_in_8bit":false,"bnb_4bit_quant_type":"nf4","bnb_4bit_use_double_quant":true,
+      "llm_int8_skip_modules":["mlp.down_proj"]})");
+  EXPECT_EQ(nf4.format, "nf4");
+  EXPECT_FALSE(nf4.dense_mlp_quantized);
+  EXPECT_TRUE(nf4.attention_quantized);
+  EXPECT_EQ(LinearBytes(nf4, true, 4096, 4096, 2), 4096LL * 4096 / 2 + 4096LL * 64);
+  Quantization single = Parse(R"({"quant_method":"bitsandbytes","load_in_4bit":true})");
+  EXPECT_EQ(LinearBytes(single, true, 4096, 4096, 2), 4096LL * 4096 / 2 + 4096LL * 64 * 4);
+  Quantization int8 = Parse(R"({"quant_method":"bitsandbytes","load_in_8bit":true})");
+  EXPECT_EQ(LinearBytes(int8, true, 4096, 1024, 2), 4096LL * 1024 + 4096LL * 4);
+  EXPECT_THROW(Parse(R"({"quant_method":"bitsandbytes","load_in_4bit":true,"load_in_8bit":true})"),
+               InputError);
+}
+
+WeightLoading LaunchLoading(const std::string& dtype, const std::string& quantization,
+                            bool per_channel = false) {
+  WeightLoading w;
+  w.engine = "vLLM";
+  w.dtype = dtype;
+  w.quantization = quantization;
+  w.online_methods = {"fp8", "bitsandbytes"};
+  w.accepted_methods = {"fp8", "awq", "awq_marlin", "bitsandbytes", "mxfp4"};
+  w.online_fp8_per_channel = per_channel;
+  return w;
+}
+
+// A 16-bit model of one dense layer, 4096 wide, tied embeddings.
+ModelSpec LaunchSmallDense() {
+  ModelSpec m;
+  m.torch_dtype = "bfloat16";
+  m.hidden_size = 4096;
+  m.num_layers = 1;
+  m.num_attention_heads = 32;
+  m.num_kv_heads = 8;
+  m.head_dim = 128;
+  m.intermediate_size = 12288;
+  m.vocab_size = 1000;
+  m.checkpoint_bytes = 123;
+  return m;
+}
+
+// --quantization fp8 on a bf16 checkpoint: every decoder linear layer fp8 with
+// its scale (per tensor under vLLM, per output row under SGLang); the
+// embedding, norms and lm_head stay bf16.
+TEST(Quantization, OnlineFp8QuantizesDecoderLinearsOnly) {
+  ModelSpec m = ModelAsLaunched(LaunchSmallDense(), LaunchLoading("auto", "fp8"));
+  EXPECT_EQ(m.quant.method, "fp8");
+  EXPECT_TRUE(m.quant.attention_quantized);
+  EXPECT_TRUE(m.quant.experts_quantized);
+  EXPECT_FALSE(m.quant.lm_head_quantized);
+  EXPECT_FALSE(m.checkpoint_bytes.has_value());  // the files' size no longer applies
+  EXPECT_EQ(LinearBytes(m.quant, true, 4096, 4096, 2), 4096LL * 4096 + 4);
+  ModelSpec s = ModelAsLaunched(LaunchSmallDense(), LaunchLoading("auto", "fp8", true));
+  EXPECT_EQ(LinearBytes(s.quant, true, 4096, 4096, 2), 4096LL * 4096 + 4096LL * 4);
+  // vLLM's in-flight bitsandbytes: nf4 with uint8 absmax per 64 values.
+  ModelSpec b = ModelAsLaunched(LaunchSmallDense(), LaunchLoading("auto", "bitsandbytes"));
+  EXPECT_EQ(LinearBytes(b.quant, true, 4096, 4096, 2), 4096LL * 4096 / 2 + 4096LL * 64);
+}
+
+TEST(Quantization, DtypeSetsTheUnquantizedBytes) {
+  ModelSpec f32 = ModelAsLaunched(LaunchSmallDense(), LaunchLoading("float32", ""));
+  EXPECT_EQ(f32.dtype_bytes, 4);
+  EXPECT_EQ(f32.torch_dtype, "float32");
+  EXPECT_FALSE(f32.checkpoint_bytes.has_value());
+  ModelSpec half = ModelAsLaunched(LaunchSmallDense(), LaunchLoading("half", ""));
+  EXPECT_EQ(half.dtype_bytes, 2);
+  EXPECT_EQ(half.torch_dtype, "float16");
+  EXPECT_EQ(half.checkpoint_bytes, 123);  // same bytes as the files
+  EXPECT_EQ(ModelAsLaunched(LaunchSmallDense(), LaunchLoading("auto", "")).torch_dtype, "bfloat16");
+  EXPECT_THROW(ModelAsLaunched(LaunchSmallDense(), LaunchLoading("int8", "")), InputError);
+}
+
+std::string LaunchRefusalText(const ModelSpec& m, const WeightLoading& w) {
+  try {
+    ModelAsLaunched(m, w);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Quantization, LaunchRefusalsNameTheAcceptedMethods) {
+  // Not a method kvplan models: the accepted ones are listed.
+  std::string unknown = LaunchRefusalText(LaunchSmallDense(), LaunchLoading("auto", "hqq"));
+  EXPECT_NE(unknown.find("hqq"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("fp8, awq, awq_marlin, bitsandbytes, mxfp4"), std::string::npos)
+      << unknown;
+  // AWQ on a bf16 checkpoint: only fp8 and bitsandbytes quantize at load time.
+  std::string online = LaunchRefusalText(LaunchSmallDense(), LaunchLoading("auto", "awq"));
+  EXPECT_NE(online.find("at load time only with fp8, bitsandbytes"), std::string::npos) << online;
+  // A quantized checkpoint takes its own method or a kernel for it, else the
+  // engine's own refusal.
+  ModelSpec awq = LaunchSmallDense();
+  awq.quant = Parse(R"({"quant_method":"awq","bits":4,"group_size":128})");
+  EXPECT_EQ(ModelAsLaunched(awq, LaunchLoading("auto", "awq_marlin")).quant.method, "awq");
+  EXPECT_EQ(LaunchRefusalText(awq, LaunchLoading("auto", "fp8")),
+            "Quantization method specified in the model config (awq) does not match the "
+            "quantization method specified in the `quantization` argument (fp8).");
 }
 
 }  // namespace

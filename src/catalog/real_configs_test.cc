@@ -63,8 +63,8 @@ TEST(RealConfigs, Olmo2) {
 }
 
 // A wrapper with the text fields at the root (transformers 4.41 Qwen2.5-VL):
-// the text model is Qwen2 (q/k/v biases); the vision tower is not counted and
-// says so.
+// the text model is Qwen2 (q/k/v biases); the vision tower is counted from
+// vision_config (catalog/vision_towers_test.cc checks its 668,684,288).
 TEST(RealConfigs, Qwen25VlWrapsQwen2) {
   ModelSpec m = Real("Qwen--Qwen2.5-VL-3B-Instruct.json");
   EXPECT_EQ(m.architecture, "Qwen2_5_VLForConditionalGeneration");
@@ -73,10 +73,11 @@ TEST(RealConfigs, Qwen25VlWrapsQwen2) {
   EXPECT_TRUE(m.multimodal);
   EXPECT_EQ(m.vision_layers, 32);  // vision_config.depth
   EXPECT_EQ(m.vision_hidden_size, 1280);
-  EXPECT_EQ(m.uncounted_weights, "vision tower");
+  EXPECT_EQ(m.uncounted_weights, "");
   // The source's torch-info table: 77,076,992 per decoder layer, embedding
-  // 151936 x 2048 (tied), final norm 2048.
-  EXPECT_EQ(Params(m), int64_t{77'076'992} * 36 + int64_t{151936} * 2048 + 2048);
+  // 151936 x 2048 (tied), final norm 2048; then the vision tower.
+  EXPECT_EQ(Params(m),
+            int64_t{77'076'992} * 36 + int64_t{151936} * 2048 + 2048 + int64_t{668'684'288});
   EXPECT_EQ(KvBytesPerToken(m), 36 * 2 * 2 * 128 * 2);
 }
 

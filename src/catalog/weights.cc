@@ -8,6 +8,7 @@
 #include "base/checked_math.h"
 #include "base/units.h"
 #include "catalog/quantization.h"
+#include "catalog/vision_towers.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -248,7 +249,11 @@ class Estimator {
     // (vllm/model_executor/models/gpt2.py wpe).
     if (m_.learned_position_rows > 0) c[kEmbedding] += Vector(Mul(m_.learned_position_rows, h), 1);
     if (m_.embedding_norm) c[kNorms] += Vector(NormParams(), 1);  // Bloom
-    if (m_.multimodal && m_.vision_patch_size > 0) VisionTower(c);
+    // The vision tower and projector, replicated on every rank, in the model dtype.
+    const int64_t vision = m_.vision_params > 0
+                               ? m_.vision_params
+                               : (m_.multimodal ? SiglipOrLlama4TowerParams(m_) : 0);
+    if (vision > 0) c[kVision] += Vector(vision, 1);
     if (m_.draft_kind == "eagle3") {
       c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
     } else if (m_.draft_kind == "eagle") {
@@ -278,35 +283,6 @@ class Estimator {
     c[kLmHead] += head;
     if (m_.lm_head_bias) c[kLmHead] += Vector(rows, lm_split);  // Phi-2, GPT-J
     return c;
-  }
-
-  // SigLIP (Gemma-3): patch conv + position table + N encoder layers + post
-  // norm, then the multimodal projector; replicated on every rank.
-  // Llama-4: unfold patch linear (no bias), class embedding, positions (+1 for
-  // the class token), pre/post LayerNorms, the same encoder layers, the
-  // pixel-shuffle MLP (fc1 intermediate -> projector_input, fc2
-  // projector_output^2) and the projector to the text hidden size.
-  void VisionTower(Costs& c) const {
-    const int64_t vh = m_.vision_hidden_size, vi = m_.vision_intermediate_size;
-    const int64_t patches = int64_t{m_.vision_image_size / m_.vision_patch_size} *
-                            (m_.vision_image_size / m_.vision_patch_size);
-    const int64_t patch_in =
-        Mul(int64_t{m_.vision_num_channels} * m_.vision_patch_size, m_.vision_patch_size);
-    const int64_t per_layer = 4 * (vh * vh + vh) + (vh * vi + vi) + (vi * vh + vh) + 4 * vh;
-    Cost& v = c[kVision];
-    v += Vector(Mul(per_layer, m_.vision_layers), 1);
-    if (m_.vision_kind == "llama4") {
-      v += Vector(Add(Mul(patch_in, vh), Mul(patches + 5, vh) + vh), 1);
-      v += Vector(vi * int64_t{m_.vision_projector_input_dim} +
-                      int64_t{m_.vision_projector_output_dim} * m_.vision_projector_output_dim,
-                  1);
-      v += Vector(int64_t{m_.vision_output_dim} * m_.hidden_size, 1);
-      return;
-    }
-    v += Vector(Add(Mul(patch_in, vh), vh), 1);
-    v += Vector(Mul(patches, vh), 1);
-    v += Vector(2 * vh, 1);
-    v += Vector(vh * m_.hidden_size + vh, 1);  // mm_input_projection + mm_soft_emb_norm
   }
 
  private:

@@ -22,7 +22,8 @@ int SmallInt(const char* flag, const std::optional<int64_t>& v, int fallback) {
 
 // The flags whose raw values need resolving after parsing.
 struct RawFlags {
-  std::optional<std::string> model_path, kv_dtype, quantization, spec_algo, draft_path, backend;
+  std::optional<std::string> model_path, kv_dtype, quantization, dtype, spec_algo, draft_path,
+      backend;
   std::optional<int64_t> tp, pp, dp, ep;
   std::optional<bool> dp_attention, disable_graph, piecewise_on, piecewise_off;
 };
@@ -47,6 +48,7 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
   p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
   p.String({"--quantization"}, &f.quantization);
+  p.String({"--dtype"}, &f.dtype);
   p.String({"--speculative-algorithm", "--speculative-algo"}, &f.spec_algo);
   p.String({"--speculative-draft-model-path", "--speculative-draft-model"}, &f.draft_path);
   p.Int({"--speculative-num-steps"}, &a.speculative_num_steps);
@@ -64,7 +66,6 @@ void AddIgnoredFlags(FlagParser& p) {
                         "--tokenizer-path",
                         "--log-level",
                         "--revision",
-                        "--dtype",
                         "--load-format",
                         "--tool-call-parser",
                         "--reasoning-parser",
@@ -104,6 +105,7 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   a.enable_dp_attention = f.dp_attention.value_or(false);
   a.kv_cache_dtype = f.kv_dtype.value_or("auto");
   a.quantization = f.quantization.value_or("");
+  a.dtype = f.dtype.value_or("auto");
   a.speculative_algorithm = f.spec_algo.value_or("");
   a.speculative_draft_model_path = f.draft_path.value_or("");
   a.attention_backend = f.backend.value_or("");

@@ -6,6 +6,7 @@
 
 #include "base/units.h"
 #include "engines/sglang/sglang.h"
+#include "engines/sglang/weight_loading.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -37,7 +38,8 @@ PlanResult PlanSglangRequest(const PlanRequest& req) {
     throw InputError(fmt::format("--model {} conflicts with --model-path {} in the SGLang flags",
                                  *req.model, args.model_path));
   }
-  const ModelSpec model = LoadModel(model_spec);
+  // --dtype and --quantization as SGLang loads them (weight_loading.cc).
+  const ModelSpec model = ModelAsLaunched(LoadModel(model_spec), SglangWeightLoading(args));
   std::optional<ModelSpec> draft;
   const std::string algo = args.speculative_algorithm;
   if (!args.speculative_draft_model_path.empty()) {

@@ -34,6 +34,7 @@ struct SglangArgs {
   bool disable_cuda_graph = false;
   std::optional<bool> piecewise_cuda_graph;  // unset: the era's default
   std::string quantization;
+  std::string dtype = "auto";         // --dtype
   std::string speculative_algorithm;  // "", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"
   std::string speculative_draft_model_path;
   std::optional<int64_t> speculative_num_steps;

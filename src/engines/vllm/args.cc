@@ -174,7 +174,7 @@ const std::set<std::string>& KvCacheDtypes() {
 // The flags as given, before validation.
 struct RawFlags {
   std::optional<std::string> model_flag, model_pos, max_model_len, kv_dtype, quant, spec, dtype,
-      kv_mem;
+      kv_mem, limit_mm, mm_encoder_tp;
   std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size, gpu_blocks_override;
   std::optional<double> util, swap;
   std::optional<bool> ep, eager, chunked, no_hybrid;
@@ -199,6 +199,8 @@ void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.String({"--quantization", "-q"}, &f->quant);
   p.String({"--speculative-config"}, &f->spec);
   p.String({"--dtype"}, &f->dtype);
+  p.String({"--limit-mm-per-prompt"}, &f->limit_mm);
+  p.String({"--mm-encoder-tp-mode"}, &f->mm_encoder_tp);
   p.Double({"--swap-space"}, &f->swap);
   p.Bool({"--enable-chunked-prefill"}, &f->chunked);
   p.BoolFalse({"--no-enable-chunked-prefill"}, &f->chunked);
@@ -222,8 +224,6 @@ void DeclareIgnoredFlags(FlagParser& p) {
                         "--compilation-config",
                         "-O",
                         "--chat-template",
-                        "--limit-mm-per-prompt",
-                        "--mm-encoder-tp-mode",
                         "--generation-config",
                         "--uvicorn-log-level",
                         "--download-dir",
@@ -297,6 +297,13 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
     a->kv_cache_memory_bytes = v;
   }
   a->quantization = f.quant.value_or("");
+  a->dtype = f.dtype.value_or("auto");
+  a->limit_mm_per_prompt = f.limit_mm.value_or("");
+  a->mm_encoder_tp_mode = f.mm_encoder_tp.value_or("weights");
+  if (a->mm_encoder_tp_mode != "weights" && a->mm_encoder_tp_mode != "data") {
+    throw InputError(fmt::format("--mm-encoder-tp-mode '{}' is not one of weights, data",
+                                 a->mm_encoder_tp_mode));
+  }
   if (f.spec) a->speculative = ParseSpeculativeConfig(*f.spec);
   if (f.swap) {
     if (*f.swap < 0)

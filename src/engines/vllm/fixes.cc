@@ -209,8 +209,8 @@ std::vector<Fix> MaxLenRefusalFixes(const std::string& v, const ModelSpec& model
 std::vector<Fix> VllmFixes(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
                            const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d,
                            const PlanResult& failed) {
-  VllmRefusal refusal = VllmConfigRefusal(VllmResolveDefaults(v, model, gpu, a),
-                                          VllmWithQuantization(model, a.quantization), a);
+  VllmRefusal refusal =
+      VllmConfigRefusal(VllmResolveDefaults(v, model, gpu, a), VllmWithQuantization(model, a), a);
   if (refusal.kind == VllmRefusal::Kind::kMaxModelLen) {
     return MaxLenRefusalFixes(v, model, gpu, a, m, d);
   }

@@ -135,7 +135,7 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
                            const GpuSpec& gpu, const VllmArgs& a, const VllmMeasured& ms,
                            const ModelSpec* draft) {
   VllmDefaults d = VllmResolveDefaults(version, model_in, gpu, a);
-  ModelSpec model = VllmWithQuantization(model_in, a.quantization);
+  ModelSpec model = VllmWithQuantization(model_in, a);
   if (VllmRefusal r = VllmConfigRefusal(d, model, a); r.Refused()) {
     return VllmRefusedPlan(d, model, gpu, a, draft, r, nullptr);
   }

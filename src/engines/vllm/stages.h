@@ -66,7 +66,7 @@ std::string VllmMaxModelLenWarning(const VllmRelease& r, int64_t asked, int64_t 
 Parallelism VllmParallelism(const VllmArgs& a);
 
 // --quantization fp8 on an unquantized checkpoint quantizes at load time.
-ModelSpec VllmWithQuantization(ModelSpec m, const std::string& quantization);
+ModelSpec VllmWithQuantization(ModelSpec m, const VllmArgs& a);
 // MTP layers the speculative method adds to the target model (0 otherwise).
 int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a);
 

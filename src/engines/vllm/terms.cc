@@ -7,7 +7,9 @@
 #include "base/format.h"
 #include "catalog/weights.h"
 #include "engines/vllm/estimates.h"
+#include "engines/vllm/multimodal.h"
 #include "engines/vllm/stages.h"
+#include "engines/vllm/weight_loading.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -44,7 +46,8 @@ int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmA
   // vLLM's expert-parallel size is tp * dp; EstimateWeights shards experts by ep x tp.
   par.ep = a.enable_expert_parallel ? a.dp : 1;
   WeightEstimate w = EstimateWeights(model, par);
-  int64_t weights = w.bytes_per_rank + Mxfp4ExpertPadding(model, w, a, gpu);
+  int64_t weights =
+      w.bytes_per_rank + Mxfp4ExpertPadding(model, w, a, gpu) - VllmEncoderWeightsOvercount(w, a);
   int mtp = VllmExtraMtpLayers(model, a);
   if (mtp > 0 && model.num_layers > 0) weights += weights / model.num_layers * mtp;
   if (draft != nullptr) weights += EstimateWeights(*draft, par).bytes_per_rank;
@@ -64,6 +67,10 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
   } else {
     t->activation =
         EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release);
+    // V1 profiles with the dummy images' encoder outputs held (multimodal.h).
+    if (!IsV0(d.era)) {
+      t->activation += VllmEncoderBudgetOf(model, a, d.mnbt, d.max_num_seqs).profile_output_bytes;
+    }
     t->activation_src = "estimated";
   }
   t->activation_from_log = ms.activation_peak || ms.available_kv || ms.peak_torch;
@@ -71,14 +78,9 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
 
 }  // namespace
 
-ModelSpec VllmWithQuantization(ModelSpec m, const std::string& q) {
-  // --quantization fp8 on an unquantized checkpoint: vLLM quantizes the linear
-  // layers to fp8 at load time (vllm/model_executor/layers/quantization/fp8.py).
-  if (q == "fp8" && m.quant.method.empty()) {
-    m.quant.method = "fp8";
-    m.quant.weight_bits = 8;
-  }
-  return m;
+ModelSpec VllmWithQuantization(ModelSpec m, const VllmArgs& a) {
+  // --dtype and --quantization (fp8 on a 16-bit checkpoint quantizes at load time).
+  return ModelAsLaunched(std::move(m), VllmWeightLoading(a));
 }
 
 int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a) {

@@ -1,0 +1,23 @@
+// SGLang's weight loading: --dtype and the --quantization values kvplan models.
+#include "engines/sglang/weight_loading.h"
+
+namespace kvplan {
+
+WeightLoading SglangWeightLoading(const SglangArgs& a) {
+  WeightLoading w;
+  w.engine = "SGLang";
+  w.dtype = a.dtype;
+  w.quantization = a.quantization;
+  // Online fp8 only: python/sglang/srt/layers/quantization/fp8.py @v0.5.3
+  // Fp8LinearMethod quantizes a 16-bit checkpoint per output channel on NVIDIA.
+  w.online_methods = {"fp8"};
+  // python/sglang/srt/layers/quantization/__init__.py @v0.5.3 QUANTIZATION_METHODS,
+  // the ones whose weight layout kvplan reads.
+  w.accepted_methods = {"fp8",        "fbgemm_fp8",   "compressed-tensors", "mxfp4",  "awq",
+                        "awq_marlin", "gptq",         "gptq_marlin",        "marlin", "moe_wna16",
+                        "modelopt",   "modelopt_fp4", "bitsandbytes"};
+  w.online_fp8_per_channel = true;
+  return w;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,118 @@
+// vLLM's encoder memory at start-up: the encoder budget, profile_run's dummy
+// image batch and the vision tower's sharding (multimodal.h).
+#include "engines/vllm/multimodal.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/core.h>
+
+#include "base/checked_math.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+// Text tokens of the largest image each model's processor makes at its
+// default settings, as vLLM's processing info reports them for the dummy
+// batch (get_mm_max_tokens_per_item); 0 for a tower kvplan does not size.
+int64_t MaxImageTokens(const ModelSpec& m) {
+  const std::string& k = m.vision_kind;
+  // vllm/model_executor/models/qwen2_vl.py @v0.10.1 get_max_image_tokens: the
+  // processor's max_pixels 12845056 over 28 x 28 pixels per merged token
+  // (qwen2_5_vl.py reuses it); qwen3_vl.py @v0.11.0: longest_edge 16777216
+  // over 32 x 32 pixels.
+  if (k == "qwen2_vl" || k == "qwen2_5_vl" || k == "qwen3_vl" || k == "qwen3_vl_moe") {
+    return 16384;
+  }
+  // gemma3_mm.py @v0.10.1: mm_tokens_per_image (256) per image, pan-and-scan off.
+  if (k == "siglip") return 256;
+  // mistral3.py @v0.10.1 get_num_image_tokens: (image_size / (patch x merge))
+  // columns per row plus one break per row.
+  if (k == "pixtral" && m.vision_patch_size > 0) {
+    const int64_t side = m.vision_image_size / (2 * int64_t{m.vision_patch_size});
+    return side * (side + 1);
+  }
+  // llava.py @v0.10.1: one token per patch (the CLS token dropped).
+  if (k == "clip_vision_model" && m.model_type == "llava" && m.vision_patch_size > 0) {
+    const int64_t side = m.vision_image_size / m.vision_patch_size;
+    return side * side;
+  }
+  return 0;
+}
+
+std::string Lowered(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+std::optional<int64_t> VllmImageLimit(const std::string& text) {
+  const std::string s = Lowered(text);
+  const size_t at = s.find("image");
+  if (at == std::string::npos) return std::nullopt;
+  // The first integer after "image", or after its "count" key when the value
+  // is an object ('{"image": {"count": 2, "width": 512}}').
+  size_t from = at;
+  const size_t count = s.find("count", at);
+  if (count != std::string::npos && count < s.find('}', at)) from = count;
+  const size_t digit = s.find_first_of("0123456789", from);
+  if (digit == std::string::npos) {
+    throw InputError(
+        fmt::format("--limit-mm-per-prompt '{}': expected image=N or {{\"image\": N}}", text));
+  }
+  const size_t end = s.find_first_not_of("0123456789", digit);
+  const std::string n = s.substr(digit, end == std::string::npos ? end : end - digit);
+  if (n.size() > 9) throw InputError("--limit-mm-per-prompt: the image count is too large");
+  return std::stoll(n);
+}
+
+VllmEncoderBudget VllmEncoderBudgetOf(const ModelSpec& m, const VllmArgs& a, int64_t mnbt,
+                                      int64_t max_num_seqs) {
+  VllmEncoderBudget b;
+  if (!m.multimodal) return b;
+  b.max_tokens_per_item = MaxImageTokens(m);
+  // The default limit is 999 per modality in V1 (vllm/config.py @v0.10.1
+  // MultiModalConfig); an image limit of 0 disables the encoder budget.
+  const int64_t per_prompt = VllmImageLimit(a.limit_mm_per_prompt).value_or(999);
+  if (b.max_tokens_per_item <= 0) {
+    b.rule = "the largest image of this vision tower is not modelled";
+    return b;
+  }
+  if (per_prompt == 0) {
+    b.rule = "--limit-mm-per-prompt disables images: no encoder budget";
+    return b;
+  }
+  b.active = true;
+  // v1/core/encoder_cache_manager.py @v0.10.1 compute_encoder_budget: both the
+  // compute budget and the cache hold at least one largest item.
+  b.compute_budget = std::max(mnbt, b.max_tokens_per_item);
+  b.cache_size = b.compute_budget;
+  // v1/worker/gpu_model_runner.py @v0.10.1 profile_run: as many largest images
+  // as the encoder budget holds (at least one, at most max_num_seqs x the
+  // limit); their outputs (text hidden x dtype per token) stay in the encoder
+  // cache while the text model's dummy run is profiled.
+  b.profile_items = std::max<int64_t>(
+      1, std::min(b.compute_budget / b.max_tokens_per_item, max_num_seqs * per_prompt));
+  const std::string_view what = "the encoder's profiling outputs";
+  b.profile_output_bytes = CheckedMul(CheckedMul(b.profile_items, b.max_tokens_per_item, what),
+                                      int64_t{m.hidden_size} * m.dtype_bytes, what);
+  b.rule = fmt::format("{} image(s) of {} tokens, encoder budget max({}, {})", b.profile_items,
+                       b.max_tokens_per_item, mnbt, b.max_tokens_per_item);
+  return b;
+}
+
+int64_t VllmEncoderWeightsOvercount(const WeightEstimate& w, const VllmArgs& a) {
+  // --mm-encoder-tp-mode (vllm/config.py @v0.11.0 MultiModalConfig, default
+  // "weights"): the vision tower's parallel linear layers split over TP; its
+  // norms and position tables (under 1 %) are taken as split too.
+  if (a.tp <= 1 || a.mm_encoder_tp_mode == "data") return 0;
+  for (const WeightPart& p : w.parts) {
+    if (p.name == "vision tower") return p.bytes_per_rank - p.bytes_per_rank / a.tp;
+  }
+  return 0;
+}
+
+}  // namespace kvplan
