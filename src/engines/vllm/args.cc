@@ -287,6 +287,7 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
     }
     a->kv_cache_dtype = *f.kv_dtype;
   }
+  a->dtype = f.dtype.value_or("");
   if (f.dtype && *f.dtype == "float32" && a->kv_cache_dtype == "auto")
     a->kv_cache_dtype = "float32";
   a->enforce_eager = f.eager.value_or(false);

@@ -51,8 +51,8 @@ int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmA
   return weights;
 }
 
-void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefaults& d,
-                    const VllmMeasured& ms, VllmTerms* t) {
+void ActivationTerm(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
+                    const VllmDefaults& d, const VllmMeasured& ms, VllmTerms* t) {
   t->sampler_rows = IsV0(d.era) ? d.max_num_seqs : std::min(d.max_num_seqs, d.mnbt);
   if (ms.activation_peak) {
     t->activation = *ms.activation_peak;
@@ -63,10 +63,19 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
     t->activation_src = "measured peak_torch - weights";
   } else {
     t->activation =
-        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release);
+        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release, gpu);
     t->activation_src = "estimated";
   }
   t->activation_from_log = ms.activation_peak || ms.available_kv || ms.peak_torch;
+}
+
+// --dtype float32 loads the weights and runs the activations in float32 (vllm/config/model.py
+// _get_and_verify_dtype): twice the bytes of a 16-bit checkpoint. Llama-3.1-8B at float32 logs
+// 29.98 GiB of weights (llm-d-planner 0.19.0 campaign). float16/bfloat16 keep 2 bytes.
+ModelSpec WithVllmDtype(ModelSpec m, const std::string& dtype) {
+  if (dtype == "float32" || dtype == "float") m.dtype_bytes = 4;
+  if (dtype == "float16" || dtype == "half" || dtype == "bfloat16") m.dtype_bytes = 2;
+  return m;
 }
 
 }  // namespace
@@ -74,9 +83,14 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
 ModelSpec VllmWithQuantization(ModelSpec m, const std::string& q) {
   // --quantization fp8 on an unquantized checkpoint: vLLM quantizes the linear
   // layers to fp8 at load time (vllm/model_executor/layers/quantization/fp8.py).
+  // Every LinearBase and FusedMoE layer is quantized; the embeddings and lm_head are not
+  // (ParallelLMHead keeps UnquantizedEmbeddingMethod). Without the per-layer flags the weights
+  // stayed at bf16 size: Llama-3.1-8B logs 8.49 GiB (llm-d-planner 0.19.0 campaign).
   if (q == "fp8" && m.quant.method.empty()) {
     m.quant.method = "fp8";
     m.quant.weight_bits = 8;
+    m.quant.attention_quantized = m.quant.dense_mlp_quantized = true;
+    m.quant.experts_quantized = m.quant.shared_experts_quantized = true;
   }
   return m;
 }
@@ -91,8 +105,9 @@ int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a) {
   return 0;
 }
 
-VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
+VllmTerms VllmMemoryTerms(const ModelSpec& model_in, const GpuSpec& gpu, const VllmArgs& a,
                           const VllmDefaults& d, const VllmMeasured& ms, const ModelSpec* draft) {
+  const ModelSpec model = WithVllmDtype(model_in, a.dtype);
   VllmTerms t;
   t.util = d.util;
   t.total = ms.total.value_or(gpu.total_bytes);
@@ -101,7 +116,7 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
     throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
   t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, gpu, a, draft);
   t.weights_src = ms.weights ? "measured" : "estimated";
-  ActivationTerm(model, a, d, ms, &t);
+  ActivationTerm(model, gpu, a, d, ms, &t);
   t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, d.release, a.tp, gpu);
   t.non_torch_src = ms.non_torch ? "measured" : "estimated";
   if (ms.cuda_graph) {

@@ -44,6 +44,7 @@ struct VllmArgs {
   std::optional<bool> enable_chunked_prefill;
   bool disable_hybrid_kv_cache_manager = false;
   std::string quantization;
+  std::string dtype;  // --dtype as given ("" when not given)
   std::optional<VllmSpeculative> speculative;
   std::optional<bool> use_v1;              // VLLM_USE_V1=0/1 given in the pasted command
   bool allow_long_max_model_len = false;   // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 given
