@@ -308,22 +308,6 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   a->disable_hybrid_kv_cache_manager = f.no_hybrid.value_or(false);
 }
 
-// vLLM's own parser at `release` when data/flags/vllm/ has that exact
-// release (a dev or rc build may differ from it, so it gets none).
-const FlagTable* VllmFlagTable(const std::string& release) {
-  try {
-    const VllmRelease r = ParseVllmRelease(release);
-    if (const FlagTable* t = FindFlagTable("vllm", r.text)) return t;
-    // "0.11" names the release 0.11.0; a suffix (rc, dev) names another build.
-    if (r.text == fmt::format("{}.{}", r.major, r.minor)) {
-      return FindFlagTable("vllm", fmt::format("{}.{}.0", r.major, r.minor));
-    }
-    return nullptr;
-  } catch (const InputError&) {
-    return nullptr;
-  }
-}
-
 // vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args @v0.20.1:
 // where -O is no option of its own, "-O3", "-O=3" and "-O 3" are rewritten to
 // --optimization-level before argparse sees them.
@@ -357,7 +341,7 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& 
   std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
-  const FlagTable* table = VllmFlagTable(release);
+  const FlagTable* table = VllmFlagTableFor(release);
   p.UseEngineParser(table, /*underscores=*/true);
   args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;
