@@ -5,10 +5,20 @@
 // row that gets worse fails); each engine's median and 95th-percentile |error| (nearest rank) are
 // asserted against the values reached now (kReached below).
 //
-// Reached: vLLM 6 logs, median 2.6 %, p95 20.6 % (the issue's targets: median 1 %, 5 % on >= 95 %
-// of logs; not reached: 3 of 6 are within 5 %). SGLang 4 logs, median 0.5 % (target 2 %: met),
-// p95 15.4 %. Fitted constants: only on the rows marked `fit` (vLLM's V1 sampler bytes and its
-// NVLS non-torch term on vllm#21429; the V0 terms on issue 10517); the `holdout` rows validate.
+// Reached: vLLM 49 logs, median 0.10 %, p95 6.45 %, 46 of 49 within 5 % (the issue's targets:
+// median 1 %: met; 5 % on >= 95 %: 93.9 %, not reached). 43 of the logs are the llm-d-planner
+// campaign on vLLM 0.19.0 (tests/data/real/calibration/SOURCES.md): median 0.10 %, largest 4.1 %
+// (the two 72B TP2 launches, where 3 GiB of KV is left and 0.1 GiB of weights is 3 %). The three
+// beyond 5 % are older single logs whose launch is partly inferred (vllm#17122 at 0.8.4: +20.5 %,
+// gpu_memory_utilization not shown; vllm#27508 at 0.11.0: +12 % of a 1.71 GiB budget; vllm#21348
+// at 0.9.2: +6.5 %, an LMCache connector kvplan does not model). SGLang 4 logs, median 0.5 %
+// (target 2 %: met), p95 15.4 %. Fitted constants, only on the rows marked `fit`: vLLM's V1 sampler
+// bytes before 0.17 (vllm#21429), the non-torch increase from 0.17 and the NVLink-SHARP
+// communicator term (the campaign's 0.19.0 TP1/TP2/TP4 runs; the latter checked on vllm#21429 at
+// 0.9.2), the V0 terms on issue 10517. The two non-torch terms come from the non-torch figure
+// every campaign log prints (0.24-0.27 GiB on one GPU, 2.06-2.21 at TP2/TP4), so the campaign's
+// holdout rows validate the sampler peak and the weights, not those terms. From 0.17 the sampler
+// peak is counted from vLLM's source (estimates.cc), not fitted.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,6 +101,7 @@ struct EngineSummary {
 // summary of |error| over the rows.
 EngineSummary CalibrateEngine(const std::string& engine) {
   std::vector<double> errors;
+  std::map<std::string, std::vector<double>> by_release;
   std::string table = fmt::format("{:<52} {:<8} {:<8} {:>12} {:>12} {:>8} {:>6}\n", "log",
                                   "release", "set", "logged", "planned", "error%", "bound");
   for (const CalibrationRow& row : ReadCalibrationTable()) {
@@ -99,7 +110,8 @@ EngineSummary CalibrateEngine(const std::string& engine) {
     req.engine = row.engine;
     req.version = row.version;
     req.args = row.args;
-    req.model = row.model;
+    // A config.json under tests/data/real/configs/ for a model the catalog lacks.
+    req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
     req.gpu = row.gpu;
     double planned = std::nan("");
     try {
@@ -110,11 +122,16 @@ EngineSummary CalibrateEngine(const std::string& engine) {
     double err = 100.0 * (planned - row.logged) / row.logged;
     EXPECT_LE(std::fabs(err), row.bound_pct) << row.log << " (" << row.why << ")";
     errors.push_back(std::isnan(err) ? 1e9 : std::fabs(err));
+    by_release[row.version].push_back(errors.back());
     table += fmt::format("{:<52} {:<8} {:<8} {:>12.10g} {:>12.10g} {:>+8.2f} {:>6.1f}\n", row.log,
                          row.version, row.set, row.logged, planned, err, row.bound_pct);
   }
   EngineSummary s{Percentile(errors, 0.5), Percentile(errors, 0.95), errors.size()};
   auto within5 = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 5; });
+  for (const auto& [release, errs] : by_release) {
+    table += fmt::format("{} {}: {} logs, median |error| {:.2f} %, largest {:.2f} %\n", engine,
+                         release, errs.size(), Percentile(errs, 0.5), Percentile(errs, 1.0));
+  }
   std::cout << table
             << fmt::format("{}: {} logs, median |error| {:.2f} %, p95 {:.2f} %, {} within 5 %\n",
                            engine, s.count, s.median, s.p95, within5);
@@ -127,7 +144,7 @@ struct Reached {
   size_t count;
 };
 const std::map<std::string, Reached> kReached = {
-    {"vllm", {2.6, 20.6, 6}},
+    {"vllm", {0.1, 6.5, 49}},
     {"sglang", {0.5, 15.5, 4}},
 };
 

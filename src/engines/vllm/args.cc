@@ -287,6 +287,7 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
     }
     a->kv_cache_dtype = *f.kv_dtype;
   }
+  a->dtype = f.dtype.value_or("");
   if (f.dtype && *f.dtype == "float32" && a->kv_cache_dtype == "auto")
     a->kv_cache_dtype = "float32";
   a->enforce_eager = f.eager.value_or(false);
@@ -312,22 +313,6 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   }
   a->enable_chunked_prefill = f.chunked;
   a->disable_hybrid_kv_cache_manager = f.no_hybrid.value_or(false);
-}
-
-// vLLM's own parser at `release` when data/flags/vllm/ has that exact
-// release (a dev or rc build may differ from it, so it gets none).
-const FlagTable* VllmFlagTable(const std::string& release) {
-  try {
-    const VllmRelease r = ParseVllmRelease(release);
-    if (const FlagTable* t = FindFlagTable("vllm", r.text)) return t;
-    // "0.11" names the release 0.11.0; a suffix (rc, dev) names another build.
-    if (r.text == fmt::format("{}.{}", r.major, r.minor)) {
-      return FindFlagTable("vllm", fmt::format("{}.{}.0", r.major, r.minor));
-    }
-    return nullptr;
-  } catch (const InputError&) {
-    return nullptr;
-  }
 }
 
 // vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args @v0.20.1:
@@ -363,7 +348,7 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& 
   std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
-  const FlagTable* table = VllmFlagTable(release);
+  const FlagTable* table = VllmFlagTableFor(release);
   p.UseEngineParser(table, /*underscores=*/true);
   args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;

@@ -116,6 +116,10 @@ std::vector<std::string> DescribeVllmDefaultWarnings(const VllmDefaults& d, cons
       draft == nullptr) {
     out.push_back("the speculative draft model was not loaded: its weights and KV are not counted");
   }
+  std::string newest_note;
+  if (VllmFlagTableFor(d.release.text, &newest_note) != nullptr && !newest_note.empty()) {
+    out.push_back(newest_note);
+  }
   return out;
 }
 

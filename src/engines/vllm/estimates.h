@@ -14,18 +14,25 @@ namespace kvplan {
 
 // Torch peak increase of the profiling run: max(one forward over
 // `batched_tokens`, the dummy sampler run over `sampler_rows` x vocab).
-// The V1 sampler term (PyTorch-native top-k/top-p, 38 B per vocab entry and
-// row before 0.17) is fitted on one logged profile (vllm#21429).
+// The V1 sampler term before 0.17 (PyTorch-native top-k/top-p, 38 B per vocab entry and row) is
+// fitted on one logged profile (vllm#21429); from 0.17 (the Triton top-k/top-p kernel) it is
+// counted tensor by tensor from vLLM's source and checked on the 0.19.0 campaign. `gpu` gives
+// the SM count (the Triton kernel's buffer) and the cuBLAS workspace.
 // Calibrated on the public V0 cases (Llama-3.1-8B at 20000/29000 tokens:
 // 2.07/2.99 GiB logged; Qwen3-30B-A3B at 2048 tokens: 0.12 GiB logged).
 int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batched_tokens,
-                                   int64_t sampler_rows, VllmEra era, const VllmRelease& release);
+                                   int64_t sampler_rows, VllmEra era, const VllmRelease& release,
+                                   const GpuSpec& gpu);
 
 // Non-torch memory as each era counts it (CUDA context only in the eras that
 // count it; NCCL buffers when the tensor-parallel group has more than one GPU,
 // and NCCL's NVLink-SHARP buffers on NVSwitch systems, which the profiling
 // run's first large all-reduce allocates).
 int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, const GpuSpec& gpu);
+
+// V1 from 0.9.2: the non-torch increase of the profiling run on one rank of a `tp`-wide group
+// (`nvlink_sharp`: an NVSwitch node whose NCCL allocates NVLS buffers).
+int64_t VllmV1NonTorchIncrease(const VllmRelease& release, int tp, bool nvlink_sharp);
 
 // vLLM's default CUDA-graph capture sizes for `max_num_seqs`
 // (vllm/config/__init__.py @v0.10: [1,2,4] + range(8,256,8) + range(256,max+1,16),

@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "engines/common/flag_table.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -105,6 +106,43 @@ std::string VllmEraName(VllmEra era) {
       return "V1 (>=0.21, CUDA-graph estimate)";
   }
   return "";
+}
+
+const FlagTable* VllmFlagTableFor(const std::string& release, std::string* newest_note) {
+  VllmRelease r;
+  try {
+    r = ParseVllmRelease(release);
+  } catch (const InputError&) {
+    return nullptr;
+  }
+  if (const FlagTable* t = FindFlagTable("vllm", r.text)) return t;
+  // "0.11" names the release 0.11.0; a suffix (rc, dev) names another build.
+  if (r.text == fmt::format("{}.{}", r.major, r.minor)) {
+    if (const FlagTable* t = FindFlagTable("vllm", fmt::format("{}.{}.0", r.major, r.minor))) {
+      return t;
+    }
+  }
+  const FlagTable* newest = nullptr;
+  VllmRelease newest_release;
+  for (const std::string& v : FlagTableReleases("vllm")) {
+    VllmRelease t = ParseVllmRelease(v);
+    if (newest == nullptr || !newest_release.AtLeast(t.major, t.minor, t.patch)) {
+      newest = FindFlagTable("vllm", v);
+      newest_release = t;
+    }
+  }
+  // Past the newest table: the flags a later release added are unknown to kvplan, and one it
+  // removed is still accepted, but a flag vLLM never had is refused as the engine refuses it.
+  if (newest == nullptr ||
+      !r.AtLeast(newest_release.major, newest_release.minor, newest_release.patch + 1)) {
+    return nullptr;
+  }
+  if (newest_note != nullptr) {
+    *newest_note =
+        fmt::format("vLLM {}'s flags are checked against vLLM {}'s parser, the newest kvplan has",
+                    r.text, newest_release.text);
+  }
+  return newest;
 }
 
 bool IsV0(VllmEra era) { return era == VllmEra::kV0Legacy || era == VllmEra::kV0; }

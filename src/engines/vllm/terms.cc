@@ -54,8 +54,8 @@ int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmA
   return weights;
 }
 
-void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefaults& d,
-                    const VllmMeasured& ms, VllmTerms* t) {
+void ActivationTerm(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
+                    const VllmDefaults& d, const VllmMeasured& ms, VllmTerms* t) {
   t->sampler_rows = IsV0(d.era) ? d.max_num_seqs : std::min(d.max_num_seqs, d.mnbt);
   if (ms.activation_peak) {
     t->activation = *ms.activation_peak;
@@ -66,7 +66,7 @@ void ActivationTerm(const ModelSpec& model, const VllmArgs& a, const VllmDefault
     t->activation_src = "measured peak_torch - weights";
   } else {
     t->activation =
-        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release);
+        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release, gpu);
     // V1 profiles with the dummy images' encoder outputs held (multimodal.h).
     if (!IsV0(d.era)) {
       t->activation += VllmEncoderBudgetOf(model, a, d.mnbt, d.max_num_seqs).profile_output_bytes;
@@ -93,6 +93,7 @@ int VllmExtraMtpLayers(const ModelSpec& m, const VllmArgs& a) {
   return 0;
 }
 
+// `model` as launched (VllmWithQuantization: --dtype and --quantization applied).
 VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
                           const VllmDefaults& d, const VllmMeasured& ms, const ModelSpec* draft) {
   VllmTerms t;
@@ -103,7 +104,7 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
     throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
   t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, gpu, a, draft);
   t.weights_src = ms.weights ? "measured" : "estimated";
-  ActivationTerm(model, a, d, ms, &t);
+  ActivationTerm(model, gpu, a, d, ms, &t);
   t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, d.release, a.tp, gpu);
   t.non_torch_src = ms.non_torch ? "measured" : "estimated";
   if (ms.cuda_graph) {
