@@ -12,6 +12,7 @@
 #include "explain/log_file.h"
 #include "explain/log_replan.h"
 #include "explain/log_vllm_replan.h"
+#include "explain/logged_pools.h"
 #include "explain/memory_setting.h"
 #include "explain/sglang_fraction.h"
 #include "explain/trtllm_explain.h"
@@ -240,6 +241,7 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
   e.options = o;
   e.memory_settings = MemorySettingsShown(r);
   e.timeline = TimelineOf(r);
+  e.pools = LoggedPoolsOf(r);
   e.stops = StopsOf(r);
   if (r.engine == "sglang") e.sglang = ExplainSglang(r, o);
   if (r.engine == "vllm") e.vllm = ExplainVllm(r, o);
