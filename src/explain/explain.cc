@@ -123,12 +123,26 @@ SglangExplain ExplainSglang(const RunRecord& r, const ExplainOptions& o) {
 void VllmLoggedFigures(const RunRecord& r, VllmExplain* e) {
   // The budget's terms in the engine's order, then what they bought: every KV
   // figure the JSON's run record has, so the text hides none of them.
-  for (const char* key :
-       {"total_gpu_memory_gib", "gpu_memory_utilization", "instance_can_use_gib", "weights_gib",
-        "weights_gb", "peak_torch_memory_gib", "non_torch_memory_gib", "activation_peak_gib",
-        "cuda_graph_estimate_gib", "available_kv_cache_gib", "kv_cache_size_gib",
-        "gpu_kv_cache_tokens", "num_gpu_blocks", "max_concurrency_tokens", "max_concurrency",
-        "needed_kv_gib", "estimated_max_model_len", "cuda_graph_mem_gib"}) {
+  for (const char* key : {"total_gpu_memory_gib",
+                          "gpu_memory_utilization",
+                          "instance_can_use_gib",
+                          "weights_gib",
+                          "weights_gb",
+                          "peak_torch_memory_gib",
+                          "non_torch_memory_gib",
+                          "activation_peak_gib",
+                          "cuda_graph_estimate_gib",
+                          "available_kv_cache_gib",
+                          "kv_cache_size_gib",
+                          "gpu_kv_cache_tokens",
+                          "num_gpu_blocks",
+                          "max_concurrency_tokens",
+                          "max_concurrency",
+                          "needed_kv_gib",
+                          "estimated_max_model_len",
+                          "cuda_graph_mem_gib",
+                          "attention_block_size",
+                          "mamba_page_padding_pct"}) {
     if (std::optional<double> v = r.Figure(key)) e->figures.emplace_back(key, *v);
   }
   // Bytes per KV token the log implies: the KV budget over the tokens it bought

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "explain/explain.h"
+#include "explain/log_vllm_replan.h"
 #include "kvplan/explain.h"
 #include "testing/test_data.h"
 
@@ -64,6 +65,23 @@ TEST(HybridPools, TheSwaPoolsKvLineIsNotTheKvSize_pr18039) {
 
 TEST(HybridPools, APlainLogListsNoPools_xinference3481) {
   EXPECT_TRUE(ExplainHybrid("sglang/xinference3481_qwen3_14b.log").pools.empty());
+}
+
+TEST(HybridPools, VllmHybridAttentionBlockSizeIsRead_rocm6055) {
+  // "Setting attention block size to 1056 tokens to ensure that attention page size is >= mamba
+  // page size." and "Padding mamba page size by 0.76% ...".
+  ExplainResult e = ExplainHybrid("vllm/rocm6055_v018_qwen35_moe_hybrid_block_size.log");
+  EXPECT_EQ(e.run.Figure("attention_block_size"), 1056);
+  EXPECT_EQ(e.run.Figure("mamba_page_padding_pct"), 0.76);
+  EXPECT_NE(RenderExplainText(e).find("attention_block_size     1,056"), std::string::npos);
+}
+
+TEST(HybridPools, KvBlocksCountInTheHybridBlockSize) {
+  RunRecord r;
+  r.figures["num_gpu_blocks"] = 100;
+  EXPECT_EQ(LoggedKvTokens(r), 1600);  // vLLM's default block of 16 tokens
+  r.figures["attention_block_size"] = 1056;
+  EXPECT_EQ(LoggedKvTokens(r), 105600);
 }
 
 TEST(CorpusGaps, VllmEngineConfigLineGivesTheLayoutAndMaxModelLen_issue14452) {

@@ -440,6 +440,32 @@ bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
   return Blocks(msg, b);
 }
 
+// Hybrid attention / Mamba models (V1 config.py, v0.10 on): "Setting attention block size to
+// 1056 tokens to ensure that attention page size is >= mamba page size." and "Padding mamba
+// page size by 0.76% to ensure that mamba page size and attention page size are exactly
+// equal.": the block the KV blocks count in is this one, not the default 16 tokens.
+bool HybridBlockSize(std::string_view msg, RunBuilder& b) {
+  if (!StartsWith(msg, "Setting attention block size to ")) return false;
+  b.SetEngine("vllm");
+  b.SetFigureIfRead("attention_block_size", NumberAfter(msg, "block size to "));
+  return true;
+}
+
+// "Pre-loading model weights on hpu:0 took ..." (Gaudi), "Padding mamba page size by 0.76% ..."
+// (HybridBlockSize), a tabular profiling row.
+bool HandleVllmPLine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Pre-loading model weights on ")) {
+    HabanaTook(msg, b, true);
+    return true;
+  }
+  if (StartsWith(msg, "Padding mamba page size by ")) {
+    b.SetEngine("vllm");
+    b.SetFigureIfRead("mamba_page_padding_pct", NumberAfter(msg, "page size by "));
+    return true;
+  }
+  return TabularRow(msg, b);
+}
+
 // "Estimated CUDA graph memory: ...", the V1 engine's num_gpu_blocks report, failures.
 bool HandleVllmELine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
@@ -475,11 +501,9 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
     case 'C':
       return HandleVllmCudaGraphLine(msg, b);
     case 'P':
-      if (StartsWith(msg, "Pre-loading model weights on ")) {
-        HabanaTook(msg, b, true);
-        return true;
-      }
-      return TabularRow(msg, b);
+      return HandleVllmPLine(msg, b);
+    case 'S':
+      return HybridBlockSize(msg, b);
     case 'd':
     case 'g':
     case 'a':
