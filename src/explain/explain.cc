@@ -282,6 +282,10 @@ ExplainResult ExplainLog(const ExplainRequest& request) {
       run.gpu_capacity_mib = g.capacity_mib;
     }
     ApplyDefaultRuleProvenance(&run, g.capacity_mib);
+  } else if (run.gpu_capacity_mib <= 0) {
+    // Neither --gpu nor an nvidia-smi table: the one catalog capacity the load's figures fit,
+    // if any (explain only; LoadLog applied the rule already where the log names the capacity).
+    ApplyDefaultRuleProvenance(&run, 0, /*infer_capacity=*/true);
   }
   ExplainOptions options;
   for (const std::string& s : request.sets) options.sets.push_back(ParseSet(s));

@@ -105,15 +105,25 @@ TEST(CorpusGaps, NcclRanksGiveTheTpWhereNoLineCarriesARankTag_issue12664) {
 }
 
 TEST(CorpusGaps, TheFractionTheErrorNamesIsComparedWithTheDefaultRule_inferencex2128) {
+  // "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88."
+  // after "Load weight end. ... avail mem=12.25 GB, mem usage=125.65 GB": 137.90 GiB fits one
+  // catalog capacity, an H200's 143771 MiB, whose default rule gives 0.903 at TP 1.
   ExplainResult plain = ExplainHybrid("sglang/inferencex2128_dsv4_weights_leave_no_kv.log");
-  ASSERT_NE(HybridSetting(plain, "mem_fraction_static"), nullptr);
-  EXPECT_EQ(HybridSetting(plain, "mem_fraction_static")->value, "0.88");
-  EXPECT_EQ(HybridSetting(plain, "mem_fraction_static")->provenance, "unknown");
-  // With the GPU known, the default rule (0.903 on an H200 at TP 1) tells it from the user's.
+  const LoggedSetting* s = HybridSetting(plain, "mem_fraction_static");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->value, "0.88");
+  EXPECT_EQ(s->provenance, "user");
+  EXPECT_NE(s->rule.find("differs from the default rule"), std::string::npos) << s->rule;
+  EXPECT_NE(s->rule.find("143771 MiB (inferred from the load's figures)"), std::string::npos)
+      << s->rule;
+  // --gpu names the capacity: no inference.
   ExplainResult h200 = ExplainHybrid("sglang/inferencex2128_dsv4_weights_leave_no_kv.log", "H200");
   EXPECT_EQ(HybridSetting(h200, "mem_fraction_static")->provenance, "user");
-  EXPECT_NE(HybridSetting(h200, "mem_fraction_static")->rule.find("differs from the default rule"),
-            std::string::npos);
+  EXPECT_EQ(HybridSetting(h200, "mem_fraction_static")->rule.find("inferred"), std::string::npos);
+  // No load figures and no GPU (Ascend): the setting stays unknown.
+  ExplainResult ascend =
+      ExplainHybrid("sglang/gpustack3831_ascend_not_enough_memory_current_value.log");
+  EXPECT_EQ(HybridSetting(ascend, "mem_fraction_static")->provenance, "unknown");
 }
 
 }  // namespace
