@@ -10,6 +10,7 @@
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "explain/log_sglang_args.h"
+#include "explain/logged_gpu.h"
 #include "logs/provenance.h"
 
 namespace kvplan {
@@ -79,18 +80,32 @@ std::string DefaultFractionListing(const std::vector<SglangDefaultFraction>& cs)
   return all;
 }
 
-void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
+// The one catalog capacity the load's figures fit (free + used after loading, sglang_fraction.h's
+// rule), when the log names no GPU; 0 when none or several fit.
+int64_t CapacityFromFigures(const RunRecord& r) {
+  std::optional<double> avail = r.MinAvail(kStageLoadWeightEnd);
+  std::optional<double> usage = r.MinUsage(kStageLoadWeightEnd);
+  if (!avail || !usage) return 0;
+  std::vector<GpuCapacityGuess> caps = GpuCapacityCandidates(r, *avail + *usage);
+  return caps.size() == 1 ? caps[0].capacity_mib : 0;
+}
+
+void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib, bool infer_capacity) {
   if (run->engine != "sglang") return;
   const LoggedSetting* mfs = run->FindSetting("mem_fraction_static");
   std::optional<double> printed = run->SettingNumber("mem_fraction_static");
   int64_t gpu_mem = capacity_mib > 0 ? capacity_mib : run->gpu_capacity_mib;
+  bool inferred = gpu_mem <= 0 && infer_capacity;
+  if (inferred) gpu_mem = CapacityFromFigures(*run);
   if (mfs == nullptr || !printed || gpu_mem <= 0) return;
+  const std::string capacity =
+      fmt::format("{} MiB{}", gpu_mem, inferred ? " (inferred from the load's figures)" : "");
   std::vector<Candidate> cs = SglangDefaultFractions(*run, gpu_mem);
   int tp = IntSetting(*run, "tp_size", 1);
   for (const Candidate& c : cs) {
     if (std::abs(c.fraction - *printed) < 5e-4) {
       MarkDefaultRuleMatch(run, "mem_fraction_static", c.fraction,
-                           fmt::format("SGLang {} for {} MiB, TP {}", c.release, gpu_mem, tp));
+                           fmt::format("SGLang {} for {}, TP {}", c.release, capacity, tp));
       return;
     }
   }
@@ -98,8 +113,8 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
     // The command line says the engine chose it, yet no modelled rule gives it.
     std::string why = fmt::format(
         "mem_fraction_static {:g} was chosen by SGLang but no modelled default rule gives it for "
-        "{} MiB at TP {} ({})",
-        *printed, gpu_mem, tp, DefaultFractionListing(cs));
+        "{} at TP {} ({})",
+        *printed, capacity, tp, DefaultFractionListing(cs));
     if (std::abs(*printed - 0.88) < 5e-4) {
       why +=
           "; 0.88 is SGLang's fallback when it cannot read the GPU capacity (nvidia-smi "
@@ -109,7 +124,7 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib) {
     return;
   }
   MarkDefaultRuleMatch(run, "mem_fraction_static", -1,
-                       fmt::format("SGLang's default rule for {} MiB, TP {}: {}", gpu_mem, tp,
+                       fmt::format("SGLang's default rule for {}, TP {}: {}", capacity, tp,
                                    DefaultFractionListing(cs)));
 }
 

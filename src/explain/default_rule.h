@@ -14,8 +14,11 @@
 namespace kvplan {
 
 // `capacity_mib` overrides the capacity read from an nvidia-smi table in the
-// log (0 = use the log's). Does nothing when neither is known.
-void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib = 0);
+// log (0 = use the log's). With neither, `infer_capacity` takes the one catalog
+// capacity the load's figures (free + used after loading) fit, and the rule says
+// so; otherwise (or when none or several fit) it does nothing.
+void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib = 0,
+                                bool infer_capacity = false);
 
 // What one release's default rule gives for the run at one GPU capacity.
 struct SglangDefaultFraction {

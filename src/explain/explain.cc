@@ -12,6 +12,7 @@
 #include "explain/log_file.h"
 #include "explain/log_replan.h"
 #include "explain/log_vllm_replan.h"
+#include "explain/logged_pools.h"
 #include "explain/memory_setting.h"
 #include "explain/sglang_fraction.h"
 #include "explain/trtllm_explain.h"
@@ -122,12 +123,26 @@ SglangExplain ExplainSglang(const RunRecord& r, const ExplainOptions& o) {
 void VllmLoggedFigures(const RunRecord& r, VllmExplain* e) {
   // The budget's terms in the engine's order, then what they bought: every KV
   // figure the JSON's run record has, so the text hides none of them.
-  for (const char* key :
-       {"total_gpu_memory_gib", "gpu_memory_utilization", "instance_can_use_gib", "weights_gib",
-        "weights_gb", "peak_torch_memory_gib", "non_torch_memory_gib", "activation_peak_gib",
-        "cuda_graph_estimate_gib", "available_kv_cache_gib", "kv_cache_size_gib",
-        "gpu_kv_cache_tokens", "num_gpu_blocks", "max_concurrency_tokens", "max_concurrency",
-        "needed_kv_gib", "estimated_max_model_len", "cuda_graph_mem_gib"}) {
+  for (const char* key : {"total_gpu_memory_gib",
+                          "gpu_memory_utilization",
+                          "instance_can_use_gib",
+                          "weights_gib",
+                          "weights_gb",
+                          "peak_torch_memory_gib",
+                          "non_torch_memory_gib",
+                          "activation_peak_gib",
+                          "cuda_graph_estimate_gib",
+                          "available_kv_cache_gib",
+                          "kv_cache_size_gib",
+                          "gpu_kv_cache_tokens",
+                          "num_gpu_blocks",
+                          "max_concurrency_tokens",
+                          "max_concurrency",
+                          "needed_kv_gib",
+                          "estimated_max_model_len",
+                          "cuda_graph_mem_gib",
+                          "attention_block_size",
+                          "mamba_page_padding_pct"}) {
     if (std::optional<double> v = r.Figure(key)) e->figures.emplace_back(key, *v);
   }
   // Bytes per KV token the log implies: the KV budget over the tokens it bought
@@ -240,6 +255,7 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
   e.options = o;
   e.memory_settings = MemorySettingsShown(r);
   e.timeline = TimelineOf(r);
+  e.pools = LoggedPoolsOf(r);
   e.stops = StopsOf(r);
   if (r.engine == "sglang") e.sglang = ExplainSglang(r, o);
   if (r.engine == "vllm") e.vllm = ExplainVllm(r, o);
@@ -266,6 +282,10 @@ ExplainResult ExplainLog(const ExplainRequest& request) {
       run.gpu_capacity_mib = g.capacity_mib;
     }
     ApplyDefaultRuleProvenance(&run, g.capacity_mib);
+  } else if (run.gpu_capacity_mib <= 0) {
+    // Neither --gpu nor an nvidia-smi table: the one catalog capacity the load's figures fit,
+    // if any (explain only; LoadLog applied the rule already where the log names the capacity).
+    ApplyDefaultRuleProvenance(&run, 0, /*infer_capacity=*/true);
   }
   ExplainOptions options;
   for (const std::string& s : request.sets) options.sets.push_back(ParseSet(s));

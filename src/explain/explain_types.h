@@ -149,6 +149,15 @@ struct TrtllmExplain {
   std::vector<std::string> steps;
 };
 
+// One memory pool as the log prints it (per rank): a hybrid model reports several.
+struct LoggedPool {
+  std::string kind;           // "full-attention KV", "sliding-window KV", "Mamba state"
+  int64_t size = 0;           // in `unit`
+  std::string unit;           // "tokens", "request slots"
+  std::optional<double> gib;  // the pool's memory, the sum of its printed parts
+  std::string detail;         // the parts as printed ("K 4.15 + V 4.15 GiB")
+};
+
 struct ExplainResult {
   RunRecord run;
   std::string log_path;
@@ -156,6 +165,7 @@ struct ExplainResult {
   ExplainOptions options;
   std::vector<LoggedSetting> memory_settings;  // the ones shown: memory knobs set or defaulted
   std::vector<TimelineRow> timeline;           // stages in first-seen order
+  std::vector<LoggedPool> pools;               // a hybrid model's pools; empty for one pool
   std::optional<SglangExplain> sglang;
   std::optional<VllmExplain> vllm;
   std::optional<TrtllmExplain> trtllm;

@@ -313,6 +313,16 @@ bool FractionOf(const RunRecord& run, SglangReplanInputs* in, std::string* why) 
 std::optional<SglangReplanInputs> SglangReplanInputsOf(const RunRecord& run, std::string* why) {
   SglangReplanInputs in;
   if (!FreeMemoryOf(run, &in, why)) return std::nullopt;
+  // The rest memory of a hybrid linear-attention run holds the state pool beside the KV pool;
+  // a re-plan that gave it all to KV would contradict the log.
+  if (std::optional<double> slots = run.Figure("mamba_cache_slots")) {
+    *why = fmt::format(
+        "the log shows a Mamba state pool ({} request slots) beside the KV pool: kvplan does "
+        "not re-plan the split of a logged hybrid linear-attention run (both pools are listed "
+        "above)",
+        WithThousands(std::llround(*slots)));
+    return std::nullopt;
+  }
   in.measured.pre_load_free_bytes = GiBToNearestBytes(in.pre_gib);
   in.measured.post_load_free_bytes = GiBToNearestBytes(in.post_gib);
   in.args = SglangArgsOfRun(run);

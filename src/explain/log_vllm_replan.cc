@@ -99,7 +99,11 @@ bool V1DebugMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
 // V1 prints tokens; V0 and early V1 print blocks of 16 tokens, the default block size.
 std::optional<double> LoggedKvTokens(const RunRecord& r) {
   if (std::optional<double> t = r.Figure("gpu_kv_cache_tokens")) return t;
-  if (std::optional<double> b = r.Figure("num_gpu_blocks")) return *b * 16;
+  // Blocks of 16 tokens, vLLM's default block size, unless a hybrid model's log says it raised
+  // the attention block size to match the Mamba page (vllm_lines.cc HybridBlockSize).
+  if (std::optional<double> b = r.Figure("num_gpu_blocks")) {
+    return *b * r.Figure("attention_block_size").value_or(16);
+  }
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "logs/common_lines.h"
 
+#include <algorithm>
 #include <string>
 
 #include "logs/text_scan.h"
@@ -76,6 +77,29 @@ bool NvidiaSmi(std::string_view raw, RunBuilder& b) {
   return true;
 }
 
+// NCCL's own lines: "host:106022:106733 [1] NCCL INFO ncclCommInitRank comm 0x26a187b0 rank 1
+// nranks 2 cudaDev 1 ..." and "... NCCL INFO comm 0x26a187b0 rank 1 nRanks 2 nNodes 1 localRanks
+// 2 ..." (NCCL init.cc). O(1) unless the first word is followed by "[": most lines are not.
+bool NcclInit(std::string_view msg, RunBuilder& b) {
+  size_t space = msg.find(' ');
+  if (space == std::string_view::npos || space > 96 || space + 1 >= msg.size() ||
+      msg[space + 1] != '[') {
+    return false;
+  }
+  size_t close = msg.find("] NCCL INFO ", space);
+  if (close == std::string_view::npos || close > space + 8) return false;
+  std::string_view info = msg.substr(close + 12);
+  std::optional<double> ranks = NumberAfter(info, " nranks ");
+  if (!ranks) ranks = NumberAfter(info, " nRanks ");
+  RunRecord& r = b.run();
+  if (ranks && *ranks >= 1 && *ranks < 1e6)
+    r.nccl_ranks = std::max(r.nccl_ranks, static_cast<int>(*ranks));
+  std::optional<double> nodes = NumberAfter(info, " nNodes ");
+  if (nodes && *nodes >= 1 && *nodes < 1e6)
+    r.nccl_nodes = std::max(r.nccl_nodes, static_cast<int>(*nodes));
+  return true;
+}
+
 void Exception(std::string_view msg, RunBuilder& b) {
   b.EndTraceback();
   bool memory = Contains(msg, "Not enough memory") || Contains(msg, "out of memory") ||
@@ -133,6 +157,7 @@ bool HandleCommonLine(std::string_view msg, std::string_view raw, RunBuilder& b)
   if (raw[0] == '|' || raw[0] == '+') {
     if (NvidiaSmi(raw, b)) return true;
   }
+  if (NcclInit(msg, b)) return true;
   return LaunchCommand(msg, b);
 }
 

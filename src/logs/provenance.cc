@@ -70,6 +70,65 @@ void LayoutFromRankTags(RunRecord* run) {
   }
 }
 
+// vLLM's engine config line prints the resolved layout (read into config_* figures by
+// vllm_lines.cc): a log without non-default args or a launch command for it still says its TP
+// and PP. Weaker evidence than the command line, stronger than rank tags.
+void LayoutFromEngineConfig(RunRecord* run) {
+  if (run->engine != "vllm") return;
+  static constexpr std::string_view kKeys[] = {"tensor_parallel_size", "pipeline_parallel_size",
+                                               "data_parallel_size"};
+  for (std::string_view key : kKeys) {
+    std::optional<double> v = run->Figure("config_" + std::string(key));
+    if (!v || run->FindSetting(key) != nullptr) continue;
+    run->settings.push_back({std::string(key), fmt::format("{:g}", *v), "unknown",
+                             "printed in vLLM's engine config line (the resolved value; the log "
+                             "holds no launch command or non-default args for it)"});
+  }
+}
+
+// The fraction SGLang's memory error names ("Current value: ...mem_fraction_static=0.2", "under
+// --mem-fraction-static=0.88", read as error_mem_fraction_static by sglang_lines.cc) is the
+// run's setting when the log prints no server_args; explain compares it with the default rule.
+void FractionFromErrorMessage(RunRecord* run) {
+  std::optional<double> named = run->Figure("error_mem_fraction_static");
+  if (run->engine != "sglang" || !named || run->FindSetting("mem_fraction_static") != nullptr) {
+    return;
+  }
+  LoggedSetting s{"mem_fraction_static", fmt::format("{:g}", *named), "unknown",
+                  "named by SGLang's error message (the log prints no server_args)"};
+  if (!run->launch_command.empty()) {
+    std::vector<std::string> flags = CommandFlags(run->launch_command);
+    bool on_command = std::find(flags.begin(), flags.end(), "--mem-fraction-static") != flags.end();
+    s.provenance = on_command ? "user" : "auto";
+    s.rule = on_command ? "named by SGLang's error message; set on the launch command line"
+                        : "named by SGLang's error message; not on the launch command line";
+  }
+  run->settings.push_back(std::move(s));
+}
+
+// A log whose lines carry no rank tags (vLLM V0's "(VllmWorkerProcess pid=..)" numbers no rank)
+// may still print NCCL's communicator set-up ("ncclCommInitRank comm 0x.. rank 1 nranks 2 ...",
+// read by common_lines.cc): its largest communicator spans the engine's GPUs, taken as TP when
+// nothing else names the layout.
+void LayoutFromNccl(RunRecord* run) {
+  if (run->nccl_ranks < 2 || run->tp_from_ranks > 0 || run->pp_from_ranks > 0 ||
+      run->dp_from_ranks > 0) {
+    return;
+  }
+  bool sglang = run->engine == "sglang";
+  if (!sglang && run->engine != "vllm") return;
+  for (std::string_view key :
+       {"tp_size", "pp_size", "tensor_parallel_size", "pipeline_parallel_size"}) {
+    if (run->FindSetting(key) != nullptr) return;
+  }
+  run->tp_from_ranks = run->nccl_ranks;
+  run->settings.push_back(
+      {sglang ? "tp_size" : "tensor_parallel_size", fmt::format("{}", run->nccl_ranks), "derived",
+       fmt::format("derived from NCCL's communicator set-up (nranks {}; no line carries a rank "
+                   "tag), taken as tensor parallel",
+                   run->nccl_ranks)});
+}
+
 // The value the launch command gives `flag` ("--tp 8", "--tp=8"), when it is a whole number.
 std::optional<int> CommandValue(std::string_view command, std::string_view flag) {
   size_t at = 0;
@@ -166,7 +225,10 @@ std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view
 
 void AssignProvenance(RunRecord* run) {
   AssignPrintedProvenance(run);
+  FractionFromErrorMessage(run);
   LayoutFromLaunchCommand(run);
+  LayoutFromEngineConfig(run);
+  LayoutFromNccl(run);
   LayoutFromRankTags(run);
 }
 

@@ -70,6 +70,10 @@ struct RunRecord {
   // The largest rank each rank tag names, + 1 ("TP7" -> 8, "DP3 TP1" -> dp 4, "(VllmWorker
   // rank=3 pid=..)" -> tp 4); 0 when the log shows no such tag.
   int tp_from_ranks = 0, dp_from_ranks = 0, pp_from_ranks = 0;
+  // The largest NCCL communicator the log sets up ("... rank 1 nranks 2 ...") and the most nodes
+  // one spans; 0 when no NCCL INFO line. Where no line carries a rank tag, provenance.cc takes
+  // nccl_ranks as the TP (and sets tp_from_ranks to it).
+  int nccl_ranks = 0, nccl_nodes = 0;
 
   int launch_index = 0;  // 0-based position of this launch in its log
   int64_t first_line = 0, last_line = 0;

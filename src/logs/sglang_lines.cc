@@ -1,5 +1,7 @@
 #include "logs/sglang_lines.h"
 
+#include <string>
+
 #include <fmt/core.h>
 
 #include "logs/py_repr.h"
@@ -51,9 +53,16 @@ void KvAllocated(std::string_view msg, RunBuilder& b) {
     if (r.kv_dtype.empty()) r.kv_dtype = Text(FieldValue(msg, "dtype: "));
   }
   std::optional<int64_t> tokens = IntegerAfter(msg, "#tokens: ");
-  if (tokens) b.SetFigure("kv_tokens", static_cast<double>(*tokens));
-  if (auto k = NumberAfter(msg, "K size: ")) b.SetFigure("k_size_gib", *k);
-  if (auto v = NumberAfter(msg, "V size: ")) b.SetFigure("v_size_gib", *v);
+  // A sliding-window model allocates two pools, each with its own KV line (SWAKVPool in
+  // mem_cache/swa_memory_pool.py): the one the size of swa_layer_tokens is the SWA pool, never
+  // the run's KV size, which is the full pool (max_total_num_tokens counts full-layer tokens).
+  const RunRecord& r = b.run();
+  std::optional<double> swa = r.Figure("swa_layer_tokens"), full = r.Figure("full_layer_tokens");
+  std::string pool =
+      tokens && swa && full && *swa != *full && static_cast<double>(*tokens) == *swa ? "swa_" : "";
+  if (tokens) b.SetFigure(pool + "kv_tokens", static_cast<double>(*tokens));
+  if (auto k = NumberAfter(msg, "K size: ")) b.SetFigure(pool + "k_size_gib", *k);
+  if (auto v = NumberAfter(msg, "V size: ")) b.SetFigure(pool + "v_size_gib", *v);
   if (Contains(msg, " KV size: ")) {
     if (auto kv = NumberAfter(msg, " KV size: ")) b.SetFigure("kv_size_gib", *kv);
   }
@@ -133,6 +142,23 @@ void ProfiledValue(std::string_view msg, RunBuilder& b) {
   }
 }
 
+// "Mamba Cache is allocated. max_mamba_cache_size: 82, conv_state size: 0.13GB, ssm_state size:
+// 7.29GB " and, with speculative decoding, "intermediate_ssm_state_cache size: ..GB
+// intermediate_conv_window_cache size: ..GB" (mem_cache/memory_pool.py, hybrid linear-attention
+// models): the state pool, in request slots and GiB, beside the KV pool.
+void MambaAllocated(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("sglang");
+  if (auto v = NumberAfter(msg, "max_mamba_cache_size: ")) b.SetFigure("mamba_cache_slots", *v);
+  if (auto v = NumberAfter(msg, "conv_state size: ")) b.SetFigure("mamba_conv_state_gib", *v);
+  if (auto v = NumberAfter(msg, " ssm_state size: ")) b.SetFigure("mamba_ssm_state_gib", *v);
+  if (auto v = NumberAfter(msg, "intermediate_ssm_state_cache size: ")) {
+    b.SetFigure("mamba_intermediate_ssm_gib", *v);
+  }
+  if (auto v = NumberAfter(msg, "intermediate_conv_window_cache size: ")) {
+    b.SetFigure("mamba_intermediate_conv_gib", *v);
+  }
+}
+
 // "Use sliding window memory pool. full_layer_tokens=375360, swa_layer_tokens=300288"
 // (model_runner.py, hybrid SWA models): each pool's size in tokens.
 void SlidingWindowPool(std::string_view msg, RunBuilder& b) {
@@ -150,6 +176,20 @@ bool HandleU(std::string_view msg, RunBuilder& b) {
   }
   if (StartsWith(msg, "Use sliding window memory pool.")) {
     SlidingWindowPool(msg, b);
+    return true;
+  }
+  return false;
+}
+
+// "Memory pool end. avail mem=...", "Mamba Cache is allocated. ...".
+bool HandleM(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Memory pool end.")) {
+    b.SetEngine("sglang");
+    b.AddPoint(kStageMemoryPoolEnd, NumberAfter(msg, "avail mem="), std::nullopt);
+    return true;
+  }
+  if (StartsWith(msg, "Mamba Cache is allocated.")) {
+    MambaAllocated(msg, b);
     return true;
   }
   return false;
@@ -229,12 +269,7 @@ bool HandleSglangLine(std::string_view msg, RunBuilder& b) {
     case 'U':
       return HandleU(msg, b);
     case 'M':
-      if (StartsWith(msg, "Memory pool end.")) {
-        b.SetEngine("sglang");
-        b.AddPoint(kStageMemoryPoolEnd, NumberAfter(msg, "avail mem="), std::nullopt);
-        return true;
-      }
-      return false;
+      return HandleM(msg, b);
     case 'C':
       return StartsWith(msg, "Capture ") && HandleCapture(msg, b);
     case 'm':

@@ -11,6 +11,14 @@ namespace {
 
 constexpr std::string_view kEraTabular = "V0 (~v0.6.5, tabular profiling results)";
 
+// The value after `key` up to the next ", " ("torch.bfloat16"); "" when absent.
+std::string_view FieldAfter(std::string_view s, std::string_view key) {
+  size_t at = s.find(key);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = s.substr(at + key.size());
+  return rest.substr(0, std::min(rest.find(", "), rest.size()));
+}
+
 // "vLLM API server version 0.10.1" / "Initializing a V1 LLM engine (v0.10.1) with config: ..."
 void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
   if (starts_launch) b.StartLaunch();
@@ -30,6 +38,26 @@ void Version(std::string_view msg, RunBuilder& b, bool starts_launch) {
     std::string_view m = msg.substr(at + 7);
     r.model = std::string(m.substr(0, m.find('\'')));
   }
+}
+
+// The engine config line's resolved values ("Initializing a V0 LLM engine (v0.10.1) with config:
+// model='...', dtype=torch.bfloat16, max_seq_len=1000, ..., tensor_parallel_size=1,
+// pipeline_parallel_size=2, ..., kv_cache_dtype=fp8, ..."; llm_engine.py V0, core.py V1). The
+// layout goes into figures, not settings: provenance.cc makes settings of them after the scan,
+// so that this line never looks like a second non-default args line. The leading ", " keeps
+// "draft_tensor_parallel_size=" of a speculative config from matching.
+void EngineConfig(std::string_view msg, RunBuilder& b) {
+  std::string_view config = msg.substr(msg.find(" with config: "));
+  b.SetFigureIfRead("max_model_len", NumberAfter(config, ", max_seq_len="));
+  b.SetFigureIfRead("config_tensor_parallel_size", NumberAfter(config, ", tensor_parallel_size="));
+  b.SetFigureIfRead("config_pipeline_parallel_size",
+                    NumberAfter(config, ", pipeline_parallel_size="));
+  b.SetFigureIfRead("config_data_parallel_size", NumberAfter(config, ", data_parallel_size="));
+  RunRecord& r = b.run();
+  std::string_view dtype = FieldAfter(config, ", dtype=");
+  if (r.dtype.empty() && !dtype.empty()) r.dtype = std::string(dtype);
+  std::string_view kv = FieldAfter(config, ", kv_cache_dtype=");
+  if (r.kv_dtype.empty() && !kv.empty() && kv != "auto") r.kv_dtype = std::string(kv);
 }
 
 // The start-up banner's block art (v0.2x): " ▄▄ ▄█ █ ... █  version 0.25.0" and "  █▄█▀ █ ... █
@@ -372,6 +400,7 @@ bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
       StartsWith(msg, "Initializing a V0 LLM engine") ||  // v0.8.x with V0 chosen
       StartsWith(msg, "Initializing an LLM engine")) {
     Version(msg, b, false);
+    if (Contains(msg, " with config: ")) EngineConfig(msg, b);
     return true;
   }
   if (StartsWith(msg, "Initial free memory: ")) {
@@ -411,6 +440,32 @@ bool HandleVllmGLine(std::string_view msg, RunBuilder& b) {
   return Blocks(msg, b);
 }
 
+// Hybrid attention / Mamba models (V1 config.py, v0.10 on): "Setting attention block size to
+// 1056 tokens to ensure that attention page size is >= mamba page size." and "Padding mamba
+// page size by 0.76% to ensure that mamba page size and attention page size are exactly
+// equal.": the block the KV blocks count in is this one, not the default 16 tokens.
+bool HybridBlockSize(std::string_view msg, RunBuilder& b) {
+  if (!StartsWith(msg, "Setting attention block size to ")) return false;
+  b.SetEngine("vllm");
+  b.SetFigureIfRead("attention_block_size", NumberAfter(msg, "block size to "));
+  return true;
+}
+
+// "Pre-loading model weights on hpu:0 took ..." (Gaudi), "Padding mamba page size by 0.76% ..."
+// (HybridBlockSize), a tabular profiling row.
+bool HandleVllmPLine(std::string_view msg, RunBuilder& b) {
+  if (StartsWith(msg, "Pre-loading model weights on ")) {
+    HabanaTook(msg, b, true);
+    return true;
+  }
+  if (StartsWith(msg, "Padding mamba page size by ")) {
+    b.SetEngine("vllm");
+    b.SetFigureIfRead("mamba_page_padding_pct", NumberAfter(msg, "page size by "));
+    return true;
+  }
+  return TabularRow(msg, b);
+}
+
 // "Estimated CUDA graph memory: ...", the V1 engine's num_gpu_blocks report, failures.
 bool HandleVllmELine(std::string_view msg, RunBuilder& b) {
   if (StartsWith(msg, "Estimated CUDA graph memory: ")) {
@@ -446,11 +501,9 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
     case 'C':
       return HandleVllmCudaGraphLine(msg, b);
     case 'P':
-      if (StartsWith(msg, "Pre-loading model weights on ")) {
-        HabanaTook(msg, b, true);
-        return true;
-      }
-      return TabularRow(msg, b);
+      return HandleVllmPLine(msg, b);
+    case 'S':
+      return HybridBlockSize(msg, b);
     case 'd':
     case 'g':
     case 'a':

@@ -150,6 +150,17 @@ json PredictionJson(const DecodePrediction& p) {
 std::string RenderExplainJson(const ExplainResult& e) {
   json j = {{"run", ToJson(e.run)}};
   if (!e.stops.empty()) j["stops"] = e.stops;
+  if (!e.pools.empty()) {
+    json pools = json::array();
+    for (const LoggedPool& p : e.pools) {
+      pools.push_back({{"kind", p.kind},
+                       {"size", p.size},
+                       {"unit", p.unit},
+                       {"gib", p.gib ? json(*p.gib) : json(nullptr)},
+                       {"detail", p.detail}});
+    }
+    j["pools"] = pools;
+  }
   if (e.sglang) SglangJson(*e.sglang, e.options, &j);
   if (e.vllm) VllmJson(*e.vllm, e.options, &j);
   if (e.trtllm) {

@@ -78,6 +78,17 @@ void AppendTimeline(const ExplainResult& e, std::string* out) {
   }
 }
 
+// A hybrid model's pools, each on its own line: the SWA or state pool is not the KV size.
+void AppendPools(const ExplainResult& e, std::string* out) {
+  if (e.pools.empty()) return;
+  *out += "\nMemory pools (per rank, as the log prints them)\n";
+  for (const LoggedPool& p : e.pools) {
+    std::string size = p.size > 0 ? WithThousands(p.size) + " " + p.unit : "";
+    std::string gib = p.gib ? fmt::format("{:.2f} GiB", *p.gib) : "";
+    *out += fmt::format("  {:<18} {:>22} {:>10}  {}\n", p.kind, size, gib, p.detail);
+  }
+}
+
 void AppendCheck(const SglangLogCheck& c, std::string* out) {
   switch (c.kind) {
     case SglangLogCheck::kNone:
@@ -310,6 +321,7 @@ std::string RenderExplainText(const ExplainResult& e) {
   AppendHeader(e, &out);
   AppendSettings(e, &out);
   AppendTimeline(e, &out);
+  AppendPools(e, &out);
   if (e.sglang) AppendSglang(*e.sglang, e.options, &out);
   if (e.vllm) AppendVllm(*e.vllm, &out);
   if (e.trtllm) AppendTrtllm(*e.trtllm, &out);
