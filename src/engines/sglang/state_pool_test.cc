@@ -20,7 +20,7 @@ const ModelSpec& Qwen3Next() {
   return m;
 }
 
-double Fig(const PlanResult& r, const char* key) {
+double StateFig(const PlanResult& r, const char* key) {
   const Figure* f = r.FindFigure(key);
   EXPECT_NE(f, nullptr) << key;
   return f ? f->value : -1;
@@ -42,9 +42,9 @@ SglangArgs Tp4() {
 TEST(SglangStatePool, RatioSplitOfRestMemory) {
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), Tp4(), Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Fig(r, "mamba_cache_per_req_bytes"), kPerReq);
-  EXPECT_EQ(Fig(r, "max_mamba_cache_size"), 642);
-  EXPECT_EQ(Fig(r, "mamba_state_bytes"), 642.0 * kPerReq);
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), kPerReq);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 642);
+  EXPECT_EQ(StateFig(r, "mamba_state_bytes"), 642.0 * kPerReq);
   EXPECT_EQ(r.cell_size_bytes, 12288);
   EXPECT_EQ(r.max_total_num_tokens, 1122880);
   EXPECT_EQ(r.max_running_requests, 214);
@@ -70,7 +70,7 @@ TEST(SglangStatePool, RadixCacheOffSizesTheStatePoolFromRequests) {
   a.max_running_requests = 64;
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Fig(r, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 64);
   EXPECT_EQ(r.max_total_num_tokens, 2031496);
   EXPECT_EQ(r.max_running_requests, 64);
 }
@@ -82,8 +82,8 @@ TEST(SglangStatePool, Bf16SsmStateHalvesThePerRequestState) {
   a.mamba_ssm_dtype = "bfloat16";
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Fig(r, "mamba_cache_per_req_bytes"), 9879552);
-  EXPECT_EQ(Fig(r, "max_mamba_cache_size"), 1256);
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 9879552);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 1256);
   EXPECT_EQ(r.max_running_requests, 1256 / 3);
 }
 
