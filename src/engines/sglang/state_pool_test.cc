@@ -152,6 +152,9 @@ TEST(SglangStatePool, Qwen35On4090Tp2_ktransformers1870) {
   EXPECT_EQ(r.cell_size_bytes, 15360);
   EXPECT_NEAR(static_cast<double>(r.max_total_num_tokens), 580364, 0.003 * 580364);
   EXPECT_EQ(r.max_running_requests, 1);
+  int64_t bar = 0;  // the pool as allocated: 83 slots
+  for (const MemorySlice& sl : r.memory) bar += sl.label == "mamba state pool" ? sl.bytes : 0;
+  EXPECT_EQ(bar, 83 * int64_t{96030720});
 }
 
 // Attention-only models have no state pool and no state figures.
