@@ -89,6 +89,22 @@ TEST(SglangStatePool, Bf16SsmStateHalvesThePerRequestState) {
   EXPECT_EQ(r.max_running_requests, 1256 / 3);
 }
 
+// Speculative decoding (NEXTN, 4 draft tokens) reserves the intermediate states
+// of the 48 requests server_args.py sets first: 19,316,736 x 48 x 4 =
+// 3,708,813,312 B; then int((24.4 - 3.454) GiB * 0.9 / 1.9 // per_req) = 551 slots.
+TEST(SglangStatePool, SpeculativeIntermediateStatesComeFirst) {
+  SglangArgs a = Tp4();
+  a.speculative_algorithm = "NEXTN";
+  a.speculative_num_steps = 3;
+  a.speculative_eagle_topk = 1;
+  a.speculative_num_draft_tokens = 4;
+  PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(StateFig(r, "mamba_intermediate_bytes"), 3708813312.0);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 551);
+  EXPECT_EQ(r.max_running_requests, 48);
+}
+
 // v0.5.2: rest_memory -= --max-mamba-cache-size * per_req (no ratio split):
 // 24.4 GiB - 300 * 19,316,736 B -> 1,660,504 tokens, max_num_reqs <= 300.
 // Without the flag kvplan says it does not know the release's default.
