@@ -298,6 +298,27 @@ def peer_medians(rows):
             for k, v in sorted(by.items())}
 
 
+def breakdown(rows, runs):
+    """Signed median error (simulated - measured) of the concurrency sweeps by
+    engine, model and GPU: which way the model errs, and where."""
+    by_id = {r["id"]: r for r in runs}
+    keys = (("engine", lambda r: r["engine"]), ("model", lambda r: r["model"]),
+            ("GPU", lambda r: r["gpu"]))
+    out = ["", "Concurrency sweeps, signed median error by engine, model and GPU (negative:",
+           "kvplan is faster than the measurement):", "",
+           "| by | group | TTFT | TPOT |", "|---|---|---|---|"]
+    sweep = [r for r in rows if by_id[r["run"]]["workload"].get("kind") == "concurrency"]
+    for name, key in keys:
+        for group in sorted({key(by_id[r["run"]]) for r in sweep}):
+            cells = []
+            for fam in ("TTFT", "TPOT/ITL"):
+                errs = [r["error"] for r in sweep
+                        if key(by_id[r["run"]]) == group and family(r["metric"]) == fam]
+                cells.append(f"{statistics.median(errs):+.1f} % ({len(errs)})" if errs else "-")
+            out.append(f"| {name} | {group} | " + " | ".join(cells) + " |")
+    return out
+
+
 def render(rows, cannot, runs):
     points = sum(len(r["points"]) for r in runs)
     expressed = len({(r["run"], r["point"]) for r in rows})
@@ -332,6 +353,7 @@ def render(rows, cannot, runs):
         for m, n in medians([r for r in rows if source[r["run"]] == src]).values():
             cells.append("-" if m is None else f"{m:.1f} % ({n})")
         out.append(f"| {src} | " + " | ".join(cells) + " |")
+    out += breakdown(rows, runs)
     out += ["", "Peers on the same points and metrics (their published predictions):", "",
             "| simulator | metric | its median absolute error | kvplan's on the same points | points |",
             "|---|---|---|---|---|"]
