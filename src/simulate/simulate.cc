@@ -148,8 +148,8 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, SimulateResult
   }
   out->cuda_graph_batch = timer.largest_graphed_batch();
   out->notes.push_back(
-      "Not modelled: prefix-cache hits (requests share no prefix), host overheads and the overlap "
-      "scheduler, CUDA graphs for prefill and mixed steps (run eagerly).");
+      "Not modelled: prefix-cache hits (requests share no prefix), SGLang's host work (hidden by "
+      "its overlap scheduler), CUDA graphs for prefill and mixed steps (run eagerly).");
   if (out->engine == "vllm") {
     out->notes.push_back(
         "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
@@ -178,7 +178,11 @@ SimulateResult Simulate(const SimulateQuery& q) {
   if (plan.context_length > 0)
     setup.max_request_tokens = std::min(out.kv_tokens, plan.context_length);
   setup.scheduler = engine.scheduler.get();
-  setup.step_us = [&timer](const BatchShape& b) { return timer.StepUs(b); };
+  const VllmStepHost host =
+      plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
+  setup.step_us = [&timer, host](const BatchShape& b) {
+    return timer.StepUs(b) + host.Us(b.decode + b.prefill);
+  };
   setup.workload = &workload;
   setup.on_request = q.on_request;
   RunSimulation(setup, &out);

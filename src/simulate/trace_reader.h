@@ -1,7 +1,7 @@
 // A request trace, streamed: CSV with a header naming arrival_ms,
 // input_tokens and output_tokens (other columns, e.g. req, are ignored), or
 // JSONL with one object per line holding those keys. Arrivals must not go
-// backwards. Every error is one InputError line naming the file and line.
+// backwards and lie from 0 to 1e12 ms. Every error is one InputError line naming the file and line.
 #pragma once
 
 #include <memory>
@@ -28,6 +28,8 @@ class TraceReader {
   void ParseHeader(const std::string& line);
   ArrivingRequest ParseCsv(const std::string& line) const;
   ArrivingRequest ParseJson(const std::string& line) const;
+  // `ms` when it is an arrival the simulation can hold (0 to kMaxArrivalMs).
+  double CheckedArrivalMs(double ms) const;
   [[noreturn]] void Fail(const std::string& what) const;
 
   std::string path_;  // escaped for messages

@@ -2,7 +2,28 @@
 
 #include <algorithm>
 
+#include "engines/vllm/release.h"
+
 namespace kvplan {
+namespace {
+
+// Without async scheduling the GPU waits while the engine core turns the last
+// step's sampled tokens into outputs, schedules and prepares the next step.
+// Two public figures bound it: ~2.2 ms at batch 1 (tenstorrent/tt-inference-
+// server#340: Qwen3-1.7B on one A100, TPOT 4.6 ms where the weights and
+// kernels take ~2.4 ms) and 5-6 ms at batch 256 (vllm#10634, V1, Llama-2-7B:
+// "the gap between the two decodes"), i.e. a fixed part and ~13 us per request.
+constexpr double kVllmStepHostFixedUs = 2200;
+constexpr double kVllmStepHostPerRequestUs = 13;
+
+}  // namespace
+
+VllmStepHost VllmStepHostOf(const std::string& version) {
+  // vllm#27614 (vllm#27679's async scheduling plan) makes async scheduling the
+  // default from v0.14: scheduling then runs while the GPU executes.
+  if (ParseVllmRelease(version).AtLeast(0, 14)) return {};
+  return {kVllmStepHostFixedUs, kVllmStepHostPerRequestUs};
+}
 
 int64_t VllmUsableBlocks(int64_t num_gpu_blocks) {
   return std::max<int64_t>(0, num_gpu_blocks - 1);

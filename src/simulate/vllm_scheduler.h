@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "simulate/scheduler.h"
 
@@ -30,6 +31,17 @@ class VllmScheduler final : public EngineScheduler {
 
   VllmSchedulerLimits limits_;
 };
+
+// The host time between two forward passes of a vLLM V1 engine that does not
+// overlap scheduling with execution (async scheduling off): a fixed part and
+// a part per request in the step; both 0 for a release that overlaps them.
+struct VllmStepHost {
+  double fixed_us = 0, per_request_us = 0;
+  double Us(int64_t requests) const {
+    return fixed_us + per_request_us * static_cast<double>(requests);
+  }
+};
+VllmStepHost VllmStepHostOf(const std::string& version);
 
 // The usable KV blocks of `num_gpu_blocks`: one is the null block.
 // vllm/v1/core/block_pool.py BlockPool.__init__ (v0.8+): null_block = free_block_queue.popleft()

@@ -67,5 +67,18 @@ TEST(VllmSchedulerTest, OneNullBlockIsNotUsable) {
   EXPECT_EQ(VllmUsableBlocks(0), 0);
 }
 
+// Without async scheduling (before v0.14) the GPU waits for the engine core
+// between steps: a fixed part and a part per request; from v0.14 the
+// scheduling overlaps the forward pass and the gap is gone.
+TEST(VllmSchedulerTest, HostGapBetweenStepsOnlyWithoutAsyncScheduling) {
+  const VllmStepHost old = VllmStepHostOf("0.12.0");
+  EXPECT_DOUBLE_EQ(old.Us(1), 2200 + 13);
+  EXPECT_DOUBLE_EQ(old.Us(256) - old.Us(1), 255 * 13);
+  EXPECT_GT(old.Us(256), 5000);  // vllm#10634: 5-6 ms between decodes at batch 256
+  EXPECT_LT(old.Us(256), 6000);
+  EXPECT_EQ(VllmStepHostOf("0.14.0").Us(256), 0);
+  EXPECT_EQ(VllmStepHostOf("0.19.0").Us(1), 0);
+}
+
 }  // namespace
 }  // namespace kvplan

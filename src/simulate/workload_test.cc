@@ -186,6 +186,32 @@ TEST(WorkloadTest, TheCliExitsTwoWithOneLineOnABadTrace) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+TEST(WorkloadTest, ArrivalsPastTheClockAreOneLineErrorsNamingTheRange) {
+  // 1e308 ms overflowed the microsecond clock to infinity; the CLI printed -nan.
+  for (const std::string& text :
+       {std::string("arrival_ms,input_tokens,output_tokens\n1e308,1,1\n"),
+        std::string("{\"arrival_ms\": 1e308, \"input_tokens\": 1, \"output_tokens\": 1}\n"),
+        std::string("arrival_ms,input_tokens,output_tokens\n-1,1,1\n")}) {
+    const std::string e = TraceError(text);
+    EXPECT_NE(e.find("line "), std::string::npos) << e;
+    EXPECT_NE(e.find("arrival_ms"), std::string::npos) << e;
+    EXPECT_NE(e.find("from 0 to 1e+12 ms"), std::string::npos) << e;
+  }
+  EXPECT_EQ(TraceError("arrival_ms,input_tokens,output_tokens\n1e12,1,1\n"), "");
+}
+
+TEST(WorkloadTest, TheCliExitsTwoOnAnArrivalPastTheClock) {
+  const std::string path =
+      WriteTemp("far_cli.csv", "arrival_ms,input_tokens,output_tokens\n0,8,8\n1e308,8,8\n");
+  const testing::CliResult r =
+      testing::RunKvplan({"simulate", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu",
+                          "h100", "--trace", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("line 3: arrival_ms"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+}
+
 TEST(WorkloadTest, ImpossibleSpecsAreInputErrors) {
   WorkloadSpec none;
   EXPECT_THROW(Workload{none}, InputError);
