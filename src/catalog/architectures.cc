@@ -153,15 +153,15 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // family is the inner model's. qwen2_5_vl/modeling_qwen2_5_vl.py (older
     // configs keep the text fields at the root)
     {"Qwen2_5_VLForConditionalGeneration", "qwen2_5_vl", "qwen2", ModelFamily::kDense,
-     "text_config", "Qwen2ForCausalLM", TW::kUncounted, "vision tower"},
+     "text_config", "Qwen2ForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // qwen2_vl/modeling_qwen2_vl.py
     {"Qwen2VLForConditionalGeneration", "qwen2_vl", "qwen2", ModelFamily::kDense, "text_config",
-     "Qwen2ForCausalLM", TW::kUncounted, "vision tower"},
+     "Qwen2ForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // qwen3_vl/modeling_qwen3_vl.py, qwen3_vl_moe/modeling_qwen3_vl_moe.py
     {"Qwen3VLForConditionalGeneration", "qwen3_vl", "qwen3", ModelFamily::kDense, "text_config",
-     "Qwen3ForCausalLM", TW::kUncounted, "vision tower"},
+     "Qwen3ForCausalLM", TW::kFromVisionConfig, "vision tower"},
     {"Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "qwen3_moe", ModelFamily::kMoe,
-     "text_config", "Qwen3MoeForCausalLM", TW::kUncounted, "vision tower"},
+     "text_config", "Qwen3MoeForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // qwen3_omni_moe/modeling_qwen3_omni_moe.py: the thinker's text model is
     // served; its audio and vision encoders and the talker are not counted
     {"Qwen3OmniMoeForConditionalGeneration", "qwen3_omni_moe", "qwen3_moe", ModelFamily::kMoe,
@@ -169,12 +169,12 @@ constexpr ArchitectureInfo kArchitectures[] = {
      "audio and vision encoders, talker"},
     // mistral3/modeling_mistral3.py (Mistral-Small-3.x, Pixtral tower)
     {"Mistral3ForConditionalGeneration", "mistral3", "mistral", ModelFamily::kDense, "text_config",
-     "MistralForCausalLM", TW::kUncounted, "Pixtral vision tower"},
+     "MistralForCausalLM", TW::kFromVisionConfig, "Pixtral vision tower"},
     // llava/modeling_llava.py, llava_next/modeling_llava_next.py (CLIP tower)
     {"LlavaForConditionalGeneration", "llava", "llama", ModelFamily::kDense, "text_config",
-     "LlamaForCausalLM", TW::kUncounted, "vision tower"},
+     "LlamaForCausalLM", TW::kFromVisionConfig, "vision tower"},
     {"LlavaNextForConditionalGeneration", "llava_next", "llama", ModelFamily::kDense, "text_config",
-     "LlamaForCausalLM", TW::kUncounted, "vision tower"},
+     "LlamaForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // InternVL (remote code modeling_internvl_chat.py; vLLM internvl.py): llm_config
     {"InternVLChatModel", "internvl_chat", "qwen2", ModelFamily::kDense, "llm_config",
      "Qwen2ForCausalLM", TW::kUncounted, "InternViT vision tower"},
@@ -423,6 +423,7 @@ std::string ShapeNotes(const ArchitectureInfo& a) {
   if (*a.text_config) add(std::string("reads ") + a.text_config);
   if (a.towers == TW::kCounted) add(std::string(a.towers_named) + " counted");
   if (a.towers == TW::kUncounted) add(std::string(a.towers_named) + " not counted");
+  if (a.towers == TW::kFromVisionConfig) add(std::string(a.towers_named) + " from vision_config");
   if (a.norm == NormKind::kLayerNorm) add("LayerNorm");
   if (a.norms_per_layer == 1) add("parallel block");
   if (a.qkv_bias) add("qkv bias");

@@ -53,6 +53,9 @@ enum class TowerWeights {
   kNone,       // text-only model
   kCounted,    // vision_config read and counted (SigLIP for Gemma-3, Llama-4's own)
   kUncounted,  // present in the checkpoint but not counted (said in ModelSpec)
+  // Sized from vision_config by catalog/vision_towers.cc when it names a tower
+  // kind that file knows; otherwise not counted, as kUncounted.
+  kFromVisionConfig,
 };
 
 // The config keys a Mamba2 hybrid names its mixer geometry with (they differ

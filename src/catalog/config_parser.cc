@@ -582,7 +582,9 @@ void ReadVisionTower(const Json& root, const Json& vision, const std::string& or
 // not count: the model is multimodal (the engines reserve for it) and says so.
 void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const std::string& origin,
                          ModelSpec& m) {
-  if (outer.towers != TowerWeights::kUncounted) return;
+  if (outer.towers != TowerWeights::kUncounted && outer.towers != TowerWeights::kFromVisionConfig) {
+    return;
+  }
   m.multimodal = true;
   m.uncounted_weights = outer.towers_named;
   const Json* vision = OptObject(root, "vision_config", origin);

@@ -10,6 +10,7 @@
 
 #include "base/text.h"
 #include "base/units.h"
+#include "engines/sglang/weight_loading.h"
 #include "explain/log_sglang_args.h"
 #include "explain/logged_gpu.h"
 #include "explain/sglang_fraction.h"
@@ -360,13 +361,16 @@ SglangReplanVerdict ReplanSglang(const SglangReplanInputs& in) {
   const ModelSpec* draft = in.draft ? &*in.draft : nullptr;
   PlanResult r;
   try {
-    r = PlanSglang(in.version, in.model, in.gpu, in.args, in.measured, draft, opts);
+    // --dtype and --quantization of the logged server_args as SGLang loads them (the verb's
+    // request path applies the same rule: engines/sglang/request.cc).
+    const ModelSpec model = ModelAsLaunched(in.model, SglangWeightLoading(in.args));
+    r = PlanSglang(in.version, model, in.gpu, in.args, in.measured, draft, opts);
     if (LoadedDespiteBlockRefusal(in, r)) {
       v.notes.push_back(fmt::format(
           "kvplan's SGLang model refuses this sharding (\"{}\"), yet the log shows the weights "
           "loaded: the budget below skips that check",
           r.error_message));
-      ModelSpec unblocked = in.model;
+      ModelSpec unblocked = model;
       unblocked.quant.block_n = unblocked.quant.block_k = 0;
       r = PlanSglang(in.version, unblocked, in.gpu, in.args, in.measured, draft, opts);
     }

@@ -78,7 +78,10 @@ MemFacts PlanMemoryFacts(const std::string& version, const ModelSpec& model, con
     f.page = page != nullptr ? static_cast<int64_t>(page->value) : 1;
     f.float32_free = args.tp * args.pp * (args.enable_dp_attention ? 1 : args.dp) > 1;
     f.speculative = !args.speculative_algorithm.empty() && args.speculative_algorithm != "NGRAM";
-    const bool hybrid = r.FindFigure("swa_layer_tokens") != nullptr;
+    // SWA pools and the mamba/linear state pool (engines/sglang/state_pool.cc) split the rest
+    // memory in ways the replay below does not: those models are planned at every fraction.
+    const bool hybrid = r.FindFigure("swa_layer_tokens") != nullptr ||
+                        model.NumLayersOfKind(LayerKind::kLinear) > 0;
     if (version.empty() && !model.multimodal && !hybrid && f.cell > 0 && f.page > 0 &&
         f.at_auto.context_len > 0) {
       const MemPoint again = ReplayMemory(f, f.at_auto.mfs);
