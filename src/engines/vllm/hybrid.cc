@@ -1,0 +1,135 @@
+#include "engines/vllm/hybrid.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "base/text.h"
+#include "base/units.h"
+#include "engines/vllm/kv_spec.h"
+
+namespace kvplan {
+namespace {
+
+// The gated delta-net state of one layer on this rank: conv state
+// (conv_kernel - 1) x conv_dim / tp and temporal state v_heads / tp x k_dim x v_dim, both in the
+// mamba cache dtype, "auto" = the model dtype
+// (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape and
+// gated_delta_net_state_dtype @v0.10.2).
+std::vector<VllmStateTensor> GatedDeltaNetState(const ModelSpec& m, int tp) {
+  const int64_t conv_dim = int64_t{m.linear_key_head_dim} * m.linear_num_key_heads * 2 +
+                           int64_t{m.linear_value_head_dim} * m.linear_num_value_heads;
+  const int64_t conv = (m.linear_conv_kernel_dim - 1) * (conv_dim / tp);
+  const int64_t ssm =
+      int64_t{m.linear_num_value_heads / tp} * m.linear_key_head_dim * m.linear_value_head_dim;
+  const int bytes = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
+  return {{"conv", conv, bytes}, {"ssm", ssm, bytes}};
+}
+
+// Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
+std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1) {
+  if (!v1) {
+    // config.py HybridAttentionMambaModelConfig @v0.10.0 returns at once without VLLM_USE_V1.
+    return "the V0 engine keeps mamba/linear-attention state outside the KV cache "
+           "(not modelled)";
+  }
+  if (!r.AtLeast(0, 10, 0)) {
+    return fmt::format(
+        "vLLM {} predates the V1 hybrid attention/mamba layout (0.10.0): its "
+        "linear-attention/mamba state is not modelled",
+        r.text);
+  }
+  if (m.attention == AttentionKind::kMla) {
+    return "MLA attention with mamba/linear-attention state layers is not modelled";
+  }
+  if (m.linear_num_value_heads <= 0) {
+    return "this model's state layers are not gated delta-net layers: their state is not "
+           "modelled";
+  }
+  return "";
+}
+
+// The attention kernel's block multiple. config.py @v0.11.1: 32 on compute capability
+// 10.x with head size 256 (FlashInfer, flashinfer#1993), else 16; interface.py
+// _align_hybrid_block_size @v0.18.0: at least the block size already chosen.
+int64_t KernelAlignment(const ModelSpec& m, const GpuSpec& gpu, const VllmRelease& r,
+                        int64_t block_size) {
+  int64_t align = 16;
+  bool blackwell = gpu.compute_capability >= 100 && gpu.compute_capability < 110;
+  if (r.AtLeast(0, 11, 1) && blackwell && m.head_dim == 256) align = 32;
+  if (r.AtLeast(0, 18, 0)) align = std::max(align, block_size);
+  return align;
+}
+
+}  // namespace
+
+VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& gpu,
+                                         const VllmArgs& a, const VllmRelease& release, bool v1,
+                                         int64_t block_size) {
+  VllmHybridBlock h;
+  if (model.NumLayersOfKind(LayerKind::kLinear) == 0) return h;
+  h.block_size = block_size;
+  h.not_modelled_reason = NotModelledReason(model, release, v1);
+  if (!h.not_modelled_reason.empty()) return h;
+  h.modelled = true;
+  h.state = GatedDeltaNetState(model, a.tp);
+  // kv_cache_interface.py MambaSpec.page_size_bytes @v0.10.2: sum of elements x dtype bytes.
+  for (const VllmStateTensor& t : h.state) h.state_bytes += t.elements * t.dtype_bytes;
+  h.attn_bytes_per_token = VllmAttentionBytesPerToken(model, a.tp, a.kv_cache_dtype);
+  h.alignment = KernelAlignment(model, gpu, release, block_size);
+  // config.py HybridAttentionMambaModelConfig @v0.10.2: the smallest aligned block whose
+  // attention page is at least the state page.
+  h.min_block_size = h.alignment * CeilDiv(h.state_bytes, h.alignment * h.attn_bytes_per_token);
+  // config.py @v0.10.2: raised when unset or smaller; a larger block the user set stays.
+  if (!a.block_size.has_value() || *a.block_size < h.min_block_size) {
+    h.enlarged = true;
+    h.block_size = h.min_block_size;
+  }
+  h.page_bytes = h.block_size * h.attn_bytes_per_token;
+  h.rule = fmt::format(
+      "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
+      "a mamba state (model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2)",
+      h.alignment, WithThousands(h.state_bytes), h.alignment,
+      WithThousands(h.attn_bytes_per_token));
+  return h;
+}
+
+VllmSparseMlaCache VllmDeepSeekV32Cache(const ModelSpec& model, const VllmRelease& release,
+                                        const std::string& kv_cache_dtype) {
+  VllmSparseMlaCache c;
+  c.kv_cache_dtype = kv_cache_dtype;
+  if (model.index_head_dim <= 0 || !release.AtLeast(0, 11, 0)) return c;
+  c.indexer = true;
+  bool fp8 = kv_cache_dtype.rfind("fp8", 0) == 0 && kv_cache_dtype != "fp8_ds_mla";
+  if (fp8 || (kv_cache_dtype == "auto" && !release.AtLeast(0, 11, 1))) {
+    // config.py DeepseekV32ForCausalLM @v0.11.0 ("auto" or fp8), @v0.11.1 (fp8 only;
+    // mla_attention.py @v0.20.1): "Using custom fp8 kv-cache format for DeepSeekV3.2".
+    c.kv_cache_dtype = "fp8_ds_mla";
+    c.rule = fmt::format("DeepSeek-V3.2 on vLLM {}: --kv-cache-dtype {} becomes fp8_ds_mla",
+                         release.text, kv_cache_dtype);
+  }
+  return c;
+}
+
+std::vector<std::string> VllmHybridLogLines(const VllmHybridBlock& h) {
+  std::vector<std::string> out;
+  if (!h.modelled) return out;
+  if (h.enlarged) {
+    // config.py HybridAttentionMambaModelConfig @v0.10.2 logger.info.
+    out.push_back(fmt::format(
+        "Setting attention block size to {} tokens to ensure that attention page size is >= "
+        "mamba page size.",
+        h.block_size));
+  }
+  if (h.page_bytes != h.state_bytes) {
+    double pct = 100.0 * static_cast<double>(h.page_bytes - h.state_bytes) /
+                 static_cast<double>(h.state_bytes);
+    out.push_back(fmt::format(
+        "Padding mamba page size by {:.2f}% to ensure that mamba page size and attention page "
+        "size are exactly equal.",
+        pct));
+  }
+  return out;
+}
+
+}  // namespace kvplan

@@ -1,0 +1,116 @@
+// The hybrid block size and state page against hand arithmetic from vLLM's
+// rules (model_executor/models/config.py, mamba_utils.py) and the DeepSeek-V3.2
+// cache dtype per release.
+#include "engines/vllm/hybrid.h"
+
+#include <gtest/gtest.h>
+
+#include "testing/test_models.h"
+
+namespace kvplan {
+namespace {
+
+ModelSpec Qwen3Next() { return LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"); }
+
+VllmArgs Tp(int tp) {
+  VllmArgs a;
+  a.tp = tp;
+  return a;
+}
+
+VllmHybridBlock Block(const std::string& release, int tp, const GpuSpec& gpu, int64_t bs = 16) {
+  return VllmHybridAttentionBlock(Qwen3Next(), gpu, Tp(tp), ParseVllmRelease(release), true, bs);
+}
+
+// Qwen3-Next: 16 key heads x 128, 32 value heads x 128, conv kernel 4, bf16.
+// conv_dim = 128*16*2 + 128*32 = 8192. At tp 2: conv 3 x 4096, ssm 16 x 128 x 128.
+TEST(VllmHybrid, Qwen3NextStatePageAtTp2) {
+  VllmHybridBlock h = Block("0.10.2", 2, testing::H200());
+  ASSERT_TRUE(h.modelled);
+  ASSERT_EQ(h.state.size(), 2u);
+  EXPECT_EQ(h.state[0].elements, 3 * 4096);
+  EXPECT_EQ(h.state[1].elements, 16 * 128 * 128);
+  EXPECT_EQ(h.state_bytes, (3 * 4096 + 16 * 128 * 128) * 2);  // 548,864
+  // 2 KV heads over tp 2: one head of 256 + 256, bf16 = 1,024 B per token.
+  EXPECT_EQ(h.attn_bytes_per_token, 1024);
+  // 16 * cdiv(548864, 16 * 1024) = 16 * 34.
+  EXPECT_EQ(h.block_size, 544);
+  EXPECT_TRUE(h.enlarged);
+  EXPECT_EQ(h.page_bytes, 544 * 1024);
+  std::vector<std::string> lines = VllmHybridLogLines(h);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "Setting attention block size to 544 tokens to ensure that attention page size is >= "
+            "mamba page size.");
+  // (557056 - 548864) / 548864 = 1.4925 %.
+  EXPECT_EQ(lines[1],
+            "Padding mamba page size by 1.49% to ensure that mamba page size and attention page "
+            "size are exactly equal.");
+}
+
+TEST(VllmHybrid, BlockFollowsTensorParallelism) {
+  // tp 1: state 1,097,728 B, 2,048 B/token: 16 * cdiv(1097728, 32768) = 544.
+  EXPECT_EQ(Block("0.11.0", 1, testing::H100()).block_size, 544);
+  // tp 4: state 274,432 B, one KV head (replicated) 1,024 B: 16 * cdiv(274432, 16384) = 272.
+  EXPECT_EQ(Block("0.11.0", 4, testing::H100()).block_size, 272);
+  // tp 8: state 137,216 B: 16 * 9 = 144.
+  EXPECT_EQ(Block("0.11.0", 8, testing::H100()).block_size, 144);
+}
+
+TEST(VllmHybrid, BlackwellHeadSize256AlignsTo32From0_11_1) {
+  // tp 4 on B200: 32 * cdiv(274432, 32 * 1024) = 288 (16 would give 272).
+  EXPECT_EQ(Block("0.11.0", 4, testing::B200()).block_size, 272);
+  VllmHybridBlock h = Block("0.11.1", 4, testing::B200());
+  EXPECT_EQ(h.alignment, 32);
+  EXPECT_EQ(h.block_size, 288);
+}
+
+TEST(VllmHybrid, LargerUserBlockStaysAndPadsTheState) {
+  VllmArgs a = Tp(2);
+  a.block_size = 1024;
+  VllmHybridBlock h = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a,
+                                               ParseVllmRelease("0.10.2"), true, 1024);
+  EXPECT_EQ(h.block_size, 1024);
+  EXPECT_FALSE(h.enlarged);
+  EXPECT_EQ(h.page_bytes, 1024 * 1024);
+  ASSERT_EQ(VllmHybridLogLines(h).size(), 1u);  // only the padding line
+  a.block_size = 32;                            // too small: raised as when unset
+  h = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a, ParseVllmRelease("0.10.2"), true,
+                               32);
+  EXPECT_EQ(h.block_size, 544);
+  EXPECT_TRUE(h.enlarged);
+}
+
+TEST(VllmHybrid, NotModelledBeforeTheV1HybridLayoutOrOnV0) {
+  VllmHybridBlock early = Block("0.9.2", 2, testing::H200());
+  EXPECT_FALSE(early.modelled);
+  EXPECT_NE(early.not_modelled_reason.find("0.10.0"), std::string::npos);
+  VllmHybridBlock v0 = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), Tp(2),
+                                                ParseVllmRelease("0.10.2"), false, 16);
+  EXPECT_FALSE(v0.modelled);
+  EXPECT_FALSE(v0.not_modelled_reason.empty());
+  // A model without state layers has nothing to say.
+  VllmHybridBlock dense = VllmHybridAttentionBlock(testing::Llama31_8B(), testing::H200(), Tp(1),
+                                                   ParseVllmRelease("0.10.2"), true, 16);
+  EXPECT_FALSE(dense.modelled);
+  EXPECT_TRUE(dense.not_modelled_reason.empty());
+}
+
+TEST(VllmHybrid, DeepSeekV32CacheDtypeByRelease) {
+  ModelSpec v32 = testing::DeepSeekV32();
+  // 0.11.0: "auto" and fp8 both become fp8_ds_mla.
+  VllmSparseMlaCache c = VllmDeepSeekV32Cache(v32, ParseVllmRelease("0.11.0"), "auto");
+  EXPECT_TRUE(c.indexer);
+  EXPECT_EQ(c.kv_cache_dtype, "fp8_ds_mla");
+  // 0.11.1 and later: only fp8 does; auto stays the model's bf16.
+  EXPECT_EQ(VllmDeepSeekV32Cache(v32, ParseVllmRelease("0.11.1"), "auto").kv_cache_dtype, "auto");
+  EXPECT_EQ(VllmDeepSeekV32Cache(v32, ParseVllmRelease("0.20.0"), "fp8").kv_cache_dtype,
+            "fp8_ds_mla");
+  // Before 0.11.0 vLLM has no DeepSeek-V3.2 indexer; DeepSeek-V3 never has one.
+  EXPECT_FALSE(VllmDeepSeekV32Cache(v32, ParseVllmRelease("0.10.2"), "auto").indexer);
+  EXPECT_FALSE(
+      VllmDeepSeekV32Cache(testing::DeepSeekV3(), ParseVllmRelease("0.20.0"), "fp8").indexer);
+}
+
+}  // namespace
+}  // namespace kvplan
