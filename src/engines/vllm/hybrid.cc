@@ -11,19 +11,31 @@
 namespace kvplan {
 namespace {
 
+// Bytes per element of a mamba state dtype flag; "auto" is `fallback`
+// (vllm/utils get_kv_cache_torch_dtype: the model dtype for the conv state).
+int MambaDtypeBytes(const std::string& flag, int fallback) {
+  if (flag == "float32") return 4;
+  if (flag == "float16") return 2;
+  return fallback;
+}
+
 // The gated delta-net state of one layer on this rank: conv state
-// (conv_kernel - 1) x conv_dim / tp and temporal state v_heads / tp x k_dim x v_dim, both in the
-// mamba cache dtype, "auto" = the model dtype
-// (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape and
-// gated_delta_net_state_dtype @v0.10.2).
-std::vector<VllmStateTensor> GatedDeltaNetState(const ModelSpec& m, int tp) {
+// (conv_kernel - 1) x conv_dim / tp and temporal state v_heads / tp x k_dim x v_dim
+// (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape @v0.10.2).
+// Both in --mamba-cache-dtype (gated_delta_net_state_dtype @v0.10.2); from 0.17.0 the
+// temporal state follows --mamba-ssm-cache-dtype when set (_mamba_state_dtype @v0.17.0).
+std::vector<VllmStateTensor> GatedDeltaNetState(const ModelSpec& m, const VllmArgs& a,
+                                                const VllmRelease& r) {
   const int64_t conv_dim = int64_t{m.linear_key_head_dim} * m.linear_num_key_heads * 2 +
                            int64_t{m.linear_value_head_dim} * m.linear_num_value_heads;
-  const int64_t conv = (m.linear_conv_kernel_dim - 1) * (conv_dim / tp);
+  const int64_t conv = (m.linear_conv_kernel_dim - 1) * (conv_dim / a.tp);
   const int64_t ssm =
-      int64_t{m.linear_num_value_heads / tp} * m.linear_key_head_dim * m.linear_value_head_dim;
-  const int bytes = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
-  return {{"conv", conv, bytes}, {"ssm", ssm, bytes}};
+      int64_t{m.linear_num_value_heads / a.tp} * m.linear_key_head_dim * m.linear_value_head_dim;
+  const int conv_bytes =
+      MambaDtypeBytes(a.mamba_cache_dtype, m.dtype_bytes > 0 ? m.dtype_bytes : 2);
+  const int ssm_bytes =
+      r.AtLeast(0, 17, 0) ? MambaDtypeBytes(a.mamba_ssm_cache_dtype, conv_bytes) : conv_bytes;
+  return {{"conv", conv, conv_bytes}, {"ssm", ssm, ssm_bytes}};
 }
 
 // Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
@@ -72,7 +84,7 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
   h.not_modelled_reason = NotModelledReason(model, release, v1);
   if (!h.not_modelled_reason.empty()) return h;
   h.modelled = true;
-  h.state = GatedDeltaNetState(model, a.tp);
+  h.state = GatedDeltaNetState(model, a, release);
   // kv_cache_interface.py MambaSpec.page_size_bytes @v0.10.2: sum of elements x dtype bytes.
   for (const VllmStateTensor& t : h.state) h.state_bytes += t.elements * t.dtype_bytes;
   h.attn_bytes_per_token = VllmAttentionBytesPerToken(model, a.tp, a.kv_cache_dtype);

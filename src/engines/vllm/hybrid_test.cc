@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kvplan/error.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -110,6 +111,27 @@ TEST(VllmHybrid, DeepSeekV32CacheDtypeByRelease) {
   EXPECT_FALSE(VllmDeepSeekV32Cache(v32, ParseVllmRelease("0.10.2"), "auto").indexer);
   EXPECT_FALSE(
       VllmDeepSeekV32Cache(testing::DeepSeekV3(), ParseVllmRelease("0.20.0"), "fp8").indexer);
+}
+
+TEST(VllmHybrid, MambaCacheDtypeFlags) {
+  VllmArgs a = ParseVllmArgs({"--tensor-parallel-size", "2", "--mamba-cache-dtype", "float32"});
+  EXPECT_EQ(a.mamba_cache_dtype, "float32");
+  VllmHybridBlock h = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a,
+                                               ParseVllmRelease("0.11.0"), true, 16);
+  // Both states in float32: twice the 548,864 B; 16 * cdiv(1097728, 16384) = 1,072 tokens.
+  EXPECT_EQ(h.state_bytes, 2 * 548864);
+  EXPECT_EQ(h.block_size, 1072);
+  // --mamba-ssm-cache-dtype moves the gated delta-net's temporal state only from 0.17.0.
+  a = ParseVllmArgs({"--tensor-parallel-size", "2", "--mamba-ssm-cache-dtype", "float32"});
+  EXPECT_EQ(VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a, ParseVllmRelease("0.15.0"),
+                                     true, 16)
+                .state_bytes,
+            548864);
+  EXPECT_EQ(VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a, ParseVllmRelease("0.17.0"),
+                                     true, 16)
+                .state_bytes,
+            3 * 4096 * 2 + 16 * 128 * 128 * 4);
+  EXPECT_THROW(ParseVllmArgs({"--mamba-cache-dtype", "int8"}), InputError);
 }
 
 }  // namespace
