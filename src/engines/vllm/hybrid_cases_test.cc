@@ -77,5 +77,26 @@ TEST(VllmHybridCases, Qwen3NextTp2FromTheRoundedAvailableFigure) {
   EXPECT_EQ(testing::PlanFigure(r, "num_gpu_blocks"), 7162);
 }
 
+// DeepSeek-V3.2 at tp 8 on H200 with 40 GiB for the KV cache: each of the 61 MLA
+// layers carries a 132 B/token indexer cache beside it, a block of 64 tokens costs
+// every layer's page, and the cache dtype follows the release (hand arithmetic from
+// deepseek_v2.py DeepseekV32IndexerCache and config.py DeepseekV32ForCausalLM).
+TEST(VllmHybridCases, DeepSeekV32IndexerInTheBlock) {
+  VllmArgs a = ParseVllmArgs({"--tensor-parallel-size", "8"});
+  VllmMeasured ms;
+  ms.available_kv = int64_t{40} << 30;
+  // Newest: bf16 latent 576 x 2 + indexer 128 + 4 = 1,284 B per layer.
+  PlanResult bf16 = PlanVllm("", testing::DeepSeekV32(), testing::H200(), a, ms);
+  ASSERT_TRUE(bf16.ok) << bf16.error_message;
+  EXPECT_EQ(bf16.cell_size_bytes, 61 * 1284);  // 78,324
+  EXPECT_EQ(testing::PlanFigure(bf16, "num_gpu_blocks"), (int64_t{40} << 30) / (64 * 78324));
+  EXPECT_EQ(testing::PlanFigure(bf16, "indexer_layers"), 61);
+  // 0.11.0 turned "auto" into fp8_ds_mla: 656 + 132 = 788 B per layer.
+  EXPECT_EQ(PlanVllm("0.11.0", testing::DeepSeekV32(), testing::H200(), a, ms).cell_size_bytes,
+            61 * 788);
+  // DeepSeek-V3 has no indexer: 61 x 1,152.
+  EXPECT_EQ(PlanVllm("", testing::DeepSeekV3(), testing::H200(), a, ms).cell_size_bytes, 61 * 1152);
+}
+
 }  // namespace
 }  // namespace kvplan
