@@ -20,15 +20,18 @@ int MambaDtypeBytes(const std::string& flag, int fallback) {
 }
 
 // The gated delta-net state of one layer on this rank: conv state
-// (conv_kernel - 1) x conv_dim / tp and temporal state v_heads / tp x k_dim x v_dim
-// (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape @v0.10.2).
+// (conv_kernel - 1 + speculative tokens) x conv_dim / tp and temporal state v_heads / tp x k_dim x
+// v_dim (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape @v0.10.2).
 // Both in --mamba-cache-dtype (gated_delta_net_state_dtype @v0.10.2); from 0.17.0 the
 // temporal state follows --mamba-ssm-cache-dtype when set (_mamba_state_dtype @v0.17.0).
 std::vector<VllmStateTensor> GatedDeltaNetState(const ModelSpec& m, const VllmArgs& a,
                                                 const VllmRelease& r) {
   const int64_t conv_dim = int64_t{m.linear_key_head_dim} * m.linear_num_key_heads * 2 +
                            int64_t{m.linear_value_head_dim} * m.linear_num_value_heads;
-  const int64_t conv = (m.linear_conv_kernel_dim - 1) * (conv_dim / a.tp);
+  // qwen3_next.py get_mamba_state_shape_from_config @v0.10.2: the conv window also keeps
+  // the speculative tokens (num_spec).
+  const int64_t num_spec = a.speculative ? a.speculative->num_speculative_tokens : 0;
+  const int64_t conv = (m.linear_conv_kernel_dim - 1 + num_spec) * (conv_dim / a.tp);
   const int64_t ssm =
       int64_t{m.linear_num_value_heads / a.tp} * m.linear_key_head_dim * m.linear_value_head_dim;
   const int conv_bytes =

@@ -134,5 +134,15 @@ TEST(VllmHybrid, MambaCacheDtypeFlags) {
   EXPECT_THROW(ParseVllmArgs({"--mamba-cache-dtype", "int8"}), InputError);
 }
 
+TEST(VllmHybrid, SpeculativeTokensWidenTheConvState) {
+  VllmArgs a = ParseVllmArgs({"--tensor-parallel-size", "2", "--speculative-config",
+                              R"({"method": "qwen3_next_mtp", "num_speculative_tokens": 2})"});
+  VllmHybridBlock h = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a,
+                                               ParseVllmRelease("0.10.2"), true, 16);
+  ASSERT_TRUE(h.modelled);
+  EXPECT_EQ(h.state[0].elements, (3 + 2) * 4096);
+  EXPECT_EQ(h.state_bytes, ((3 + 2) * 4096 + 16 * 128 * 128) * 2);
+}
+
 }  // namespace
 }  // namespace kvplan
