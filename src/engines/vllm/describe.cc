@@ -92,11 +92,12 @@ void AddStateStages(const VllmDefaults& d, const VllmKvSpec& spec, const VllmKvR
   out->push_back(
       {"kv_cache_groups", GroupKinds(spec), 0, KvSource(false), std::to_string(spec.num_groups)});
   if (!rep.ok) return;
-  out->push_back({"max_concurrency",
-                  fmt::format("{} blocks / (cdiv({}, {}) per attention group + 1 per state "
-                              "group) = requests of max_model_len at once",
-                              rep.num_blocks, d.max_model_len, spec.block_size),
-                  0, KvSource(false), fmt::format("{:.2f}", rep.concurrency)});
+  out->push_back(
+      {"max_concurrency",
+       fmt::format("{} blocks / (cdiv({}, {}) per attention group + {} per state "
+                   "group) = requests of max_model_len at once",
+                   rep.num_blocks, d.max_model_len, spec.block_size, spec.state_pages_per_request),
+       0, KvSource(false), fmt::format("{:.2f}", rep.concurrency)});
 }
 
 }  // namespace

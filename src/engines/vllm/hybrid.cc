@@ -101,6 +101,11 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
     h.block_size = h.min_block_size;
   }
   h.page_bytes = h.block_size * h.attn_bytes_per_token;
+  // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0 (mamba_cache_mode "none"):
+  // one page plus one per speculative token (num_speculative_blocks); one page before.
+  if (release.AtLeast(0, 15, 0) && a.speculative) {
+    h.pages_per_request += a.speculative->num_speculative_tokens;
+  }
   h.rule = fmt::format(
       "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
       "a mamba state (model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2)",

@@ -37,6 +37,7 @@ struct VllmHybridBlock {
   int64_t block_size = 0;            // the block size used
   bool enlarged = false;             // vLLM raised the block size (and logs it)
   int64_t page_bytes = 0;            // block_size * attn_bytes_per_token = padded state page
+  int64_t pages_per_request = 1;     // state pages one request holds per state layer
   std::string rule;                  // the block size's rule, with its source
 };
 

@@ -142,6 +142,10 @@ TEST(VllmHybrid, SpeculativeTokensWidenTheConvState) {
   ASSERT_TRUE(h.modelled);
   EXPECT_EQ(h.state[0].elements, (3 + 2) * 4096);
   EXPECT_EQ(h.state_bytes, ((3 + 2) * 4096 + 16 * 128 * 128) * 2);
+  EXPECT_EQ(h.pages_per_request, 1);  // before 0.15.0 one page whatever the speculation
+  h = VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a, ParseVllmRelease("0.15.0"), true,
+                               16);
+  EXPECT_EQ(h.pages_per_request, 3);  // one plus one per speculative token
 }
 
 }  // namespace

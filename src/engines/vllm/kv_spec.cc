@@ -169,6 +169,7 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
   for (const VllmKvLayer& l : s.layers) max_bytes = std::max(max_bytes, l.bytes_per_token);
   // The state page is padded to the attention page (engines/vllm/hybrid.h), so both are equal.
   s.page_bytes = std::max(s.block_size * max_bytes, opt.mamba_page_bytes);
+  s.state_pages_per_request = opt.mamba_pages_per_request;
   BuildGroups(&s);
   return s;
 }
@@ -188,8 +189,8 @@ int64_t VllmLayerMaxMemory(const VllmKvSpec& s, const VllmKvLayer& l, int64_t mm
     }
     case LayerKind::kLinear:
       // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.10.2: one block per
-      // request (mamba_cache_mode "none", no speculative blocks).
-      return l.state_bytes;
+      // request (from 0.15.0 plus one per speculative token: engines/vllm/hybrid.h).
+      return l.state_bytes * s.state_pages_per_request;
     default:
       // kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes.
       return CeilDiv(mml, s.block_size) * page;

@@ -34,8 +34,9 @@ struct VllmKvSpec {
   int padding_layers = 0;
   // Per layer type that needed padding: {padding layers, layers of that type}.
   std::vector<std::pair<int, int>> padding_by_kind;
-  std::vector<LayerKind> group_kinds;  // one per group
-  int64_t page_bytes = 0;              // one layer, one block (unified across groups)
+  std::vector<LayerKind> group_kinds;   // one per group
+  int64_t page_bytes = 0;               // one layer, one block (unified across groups)
+  int64_t state_pages_per_request = 1;  // kLinear layers: pages one request holds
 
   int64_t BytesPerTokenAllLayers() const;  // as if every layer were full attention
   bool UniformPages() const;               // every layer has the same page size
@@ -56,6 +57,7 @@ struct VllmKvOptions {
   // kLinear layers hold one state page of this many bytes (engines/vllm/hybrid.h, padded to
   // the attention page); 0 leaves them out (a release or model whose state is not modelled).
   int64_t mamba_page_bytes = 0;
+  int64_t mamba_pages_per_request = 1;  // a state layer's pages per request
   bool dsa_indexer = false;  // DeepSeek-V3.2: each MLA layer has an indexer K cache beside it
 };
 

@@ -133,6 +133,12 @@ TEST(VllmKvSpec, Qwen3NextStateLayersShareThePool) {
   EXPECT_DOUBLE_EQ(VllmGroupConcurrency(s, 7162, 262144, 8192), 7162.0 / 485);
   // The start-up check sums every layer: 12 x 482 pages + 36 state pages.
   EXPECT_EQ(VllmNeededMemory(s, 262144, 8192), (12 * 482 + 36) * int64_t{557056});
+  // From 0.15.0 a state layer holds one page per speculative token more (here 2).
+  o.mamba_pages_per_request = 3;
+  VllmKvSpec spec3 = BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o);
+  EXPECT_EQ(VllmNeededMemory(spec3, 262144, 8192), (12 * 482 + 36 * 3) * int64_t{557056});
+  EXPECT_DOUBLE_EQ(VllmGroupConcurrency(spec3, 7162, 262144, 8192), 7162.0 / (482 + 3 * 3));
+  o.mamba_pages_per_request = 1;
   // Without a modelled state page the state layers are left out, as before.
   o.mamba_page_bytes = 0;
   EXPECT_FALSE(BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o).hybrid);

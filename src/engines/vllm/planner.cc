@@ -54,6 +54,7 @@ VllmKvStage VllmBuildKvStage(const ModelSpec& model, const VllmArgs& a, const Vl
   opt.kv_cache_dtype = sparse.kv_cache_dtype;
   opt.dsa_indexer = !v0 && sparse.indexer;
   opt.mamba_page_bytes = d.hybrid.modelled ? d.hybrid.page_bytes : 0;
+  opt.mamba_pages_per_request = d.hybrid.pages_per_request;
   // The hybrid allocator (PR #17996 era, 0.9.2+) groups sliding-window layers.
   opt.hybrid_allocator = !v0 && d.release.AtLeast(0, 9, 2) && !a.disable_hybrid_kv_cache_manager;
   opt.extra_full_layers = VllmExtraMtpLayers(model, a);
