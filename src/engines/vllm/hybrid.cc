@@ -64,15 +64,16 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
   return "";
 }
 
-// The attention kernel's block multiple. config.py @v0.11.1: 32 on compute capability
-// 10.x with head size 256 (FlashInfer, flashinfer#1993), else 16; interface.py
-// _align_hybrid_block_size @v0.18.0: at least the block size already chosen.
+// The attention kernel's block multiple: 16 (FlashAttention); config.py @v0.11.1 to
+// @v0.17.1: 32 on compute capability 10.x with head size 256 (FlashInfer,
+// flashinfer#1993), dropped in 0.18.0; platforms/interface.py _align_hybrid_block_size
+// @v0.20.0: the smallest kernel block size (16) or the block size already chosen, the larger.
 int64_t KernelAlignment(const ModelSpec& m, const GpuSpec& gpu, const VllmRelease& r,
                         int64_t block_size) {
   int64_t align = 16;
   bool blackwell = gpu.compute_capability >= 100 && gpu.compute_capability < 110;
-  if (r.AtLeast(0, 11, 1) && blackwell && m.head_dim == 256) align = 32;
-  if (r.AtLeast(0, 18, 0)) align = std::max(align, block_size);
+  if (r.AtLeast(0, 11, 1) && !r.AtLeast(0, 18, 0) && blackwell && m.head_dim == 256) align = 32;
+  if (r.AtLeast(0, 20, 0)) align = std::max(align, block_size);
   return align;
 }
 
@@ -108,9 +109,11 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
   }
   h.rule = fmt::format(
       "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
-      "a mamba state (model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2)",
-      h.alignment, WithThousands(h.state_bytes), h.alignment,
-      WithThousands(h.attn_bytes_per_token));
+      "a mamba state ({})",
+      h.alignment, WithThousands(h.state_bytes), h.alignment, WithThousands(h.attn_bytes_per_token),
+      release.AtLeast(0, 20, 0)
+          ? "platforms/interface.py _align_hybrid_block_size @v0.20.0"
+          : "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2");
   return h;
 }
 

@@ -64,6 +64,15 @@ TEST(VllmHybrid, BlackwellHeadSize256AlignsTo32From0_11_1) {
   VllmHybridBlock h = Block("0.11.1", 4, testing::B200());
   EXPECT_EQ(h.alignment, 32);
   EXPECT_EQ(h.block_size, 288);
+  // 0.18.0 dropped the rule; from 0.20.0 the backend's smallest kernel block (16) or the
+  // chosen block size, whichever is larger.
+  EXPECT_EQ(Block("0.18.0", 4, testing::B200()).block_size, 272);
+  EXPECT_EQ(Block("0.20.0", 4, testing::B200()).block_size, 272);
+  VllmArgs a = Tp(4);
+  a.block_size = 64;
+  VllmHybridBlock u = VllmHybridAttentionBlock(Qwen3Next(), testing::H100(), a,
+                                               ParseVllmRelease("0.20.0"), true, 64);
+  EXPECT_EQ(u.block_size, 64 * 5);  // 64 * cdiv(274432, 64 * 1024)
 }
 
 TEST(VllmHybrid, LargerUserBlockStaysAndPadsTheState) {
