@@ -179,6 +179,7 @@ struct RawFlags {
   std::optional<double> util, swap;
   std::optional<bool> ep, eager, chunked, no_hybrid;
   std::optional<std::string> mamba_dtype, mamba_ssm_dtype;  // hybrid state (hybrid.h)
+  std::optional<bool> prefix_caching;                       // hybrid state pages (hybrid.h)
 };
 
 void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
@@ -206,6 +207,8 @@ void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.Bool({"--disable-hybrid-kv-cache-manager"}, &f->no_hybrid);
   p.String({"--mamba-cache-dtype"}, &f->mamba_dtype);
   p.String({"--mamba-ssm-cache-dtype"}, &f->mamba_ssm_dtype);
+  p.Bool({"--enable-prefix-caching"}, &f->prefix_caching);
+  p.BoolFalse({"--no-enable-prefix-caching"}, &f->prefix_caching);
 }
 
 // Flags vLLM takes that do not change memory: accepted without a warning.
@@ -238,8 +241,7 @@ void DeclareIgnoredFlags(FlagParser& p) {
     p.Ignored({f}, true);
   }
   for (const char* f : {"--trust-remote-code", "--enable-auto-tool-choice",
-                        "--disable-log-requests", "--disable-log-stats", "--enable-prefix-caching",
-                        "--no-enable-prefix-caching", "--enable-log-requests"}) {
+                        "--disable-log-requests", "--disable-log-stats", "--enable-log-requests"}) {
     p.Ignored({f}, false);
   }
 }
@@ -308,6 +310,7 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   if (f.dtype && *f.dtype == "float32" && a->kv_cache_dtype == "auto")
     a->kv_cache_dtype = "float32";
   ApplyMambaDtypeFlags(f, a);
+  a->enable_prefix_caching = f.prefix_caching;
   a->enforce_eager = f.eager.value_or(false);
   if (f.kv_mem) {
     int64_t v = ParseHumanInt("--kv-cache-memory", *f.kv_mem);

@@ -102,10 +102,15 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
     h.block_size = h.min_block_size;
   }
   h.page_bytes = h.block_size * h.attn_bytes_per_token;
-  // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0 (mamba_cache_mode "none"):
-  // one page plus one per speculative token (num_speculative_blocks); one page before.
-  if (release.AtLeast(0, 15, 0) && a.speculative) {
-    h.pages_per_request += a.speculative->num_speculative_tokens;
+  // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0: one page plus one per
+  // speculative token (num_speculative_blocks), and one more in mamba_cache_mode "align",
+  // which --enable-prefix-caching selects for a model without "all" support, as the gated
+  // delta-net models are (models/config.py MambaModelConfig @v0.15.0; off by default for
+  // hybrids, config/model.py is_prefix_caching_supported). One page before 0.15.0, where
+  // vLLM turns prefix caching off for these models.
+  if (release.AtLeast(0, 15, 0)) {
+    if (a.speculative) h.pages_per_request += a.speculative->num_speculative_tokens;
+    if (a.enable_prefix_caching.value_or(false)) h.pages_per_request += 1;
   }
   h.rule = fmt::format(
       "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "

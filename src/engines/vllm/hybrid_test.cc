@@ -157,5 +157,18 @@ TEST(VllmHybrid, SpeculativeTokensWidenTheConvState) {
   EXPECT_EQ(h.pages_per_request, 3);  // one plus one per speculative token
 }
 
+TEST(VllmHybrid, PrefixCachingAlignModeHoldsTwoStatePagesFrom0_15) {
+  VllmArgs a = ParseVllmArgs({"--tensor-parallel-size", "2", "--enable-prefix-caching"});
+  ASSERT_TRUE(a.enable_prefix_caching.value_or(false));
+  auto pages = [&](const char* release) {
+    return VllmHybridAttentionBlock(Qwen3Next(), testing::H200(), a, ParseVllmRelease(release),
+                                    true, 16)
+        .pages_per_request;
+  };
+  EXPECT_EQ(pages("0.14.1"), 1);  // vLLM turns prefix caching off for the model
+  EXPECT_EQ(pages("0.15.0"), 2);  // mamba_cache_mode "align"
+  EXPECT_EQ(Block("0.15.0", 2, testing::H200()).pages_per_request, 1);  // off by default
+}
+
 }  // namespace
 }  // namespace kvplan
