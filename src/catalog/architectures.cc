@@ -53,6 +53,11 @@ constexpr FieldAlias kBloomAliases[] = {
 // EXAONE-3.x remote-code ExaoneConfig attribute_map.
 constexpr FieldAlias kExaoneAliases[] = {{"num_hidden_layers", "num_layers"}};
 
+// transformers granitemoehybrid/configuration_granitemoehybrid.py names.
+constexpr MambaKeys kGraniteMambaKeys = {"mamba_n_heads",   "mamba_d_head",   "mamba_d_state",
+                                         "mamba_n_groups",  "mamba_d_conv",   "mamba_expand",
+                                         "mamba_conv_bias", "mamba_proj_bias"};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -337,6 +342,15 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .mlp_bias = true,
      .embedding_norm = true,
      .intermediate_ratio = 4},
+    // granitemoehybrid/modeling_granitemoehybrid.py (SGLang models/granitemoehybrid.py,
+    // vLLM granitemoehybrid.py): layer_types "mamba" (Mamba2 mixer) or
+    // "attention" (NoPE GQA), each with a shared MLP of shared_intermediate_size
+    // and, when num_local_experts > 0, routed experts sized by intermediate_size
+    {.architecture = "GraniteMoeHybridForCausalLM",
+     .model_type = "granitemoehybrid",
+     .family_name = "granitemoehybrid",
+     .family = ModelFamily::kMamba2Hybrid,
+     .mamba = &kGraniteMambaKeys},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -348,11 +362,11 @@ constexpr ArchitectureInfo kArchitectures[] = {
 // (mamba conv + SSM state, linear-attention state) needs engine memory rules
 // kvplan does not have yet (Qwen3-Next is the one modelled).
 constexpr std::string_view kUnmodelledState[] = {
-    "NemotronHForCausalLM",     "MambaForCausalLM",          "Mamba2ForCausalLM",
-    "JambaForCausalLM",         "FalconH1ForCausalLM",       "GraniteMoeHybridForCausalLM",
-    "BambaForCausalLM",         "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
-    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
-    "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
+    "NemotronHForCausalLM",      "MambaForCausalLM",      "Mamba2ForCausalLM",
+    "JambaForCausalLM",          "FalconH1ForCausalLM",   "BambaForCausalLM",
+    "Zamba2ForCausalLM",         "Lfm2ForCausalLM",       "MiniMaxText01ForCausalLM",
+    "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM", "Plamo2ForCausalLM",
+    "RecurrentGemmaForCausalLM",
 
 };
 
@@ -398,6 +412,7 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kGemma3, "sliding + full", "dense"},
     {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
     {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
+    {ModelFamily::kMamba2Hybrid, "linear (mamba2) + full", "moe + shared / dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
 };

@@ -13,16 +13,17 @@
 namespace kvplan {
 
 enum class ModelFamily {
-  kDense,      // Llama, Mistral, Qwen2, Qwen3, Phi-3, Granite, OLMo-2, Gemma: GQA + dense MLP
-  kMoe,        // Mixtral, Qwen2-MoE, Qwen3-MoE, GLM-4.5: GQA + routed experts
-  kDeepseek,   // DeepSeek-V2/V3/V3.2, Kimi-K2: MLA + MoE with shared experts
-  kGptOss,     // gpt-oss: alternating sliding/full GQA with sinks, mxfp4 experts
-  kGemma2,     // Gemma-2: alternating sliding/full, 4 norms per layer
-  kGemma3,     // Gemma-3 (text or ForConditionalGeneration with a SigLIP tower)
-  kQwen3Next,  // Qwen3-Next: gated delta-net linear layers + gated full attention
-  kLlama4,     // Llama-4: chunked local attention on 3 of 4 layers, MoE + shared expert
-  kEagle,      // EAGLE-1/2 Llama draft
-  kEagle3,     // EAGLE-3 Llama draft
+  kDense,         // Llama, Mistral, Qwen2, Qwen3, Phi-3, Granite, OLMo-2, Gemma: GQA + dense MLP
+  kMoe,           // Mixtral, Qwen2-MoE, Qwen3-MoE, GLM-4.5: GQA + routed experts
+  kDeepseek,      // DeepSeek-V2/V3/V3.2, Kimi-K2: MLA + MoE with shared experts
+  kGptOss,        // gpt-oss: alternating sliding/full GQA with sinks, mxfp4 experts
+  kGemma2,        // Gemma-2: alternating sliding/full, 4 norms per layer
+  kGemma3,        // Gemma-3 (text or ForConditionalGeneration with a SigLIP tower)
+  kQwen3Next,     // Qwen3-Next: gated delta-net linear layers + gated full attention
+  kLlama4,        // Llama-4: chunked local attention on 3 of 4 layers, MoE + shared expert
+  kMamba2Hybrid,  // Granite-4.0-H: Mamba2 mixer or attention per layer, MoE + shared / dense
+  kEagle,         // EAGLE-1/2 Llama draft
+  kEagle3,        // EAGLE-3 Llama draft
 };
 
 // A value transformers' config class gives a field the config.json omits.
@@ -52,6 +53,19 @@ enum class TowerWeights {
   kNone,       // text-only model
   kCounted,    // vision_config read and counted (SigLIP for Gemma-3, Llama-4's own)
   kUncounted,  // present in the checkpoint but not counted (said in ModelSpec)
+};
+
+// The config keys a Mamba2 hybrid names its mixer geometry with (they differ
+// by family: Granite's mamba_n_heads is Mamba2Config's num_heads).
+struct MambaKeys {
+  const char* heads;
+  const char* head_dim;
+  const char* state_size;
+  const char* groups;
+  const char* conv_kernel;
+  const char* expand;  // intermediate = expand x hidden_size
+  const char* conv_bias;
+  const char* proj_bias;
 };
 
 struct ArchitectureInfo {
@@ -85,6 +99,8 @@ struct ArchitectureInfo {
   // A config saying "multi_query": true without a KV head count has one KV
   // head (GPTBigCode, Falcon-7B).
   bool multi_query_key = false;
+  // Mamba2 hybrids (ModelFamily::kMamba2Hybrid): where the mixer geometry is.
+  const MambaKeys* mamba = nullptr;
 };
 
 // nullptr when unsupported.

@@ -293,6 +293,50 @@ void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& 
   m.linear_conv_kernel_dim = need("linear_conv_kernel_dim");
 }
 
+// A Mamba2 mixer's geometry under the architecture's key names
+// (architectures.cc MambaKeys). The intermediate width is expand x hidden
+// (transformers GraniteMoeHybridMambaLayer: int(mamba_expand * hidden_size)).
+void ReadMamba2(const Json& cfg, const std::string& origin, const MambaKeys& k, ModelSpec& m) {
+  auto need = [&](const char* key) {
+    return ToInt(RequirePositive(cfg, key, origin), key, origin);
+  };
+  m.state_kind = StateKind::kMamba2;
+  m.mamba_num_heads = need(k.heads);
+  m.mamba_head_dim = need(k.head_dim);
+  m.mamba_state_size = need(k.state_size);
+  m.mamba_n_groups = need(k.groups);
+  m.mamba_conv_kernel = need(k.conv_kernel);
+  m.mamba_intermediate_size =
+      ToInt(CheckedMul(need(k.expand), m.hidden_size, "mamba intermediate size"), k.expand, origin);
+  m.mamba_conv_bias = OptBool(cfg, k.conv_bias, origin).value_or(true);
+  m.mamba_proj_bias = OptBool(cfg, k.proj_bias, origin).value_or(false);
+  if (m.mamba_num_heads % m.mamba_n_groups != 0) {
+    throw InputError(origin + ": " + k.heads + " " + std::to_string(m.mamba_num_heads) +
+                     " is not a multiple of " + k.groups + " " + std::to_string(m.mamba_n_groups));
+  }
+}
+
+// Granite-4.0-H: every layer has a shared MLP (shared_intermediate_size); with
+// num_local_experts > 0 routed experts beside it (no gate on the shared one),
+// else the shared MLP is the layer's dense MLP.
+void ReadGraniteHybridMlp(const Json& cfg, const std::string& origin, ModelSpec& m,
+                          LayerPlan& plan) {
+  const int shared = OptPositiveInt(cfg, "shared_intermediate_size", origin, 0);
+  if (OptInt(cfg, "num_local_experts", origin).value_or(0) > 0) {
+    ReadMoe(cfg, origin, m, plan);
+    m.shared_expert_intermediate_size = shared;
+    m.shared_expert_gate = false;
+  } else if (shared > 0) {
+    m.intermediate_size = shared;
+  }
+}
+
+void ReadMamba2Hybrid(const Json& cfg, const std::string& origin, const MambaKeys& k, ModelSpec& m,
+                      LayerPlan& plan) {
+  ReadGraniteHybridMlp(cfg, origin, m, plan);
+  ReadMamba2(cfg, origin, k, m);
+}
+
 // An MoE variant under a dense architecture name (MiniCPM-MoE) would be
 // priced as dense: refuse it until the table describes it.
 void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const ModelSpec& m) {
@@ -353,6 +397,9 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       m.qk_norm = m.attention_output_gate = true;
       plan.full_attention_interval = OptPositiveInt(cfg, "full_attention_interval", origin, 4);
       break;
+    case ModelFamily::kMamba2Hybrid:
+      ReadMamba2Hybrid(cfg, origin, *arch.mamba, m, plan);
+      break;
     case ModelFamily::kLlama4:
       ReadMoe(cfg, origin, m, plan);
       // Experts and the one shared expert use intermediate_size; dense layers
@@ -386,10 +433,11 @@ LayerKind KindOf(const std::string& type, const std::string& origin) {
   if (type == "full_attention" || type == "attention") return LayerKind::kFull;
   if (type == "sliding_attention") return LayerKind::kSliding;
   if (type == "chunked_attention") return LayerKind::kChunked;
-  if (type == "linear_attention") return LayerKind::kLinear;
+  // Granite-4.0-H names its Mamba2 layers "mamba".
+  if (type == "linear_attention" || type == "mamba") return LayerKind::kLinear;
   throw InputError(origin + ": unknown layer_types entry \"" + type +
-                   "\" (expected full_attention, sliding_attention, chunked_attention or "
-                   "linear_attention)");
+                   "\" (expected full_attention, sliding_attention, chunked_attention, "
+                   "linear_attention or mamba)");
 }
 
 void FillLayerKinds(const std::string& origin, const LayerPlan& plan, ModelSpec& m) {

@@ -25,6 +25,12 @@ enum class LayerKind {
   kLinear,   // linear attention / mamba state, no per-token KV (Qwen3-Next)
 };
 
+// What a kLinear layer keeps per request (catalog/state_shapes.h).
+enum class StateKind {
+  kGatedDeltaNet,  // Qwen3-Next / Qwen3.5 linear attention (linear_* fields)
+  kMamba2,         // Mamba2 mixer (mamba_* fields): Granite-4.0-H
+};
+
 // How the checkpoint stores its weights (config.json "quantization_config").
 struct Quantization {
   std::string method;  // "" for none; "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", ...
@@ -125,6 +131,14 @@ struct ModelSpec {
   // Qwen3-Next gated delta-net (LayerKind::kLinear) geometry.
   int linear_num_key_heads = 0, linear_num_value_heads = 0;
   int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
+  // Mamba2 mixer geometry (StateKind::kMamba2), under the names of
+  // transformers' Mamba2Config / NemotronHConfig (mamba_num_heads, ...).
+  StateKind state_kind = StateKind::kGatedDeltaNet;
+  int mamba_num_heads = 0, mamba_head_dim = 0, mamba_state_size = 0, mamba_n_groups = 0;
+  int mamba_conv_kernel = 0;
+  int mamba_intermediate_size = 0;  // expand x hidden (or num_heads x head_dim)
+  bool mamba_conv_bias = true;      // conv1d bias
+  bool mamba_proj_bias = false;     // in_proj / out_proj biases
   // Vision tower: "siglip" (Gemma-3) or "llama4".
   std::string vision_kind;
   int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;

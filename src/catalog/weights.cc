@@ -148,8 +148,28 @@ class Estimator {
     }
   }
 
+  // Mamba2 mixer (transformers GraniteMoeHybridMambaLayer): in_proj to
+  // z, x, B, C and dt; conv1d over x, B, C; per-head dt_bias, A_log, D; a
+  // gated RMSNorm; out_proj. Head-parallel except the norm (approximated as split).
+  void Mamba2Mixer(Costs& c) const {
+    const int64_t h = m_.hidden_size, inter = m_.mamba_intermediate_size;
+    const int64_t heads = m_.mamba_num_heads;
+    const int64_t conv_dim = inter + 2 * int64_t{m_.mamba_n_groups} * m_.mamba_state_size;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(inter + conv_dim + heads, h, qz, tp);  // in_proj
+    a += Linear(h, inter, qz, tp);                     // out_proj
+    if (m_.mamba_proj_bias) a += Vector(inter + conv_dim + heads + h, tp);
+    a += Vector(Mul(conv_dim, m_.mamba_conv_kernel), tp);  // conv1d
+    if (m_.mamba_conv_bias) a += Vector(conv_dim, tp);
+    a += Vector(3 * heads, tp);  // dt_bias, A_log, D
+    a += Vector(inter, tp);      // gated RMSNorm
+  }
+
   // Qwen3-Next gated delta-net; all head-parallel except the norm.
   void LinearAttention(Costs& c) const {
+    if (m_.state_kind == StateKind::kMamba2) return Mamba2Mixer(c);
     const int64_t h = m_.hidden_size;
     const int64_t key_dim = int64_t{m_.linear_num_key_heads} * m_.linear_key_head_dim;
     const int64_t value_dim = int64_t{m_.linear_num_value_heads} * m_.linear_value_head_dim;

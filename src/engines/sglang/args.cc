@@ -25,6 +25,8 @@ struct RawFlags {
   std::optional<std::string> model_path, kv_dtype, quantization, spec_algo, draft_path, backend;
   std::optional<int64_t> tp, pp, dp, ep;
   std::optional<bool> dp_attention, disable_graph, piecewise_on, piecewise_off;
+  std::optional<std::string> mamba_ssm_dtype;
+  std::optional<bool> disable_radix_cache;
 };
 
 void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
@@ -54,6 +56,10 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--speculative-num-draft-tokens"}, &a.speculative_num_draft_tokens);
   p.Double({"--swa-full-tokens-ratio"}, &a.swa_full_tokens_ratio);
   p.String({"--attention-backend"}, &f.backend);
+  p.Int({"--max-mamba-cache-size"}, &a.max_mamba_cache_size);
+  p.Double({"--mamba-full-memory-ratio"}, &a.mamba_full_memory_ratio);
+  p.String({"--mamba-ssm-dtype"}, &f.mamba_ssm_dtype);
+  p.Bool({"--disable-radix-cache"}, &f.disable_radix_cache);
 }
 
 // Accepted, and irrelevant to memory accounting.
@@ -87,9 +93,9 @@ void AddIgnoredFlags(FlagParser& p) {
     p.Ignored({f}, true);
   }
   for (const char* f :
-       {"--trust-remote-code", "--enable-metrics", "--disable-radix-cache",
-        "--enable-torch-compile", "--skip-server-warmup", "--log-requests", "--enable-mixed-chunk",
-        "--disable-custom-all-reduce", "--enable-cache-report", "--disable-overlap-schedule"}) {
+       {"--trust-remote-code", "--enable-metrics", "--enable-torch-compile", "--skip-server-warmup",
+        "--log-requests", "--enable-mixed-chunk", "--disable-custom-all-reduce",
+        "--enable-cache-report", "--disable-overlap-schedule"}) {
     p.Ignored({f}, false);
   }
 }
@@ -110,6 +116,15 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   // server_args.py: --attention-backend is an argparse `choices` flag.
   CheckSglangAttentionBackend(a.attention_backend);
   a.disable_cuda_graph = f.disable_graph.value_or(false);
+  a.disable_radix_cache = f.disable_radix_cache.value_or(false);
+  a.mamba_ssm_dtype = f.mamba_ssm_dtype.value_or("");
+  // configs/mamba_utils.py mamba2_state_dtype: the SSM state dtypes the engine maps.
+  if (!a.mamba_ssm_dtype.empty() && a.mamba_ssm_dtype != "float32" &&
+      a.mamba_ssm_dtype != "bfloat16" && a.mamba_ssm_dtype != "float16") {
+    throw InputError(fmt::format(
+        "--mamba-ssm-dtype: invalid choice '{}' (choose from 'float32', 'bfloat16', 'float16')",
+        a.mamba_ssm_dtype));
+  }
   if (f.piecewise_on && f.piecewise_off) {
     throw InputError(
         "--enable-piecewise-cuda-graph and --disable-piecewise-cuda-graph contradict each other");

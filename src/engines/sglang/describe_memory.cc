@@ -33,6 +33,28 @@ void DescribeKvFigures(const SglangStages& s, const ModelSpec& model, std::vecto
   }
 }
 
+// What the state-pool stage does not know.
+void DescribeStateWarnings(const SglangStages& s, const ModelSpec& model,
+                           std::vector<std::string>* w) {
+  if (!s.state.active) return;
+  if (model.state_kind == StateKind::kMamba2) {
+    w->push_back(fmt::format(
+        "{}: kvplan applies SGLang's Mamba2 state pool rule without checking from which release "
+        "SGLang serves this architecture",
+        model.architecture));
+  }
+  if (s.launch.args.pp > 1) {
+    w->push_back(
+        fmt::format("the mamba state pool counts all {} state layers on each pipeline stage (the "
+                    "per-stage split of the state is not modelled)",
+                    s.state.shape.layers));
+  }
+  if (s.state.slots_per_request > 1 && s.pool.state_cap == 0) {
+    w->push_back(fmt::format("max_mamba_cache_size {} // {} leaves no request slot", s.state.slots,
+                             s.state.slots_per_request));
+  }
+}
+
 }  // namespace
 
 void DescribeSglangFigures(const SglangStages& s, const ModelSpec& model, PlanResult* r) {
@@ -56,6 +78,12 @@ void DescribeSglangFigures(const SglangStages& s, const ModelSpec& model, PlanRe
     add("speculative_num_draft_tokens", sp.draft_tokens);
   }
   if (s.verdict.ok) DescribeKvFigures(s, model, &f);
+  if (s.state.active) {
+    add("mamba_cache_per_req_bytes", s.state.per_req);
+    add("max_mamba_cache_size", s.state.slots);
+    add("mamba_state_bytes", s.state.bytes);
+    add("mamba_intermediate_bytes", s.state.intermediate_bytes);
+  }
   add("draft_weights_bytes", s.weights.draft_weights);
   add("draft_kv_bytes", sl.draft_kv);
   add("slack_bytes", s.budget.slack_bytes);
@@ -74,6 +102,10 @@ void DescribeSglangMemory(const SglangStages& s, const GpuSpec& gpu, PlanResult*
   m.push_back({"weights", s.weights.weights});
   if (draft_first && draft_weights > 0) m.push_back({"draft weights", draft_weights});
   if (!s.verdict.ok) return;
+  if (s.state.intermediate_bytes > 0) {
+    m.push_back({"mamba intermediate states", s.state.intermediate_bytes});
+  }
+  if (s.state.active) m.push_back({"mamba state pool", s.state.bytes});
   m.push_back({"KV cache", sl.kv_pool});
   if (sl.draft_kv > 0) m.push_back({"draft KV cache", sl.draft_kv});
   if (!draft_first && draft_weights > 0) m.push_back({"draft weights", draft_weights});
@@ -113,6 +145,7 @@ void DescribeSglangWarnings(const SglangStages& s, const ModelSpec& model, PlanR
                       : std::string("fitted"),
         FormatGiB(sl.draft_kv + sl.draft_weights_in_slack, 3)));
   }
+  DescribeStateWarnings(s, model, &w);
   if (s.settings.gpu_mem_mib == 0) {
     w.push_back("GPU capacity unknown: SGLang falls back to mem_fraction_static 0.88");
   }

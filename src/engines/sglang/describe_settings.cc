@@ -44,11 +44,21 @@ std::string KvRuleText(SglangKvRule rule, const ModelSpec& model, const GpuSpec&
   return fmt::format("auto for DeepSeek DSA on compute capability {}", gpu.compute_capability);
 }
 
-std::string RequestsRuleText(const SglangStages& s) {
+std::string RequestsBaseRuleText(const SglangStages& s) {
   if (s.launch.args.max_running_requests) return "user";
   if (s.pool.spec_reset) return "reset to 48 for speculative decoding";
   return fmt::format("min(max(int({} / {} * 512), 2048), 4096)", s.tokens.profiled,
                      s.settings.context_length);
+}
+
+// Hybrid models: the state pool's slots bound the running requests.
+std::string RequestsRuleText(const SglangStages& s) {
+  std::string rule = RequestsBaseRuleText(s);
+  if (s.pool.state_cap >= 0) {
+    rule += fmt::format("; min(., max_mamba_cache_size {} // {}) = {} (state pool)", s.state.slots,
+                        s.state.slots_per_request, s.pool.state_cap);
+  }
+  return rule;
 }
 
 // The settings the engine resolves before it measures memory.

@@ -4,6 +4,7 @@
 
 #include "base/format.h"
 #include "base/text.h"
+#include "base/units.h"
 #include "engines/sglang/stages.h"
 
 namespace kvplan {
@@ -39,10 +40,65 @@ void DescribeBudget(const SglangStages& s, const GpuSpec& gpu, std::vector<Stage
        fmt::format("pre_load_free * (1 - mem_fraction_static) = {:.3f} * (1 - {:.3f}) = {:.3f} GiB",
                    b.pre_gib, s.settings.mem_fraction_static, b.slack_gib),
        b.slack_bytes, s.launch.era->source, ""});
+  const SglangStatePool& st = s.state;
+  const double rest_gib = st.active ? st.rest_before_gib : b.rest_gib;
   out->push_back({"rest_memory",
                   fmt::format("post_load_free - slack = {:.3f} - {:.3f} = {:.3f} GiB", b.post_gib,
-                              b.slack_gib, b.rest_gib),
-                  b.rest_bytes, "model_runner.py profile_max_num_token", ""});
+                              b.slack_gib, rest_gib),
+                  st.active ? st.rest_before_bytes : b.rest_bytes,
+                  "model_runner.py profile_max_num_token", ""});
+}
+
+// How max_mamba_cache_size was chosen.
+std::string StateSlotsFormula(const SglangStatePool& st, double rest_gib) {
+  switch (st.rule) {
+    case SglangStateRule::kRatio:
+      return fmt::format(
+          "max_mamba_cache_size = int({:.3f} GiB * {} / (1 + {}) * 2^30 // {} B) = {} slots "
+          "(--mamba-full-memory-ratio {})",
+          rest_gib, st.ratio, st.ratio, WithThousands(st.per_req), st.slots, st.ratio);
+    case SglangStateRule::kUserSize:
+      return fmt::format("max_mamba_cache_size = --max-mamba-cache-size = {} slots", st.slots);
+    case SglangStateRule::kRadixOffReqs:
+      return fmt::format(
+          "max_mamba_cache_size = --max-running-requests (radix cache disabled) = {} slots",
+          st.slots);
+    case SglangStateRule::kRadixOffDefault:
+      return fmt::format("max_mamba_cache_size = 512 (radix cache disabled) = {} slots", st.slots);
+  }
+  return "";
+}
+
+// mamba_cache_per_req, the intermediate states of speculative decoding, the
+// state pool and the rest left for the KV cache.
+void DescribeStatePool(const SglangStages& s, std::vector<Stage>* out) {
+  const SglangStatePool& st = s.state;
+  if (!st.active) return;
+  const StateShape& sh = st.shape.shape;
+  out->push_back(
+      {"mamba_cache_per_req",
+       fmt::format("{} state layers * (conv {} x {} x {} B + ssm {} x {} x {} x {} B) = "
+                   "{} B",
+                   st.shape.layers, sh.conv_channels, sh.conv_width, st.conv_bytes, sh.heads,
+                   sh.head_dim, sh.state_size, st.ssm_bytes, WithThousands(st.per_req)),
+       st.per_req, "configs/mamba_utils.py mamba_cache_per_req; catalog/state_shapes.h", ""});
+  double rest_gib = st.rest_before_gib;
+  if (st.intermediate_bytes > 0) {
+    out->push_back({"mamba intermediate states",
+                    fmt::format("mamba_cache_per_req * {} requests * {} draft tokens",
+                                st.intermediate_reqs, s.settings.spec.draft_tokens),
+                    st.intermediate_bytes, "model_runner.py handle_max_mamba_cache", ""});
+    rest_gib -= ToGiB(st.intermediate_bytes);
+  }
+  out->push_back({"mamba state pool",
+                  StateSlotsFormula(st, rest_gib) +
+                      fmt::format("; {} slots * {} B", st.slots, WithThousands(st.per_req)),
+                  st.bytes, "model_runner.py handle_max_mamba_cache", ""});
+  out->push_back(
+      {"rest_memory for the KV cache",
+       fmt::format("rest_memory - state pool{} = {:.3f} GiB",
+                   st.intermediate_bytes > 0 ? " - intermediate states" : "", s.budget.rest_gib),
+       s.budget.rest_bytes, "model_runner.py handle_max_mamba_cache", ""});
 }
 
 // cell_size, the profiled tokens, the draft's headroom and max_total_num_tokens.
@@ -79,6 +135,7 @@ void DescribeTokens(const SglangStages& s, const ModelSpec& model, std::vector<S
 void DescribeSglangStages(const SglangStages& s, const ModelSpec& model, const GpuSpec& gpu,
                           PlanResult* r) {
   DescribeBudget(s, gpu, &r->stages);
+  DescribeStatePool(s, &r->stages);
   DescribeTokens(s, model, &r->stages);
   const SglangSlack& sl = s.slack;
   r->stages.push_back({"req_to_token pool",

@@ -16,7 +16,24 @@ namespace {
 // (10^8 took 5 s and 110 MB for the list alone).
 constexpr int64_t kMaxCudaGraphBs = 1'000'000;
 
+// The hybrid state pool's flags (server_args.py @v0.5.5).
+void ValidateStateFlags(const SglangArgs& a) {
+  if (a.max_mamba_cache_size) {
+    if (*a.max_mamba_cache_size < 1) {
+      throw InputError(fmt::format("--max-mamba-cache-size must be at least 1, got {}",
+                                   *a.max_mamba_cache_size));
+    }
+    CheckedAtMost(*a.max_mamba_cache_size, kMaxInputCount, "--max-mamba-cache-size");
+  }
+  if (a.mamba_full_memory_ratio &&
+      !(*a.mamba_full_memory_ratio > 0 && *a.mamba_full_memory_ratio <= 1000)) {
+    throw InputError(fmt::format("--mamba-full-memory-ratio must be in (0, 1000], got {}",
+                                 *a.mamba_full_memory_ratio));
+  }
+}
+
 void Validate(const SglangArgs& a) {
+  ValidateStateFlags(a);
   auto positive = [](const char* flag, int64_t v) {
     if (v < 1) throw InputError(fmt::format("{} must be at least 1, got {}", flag, v));
     CheckedAtMost(v, kMaxInputCount, flag);
@@ -119,6 +136,8 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
     l.context_refusal = SglangContextLengthError(*a.context_length, model.max_position_embeddings);
     return l;
   }
+  l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+  if (!l.state_refusal.empty()) return l;
   l.sharding_problems = LoadProblems(model, a);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;

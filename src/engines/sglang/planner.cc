@@ -83,6 +83,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     if (opts.fixes) SglangAddContextFixes(version, model, gpu, args_in, measured, draft, &r);
     return r;
   }
+  if (!l.state_refusal.empty()) return Refused(l, std::move(r), gpu, l.state_refusal);
   if (!l.sharding_problems.empty()) {
     r = ShardingFailure(l, std::move(r), gpu, explain);
     if (opts.fixes) SglangAddShardingFixes(version, model, gpu, args_in, measured, draft, &r);
@@ -96,9 +97,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     return r;
   }
   s.budget = SglangBudgetOf(l, s.settings, s.weights, measured);
+  s.state = SglangStatePoolOf(l, s.settings, model, &s.budget);
   s.cell = SglangCellSize(*l.era, l.version_key, model, l.args, draft);
   const int64_t profiled = SglangProfiledTokens(s.budget, s.cell);
   s.pool = SglangRequestPoolOf(l, s.settings, profiled);
+  SglangCapPoolByState(s.state, &s.pool);
   s.tokens = SglangTokensOf(l, s.settings, s.cell, s.pool, model, profiled);
   s.verdict = SglangVerdictOf(l, s.settings, s.budget, s.tokens);
   s.running = SglangRunningOf(l, s.pool, s.tokens);

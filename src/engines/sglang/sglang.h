@@ -40,6 +40,11 @@ struct SglangArgs {
   std::optional<int64_t> speculative_eagle_topk;
   std::optional<int64_t> speculative_num_draft_tokens;
   std::optional<double> swa_full_tokens_ratio;
+  // Hybrid (mamba / linear-attention) state pool: server_args.py @v0.5.5.
+  std::optional<int64_t> max_mamba_cache_size;    // request state slots
+  std::optional<double> mamba_full_memory_ratio;  // state : KV memory, default 0.9
+  std::string mamba_ssm_dtype;                    // "" = float32
+  bool disable_radix_cache = false;
   std::string attention_backend;
   std::vector<std::string> unknown_flags;  // accepted by the parser, not modelled
   // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 given in the pasted command.

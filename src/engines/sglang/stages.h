@@ -14,6 +14,7 @@
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "catalog/state_shapes.h"
 #include "engines/common/plan.h"
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
@@ -44,6 +45,9 @@ struct SglangLaunch {
   // it comes before any sharding check.
   std::string context_refusal;
   std::vector<std::string> sharding_problems;  // load-time failures, first one is fatal
+  // kvplan's refusal of a hybrid model on a release whose state pool it does
+  // not model ("" when none; engines/sglang/state_pool.cc).
+  std::string state_refusal;
 };
 
 // configs/model_config.py's error for --context-length above the derived length.
@@ -104,12 +108,47 @@ struct SglangBudget {
 SglangBudget SglangBudgetOf(const SglangLaunch& launch, const SglangSettings& s,
                             const SglangWeights& w, const SglangMeasured& measured);
 
+// --- state pool: the mamba / linear-attention state of hybrid models --------
+enum class SglangStateRule {
+  kRatio,            // rest_memory split by --mamba-full-memory-ratio (v0.5.3+)
+  kUserSize,         // --max-mamba-cache-size
+  kRadixOffReqs,     // radix cache off: --max-running-requests slots
+  kRadixOffDefault,  // radix cache off, no --max-running-requests: 512 slots
+};
+
+struct SglangStatePool {
+  bool active = false;  // the model has state layers
+  HybridState shape;    // per attention-TP rank
+  int conv_bytes = 2, ssm_bytes = 4;
+  int64_t per_req = 0;             // mamba_cache_per_req
+  int64_t intermediate_reqs = 0;   // speculative: requests whose draft states are reserved
+  int64_t intermediate_bytes = 0;  // per_req * reqs * num_draft_tokens
+  SglangStateRule rule = SglangStateRule::kRatio;
+  double ratio = 0;               // --mamba-full-memory-ratio (kRatio)
+  int64_t slots = 0;              // max_mamba_cache_size
+  int64_t bytes = 0;              // slots * per_req
+  int64_t slots_per_request = 1;  // max_num_reqs <= slots // this
+  double rest_before_gib = 0;     // rest_memory before the state pool
+  int64_t rest_before_bytes = 0;
+};
+
+// Refusal text when SGLang at `version_key` cannot be planned with the
+// model's state layers; "" when it can (or the model has none).
+std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
+                               const std::string& version);
+
+// model_runner.py handle_max_mamba_cache: the state pool carved out of
+// rest_memory; *b is left with the rest for the KV cache.
+SglangStatePool SglangStatePoolOf(const SglangLaunch& launch, const SglangSettings& s,
+                                  const ModelSpec& model, SglangBudget* b);
+
 // --- tokens: the profiled count, the request pool and the clamps -------------
 struct SglangRequestPool {
   std::optional<int64_t> user_reqs;  // the user's value, or 48 for speculative decoding
   bool spec_reset = false;           // user_reqs is the speculative 48
   int64_t max_num_reqs = 0;
   int64_t attn_dp = 1;
+  int64_t state_cap = -1;  // max_mamba_cache_size // slots per request; -1 without state
 };
 
 struct SglangTokens {
@@ -123,6 +162,8 @@ struct SglangTokens {
 int64_t SglangProfiledTokens(const SglangBudget& b, const SglangCell& cell);
 SglangRequestPool SglangRequestPoolOf(const SglangLaunch& launch, const SglangSettings& s,
                                       int64_t profiled);
+// Hybrid models: max_num_reqs <= max_mamba_cache_size // slots per request.
+void SglangCapPoolByState(const SglangStatePool& state, SglangRequestPool* pool);
 SglangTokens SglangTokensOf(const SglangLaunch& launch, const SglangSettings& s,
                             const SglangCell& cell, const SglangRequestPool& pool,
                             const ModelSpec& model, int64_t profiled);
@@ -169,6 +210,7 @@ struct SglangStages {
   SglangSettings settings;
   SglangWeights weights;
   SglangBudget budget;
+  SglangStatePool state;
   SglangCell cell;
   SglangRequestPool pool;
   SglangTokens tokens;

@@ -44,6 +44,13 @@ SglangRequestPool SglangRequestPoolOf(const SglangLaunch& l, const SglangSetting
   return p;
 }
 
+void SglangCapPoolByState(const SglangStatePool& state, SglangRequestPool* p) {
+  if (!state.active) return;
+  // model_runner.py @v0.5.5 init_memory_pool: max_num_reqs <= max_mamba_cache_size // ratio
+  p->state_cap = state.slots / state.slots_per_request;
+  p->max_num_reqs = std::min(p->max_num_reqs, p->state_cap);
+}
+
 SglangTokens SglangTokensOf(const SglangLaunch& l, const SglangSettings& s, const SglangCell& cell,
                             const SglangRequestPool& pool, const ModelSpec& model,
                             int64_t profiled) {
@@ -122,6 +129,11 @@ SglangRunning SglangRunningOf(const SglangLaunch& l, const SglangRequestPool& po
     const int64_t want = pool.user_reqs ? *pool.user_reqs / pool.attn_dp : pool.max_num_reqs;
     run.max_running_requests = std::min(want, t.tokens / 2);
     run.pool_rows = std::max<int64_t>(run.max_running_requests, 0) + era.req_to_token_extra_rows;
+  }
+  // kv_cache_configurator.py resolve_max_num_reqs (2026): mamba models also
+  // take min(., max_mamba_cache_size // mamba_ratio), the user's value included.
+  if (pool.state_cap >= 0) {
+    run.max_running_requests = std::min(run.max_running_requests, pool.state_cap);
   }
   if (run.max_running_requests < 0) run.max_running_requests = 0;
   return run;

@@ -1,0 +1,76 @@
+// HybridStateShapes: the per-rank conv and SSM state of each state layer.
+#include "catalog/state_shapes.h"
+
+#include <string>
+
+#include "base/checked_math.h"
+#include "kvplan/error.h"
+
+namespace kvplan {
+namespace {
+
+constexpr std::string_view kStateWhat = "the model's per-request state (from its config.json)";
+
+// distributed/utils.py divide(): both engines assert an exact split.
+int64_t DivideExactly(int64_t n, int tp, const char* what, const ModelSpec& m) {
+  if (n % tp != 0) {
+    throw InputError(m.id + ": " + what + " (" + std::to_string(n) +
+                     ") is not divisible by the tensor-parallel size " + std::to_string(tp) +
+                     "; the engines shard the mamba / linear-attention state evenly");
+  }
+  return n / tp;
+}
+
+// mamba_utils.py extra_groups_for_head_shards: groups that do not split over
+// the ranks are replicated up to one per rank (n_groups == 1 -> tp).
+int64_t ExtendedGroups(int64_t groups, int tp) {
+  return groups % tp == 0 ? groups : groups + (tp - groups);
+}
+
+// Mamba2StateShape.create: conv_dim = intermediate + 2 x n_groups x state_size
+// (groups extended first), conv (conv_dim / tp, kernel - 1), temporal
+// (heads / tp, head_dim, state_size).
+HybridState Mamba2Shape(const ModelSpec& m, int tp, int64_t intermediate, int64_t groups,
+                        int64_t heads, int64_t head_dim, int64_t state_size, int64_t kernel) {
+  HybridState s;
+  s.conv_dim = CheckedAdd(
+      intermediate, CheckedMul(2 * ExtendedGroups(groups, tp), state_size, kStateWhat), kStateWhat);
+  s.shape.conv_channels = DivideExactly(s.conv_dim, tp, "the conv channels", m);
+  s.shape.conv_width = kernel - 1;
+  s.shape.heads = DivideExactly(heads, tp, "the state heads", m);
+  s.shape.head_dim = head_dim;
+  s.shape.state_size = state_size;
+  return s;
+}
+
+}  // namespace
+
+int64_t HybridState::BytesPerRequest(int conv_bytes, int ssm_bytes) const {
+  const int64_t conv = CheckedMul(shape.ConvElements(), conv_bytes, kStateWhat);
+  const int64_t ssm =
+      CheckedMul(CheckedMul(shape.heads * shape.head_dim, shape.state_size, kStateWhat), ssm_bytes,
+                 kStateWhat);
+  return CheckedMul(CheckedAdd(conv, ssm, kStateWhat), layers, kStateWhat);
+}
+
+HybridState HybridStateShapes(const ModelSpec& m, int tp) {
+  const int layers = m.NumLayersOfKind(LayerKind::kLinear);
+  if (layers == 0 || tp <= 0) return {};
+  HybridState s;
+  if (m.state_kind == StateKind::kMamba2) {
+    s = Mamba2Shape(m, tp, m.mamba_intermediate_size, m.mamba_n_groups, m.mamba_num_heads,
+                    m.mamba_head_dim, m.mamba_state_size, m.mamba_conv_kernel);
+  } else {
+    // qwen3_next.py: the gated delta-net as a Mamba2 shape with
+    // intermediate = value heads x value dim, n_groups = key heads,
+    // head_dim = value dim and state_size = key dim; the key heads divide
+    // evenly wherever the value heads do in released checkpoints.
+    s = Mamba2Shape(m, tp, int64_t{m.linear_num_value_heads} * m.linear_value_head_dim,
+                    m.linear_num_key_heads, m.linear_num_value_heads, m.linear_value_head_dim,
+                    m.linear_key_head_dim, m.linear_conv_kernel_dim);
+  }
+  s.layers = layers;
+  return s;
+}
+
+}  // namespace kvplan
