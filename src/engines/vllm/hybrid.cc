@@ -6,6 +6,7 @@
 
 #include "base/text.h"
 #include "base/units.h"
+#include "catalog/state_shapes.h"
 #include "engines/vllm/kv_spec.h"
 
 namespace kvplan {
@@ -19,26 +20,25 @@ int MambaDtypeBytes(const std::string& flag, int fallback) {
   return fallback;
 }
 
-// The gated delta-net state of one layer on this rank: conv state
-// (conv_kernel - 1 + speculative tokens) x conv_dim / tp and temporal state v_heads / tp x k_dim x
-// v_dim (vllm/model_executor/layers/mamba/mamba_utils.py gated_delta_net_state_shape @v0.10.2).
-// Both in --mamba-cache-dtype (gated_delta_net_state_dtype @v0.10.2); from 0.17.0 the
-// temporal state follows --mamba-ssm-cache-dtype when set (_mamba_state_dtype @v0.17.0).
-std::vector<VllmStateTensor> GatedDeltaNetState(const ModelSpec& m, const VllmArgs& a,
-                                                const VllmRelease& r) {
-  const int64_t conv_dim = int64_t{m.linear_key_head_dim} * m.linear_num_key_heads * 2 +
-                           int64_t{m.linear_value_head_dim} * m.linear_num_value_heads;
-  // qwen3_next.py get_mamba_state_shape_from_config @v0.10.2: the conv window also keeps
-  // the speculative tokens (num_spec).
-  const int64_t num_spec = a.speculative ? a.speculative->num_speculative_tokens : 0;
-  const int64_t conv = (m.linear_conv_kernel_dim - 1 + num_spec) * (conv_dim / a.tp);
-  const int64_t ssm =
-      int64_t{m.linear_num_value_heads / a.tp} * m.linear_key_head_dim * m.linear_value_head_dim;
+// One state layer's tensors on this rank, shaped by catalog/state_shapes.h: the conv window
+// in --mamba-cache-dtype ("auto": the model dtype) and the SSM / recurrent state in
+// --mamba-ssm-cache-dtype ("auto": the conv dtype). Mamba2 takes the SSM flag at every release
+// (mamba_utils.py _mamba_state_dtype @v0.10.2); the gated delta-net keeps both in the conv
+// dtype until 0.17.0 (gated_delta_net_state_dtype @v0.10.2, @v0.17.0), and its conv window
+// also keeps the speculative tokens (qwen3_next.py get_mamba_state_shape_from_config
+// @v0.10.2: conv_kernel - 1 + num_spec).
+std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
+                                          const VllmRelease& r) {
+  const HybridState hs = HybridStateShapes(m, a.tp);
+  const bool gdn = m.state_kind == StateKind::kGatedDeltaNet;
+  const int64_t num_spec = gdn && a.speculative ? a.speculative->num_speculative_tokens : 0;
+  const int64_t conv = hs.shape.conv_channels * (hs.shape.conv_width + num_spec);
   const int conv_bytes =
       MambaDtypeBytes(a.mamba_cache_dtype, m.dtype_bytes > 0 ? m.dtype_bytes : 2);
-  const int ssm_bytes =
-      r.AtLeast(0, 17, 0) ? MambaDtypeBytes(a.mamba_ssm_cache_dtype, conv_bytes) : conv_bytes;
-  return {{"conv", conv, conv_bytes}, {"ssm", ssm, ssm_bytes}};
+  const int ssm_bytes = !gdn || r.AtLeast(0, 17, 0)
+                            ? MambaDtypeBytes(a.mamba_ssm_cache_dtype, conv_bytes)
+                            : conv_bytes;
+  return {{"conv", conv, conv_bytes}, {"ssm", hs.shape.TemporalElements(), ssm_bytes}};
 }
 
 // Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
@@ -57,8 +57,8 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
   if (m.attention == AttentionKind::kMla) {
     return "MLA attention with mamba/linear-attention state layers is not modelled";
   }
-  if (m.linear_num_value_heads <= 0) {
-    return "this model's state layers are not gated delta-net layers: their state is not "
+  if (m.state_kind == StateKind::kGatedDeltaNet && m.linear_num_value_heads <= 0) {
+    return "this model's state layers have no gated delta-net geometry: their state is not "
            "modelled";
   }
   return "";
@@ -88,7 +88,7 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
   h.not_modelled_reason = NotModelledReason(model, release, v1);
   if (!h.not_modelled_reason.empty()) return h;
   h.modelled = true;
-  h.state = GatedDeltaNetState(model, a, release);
+  h.state = StateTensors(model, a, release);
   // kv_cache_interface.py MambaSpec.page_size_bytes @v0.10.2: sum of elements x dtype bytes.
   for (const VllmStateTensor& t : h.state) h.state_bytes += t.elements * t.dtype_bytes;
   h.attn_bytes_per_token = VllmAttentionBytesPerToken(model, a.tp, a.kv_cache_dtype);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -168,6 +169,26 @@ TEST(VllmHybrid, PrefixCachingAlignModeHoldsTwoStatePagesFrom0_15) {
   EXPECT_EQ(pages("0.14.1"), 1);  // vLLM turns prefix caching off for the model
   EXPECT_EQ(pages("0.15.0"), 2);  // mamba_cache_mode "align"
   EXPECT_EQ(Block("0.15.0", 2, testing::H200()).pages_per_request, 1);  // off by default
+}
+
+// Granite-4.0-H-Tiny's Mamba2 layers (tests/data/synthetic/hybrid/, synthetic): 48 heads x 64,
+// state 128, one group, conv 4, hidden 1536: conv_dim = 3072 + 2 x 128 = 3,328; at tp 1 the
+// state is (3 x 3,328 + 48 x 64 x 128) x 2 B = 806,400 B; the 4 KV heads of 128 take 2,048 B
+// per token: 16 x cdiv(806400, 32768) = 400 tokens.
+TEST(VllmHybrid, GraniteMamba2StatePage) {
+  ModelSpec g = LoadModel(testing::SyntheticData("hybrid/granite-4.0-h-tiny-synthetic.json"));
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(g, testing::H100(), Tp(1), ParseVllmRelease("0.11.0"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state_bytes, (3 * 3328 + 48 * 64 * 128) * 2);
+  EXPECT_EQ(h.attn_bytes_per_token, 2048);
+  EXPECT_EQ(h.block_size, 400);
+  // Mamba2 takes --mamba-ssm-cache-dtype at every release.
+  VllmArgs a = Tp(1);
+  a.mamba_ssm_cache_dtype = "float32";
+  EXPECT_EQ(VllmHybridAttentionBlock(g, testing::H100(), a, ParseVllmRelease("0.11.0"), true, 16)
+                .state_bytes,
+            3 * 3328 * 2 + 48 * 64 * 128 * 4);
 }
 
 }  // namespace
