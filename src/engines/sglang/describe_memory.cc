@@ -105,14 +105,14 @@ void DescribeSglangMemory(const SglangStages& s, const GpuSpec& gpu, PlanResult*
   if (s.state.intermediate_bytes > 0) {
     m.push_back({"mamba intermediate states", s.state.intermediate_bytes});
   }
-  if (s.state.active) m.push_back({"mamba state pool", s.state.bytes});
+  if (s.state.active) m.push_back({"mamba state pool", s.state.bytes + s.state.padding_bytes});
   m.push_back({"KV cache", sl.kv_pool});
   if (sl.draft_kv > 0) m.push_back({"draft KV cache", sl.draft_kv});
   if (!draft_first && draft_weights > 0) m.push_back({"draft weights", draft_weights});
   m.push_back({"req_to_token pool", sl.req_to_token});
   m.push_back({"CUDA graphs + activations (rest of slack)",
                std::max<int64_t>(0, s.budget.slack_bytes - sl.req_to_token - sl.draft_kv -
-                                        sl.draft_weights_in_slack)});
+                                        sl.draft_weights_in_slack - s.state.padding_bytes)});
 }
 
 void DescribeSglangWarnings(const SglangStages& s, const ModelSpec& model, PlanResult* r) {

@@ -92,7 +92,9 @@ void DescribeStatePool(const SglangStages& s, std::vector<Stage>* out) {
   }
   out->push_back({"mamba state pool",
                   StateSlotsFormula(st, rest_gib) +
-                      fmt::format("; {} slots * {} B", st.slots, WithThousands(st.per_req)),
+                      fmt::format("; {} slots * {} B (the pool holds one padding slot more, "
+                                  "from the slack)",
+                                  st.slots, WithThousands(st.per_req)),
                   st.bytes, "model_runner.py handle_max_mamba_cache", ""});
   out->push_back(
       {"rest_memory for the KV cache",

@@ -126,7 +126,8 @@ struct SglangStatePool {
   SglangStateRule rule = SglangStateRule::kRatio;
   double ratio = 0;               // --mamba-full-memory-ratio (kRatio)
   int64_t slots = 0;              // max_mamba_cache_size
-  int64_t bytes = 0;              // slots * per_req
+  int64_t bytes = 0;              // slots * per_req, what rest_memory gives up
+  int64_t padding_bytes = 0;      // MambaPool's one extra slot, taken from the slack
   int64_t slots_per_request = 1;  // max_num_reqs <= slots // this
   double rest_before_gib = 0;     // rest_memory before the state pool
   int64_t rest_before_bytes = 0;

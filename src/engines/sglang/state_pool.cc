@@ -117,6 +117,9 @@ SglangStatePool SglangStatePoolOf(const SglangLaunch& l, const SglangSettings& s
   }
   if (p.slots < 0) p.slots = 0;
   p.bytes = CheckedMul(p.slots, p.per_req, kWhat);
+  // mem_cache/memory_pool.py MambaPool allocates size + 1 slots: the log of
+  // kvcache-ai/ktransformers#1870 (0.5.9) prints the state of 83 slots for 82.
+  p.padding_bytes = p.per_req;
   rest -= static_cast<double>(p.bytes) / gib;
   b->rest_gib = rest;
   b->rest_bytes = TruncToInt64(rest * gib);
