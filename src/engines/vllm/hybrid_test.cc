@@ -191,5 +191,24 @@ TEST(VllmHybrid, GraniteMamba2StatePage) {
             3 * 3328 * 2 + 48 * 64 * 128 * 4);
 }
 
+// Qwen3.5-27B (tests/data/real/configs/) at tp 1: 48 value heads, 16 key heads of 128, conv 4,
+// 4 KV heads of 256. With a float32 SSM state, which vLLM 0.17+ takes from the config's
+// mamba_ssm_dtype (models/config.py Qwen3_5ForConditionalGenerationConfig @v0.17.0; kvplan's
+// catalog does not read that field yet, so the flag gives it): (3 x 10,240 x 2) + (48 x 128 x
+// 128 x 4) = 3,207,168 B; 16 x cdiv(3207168, 16 x 4096) = 784 tokens, padded by 0.13 %, the
+// lines a public vLLM 0.19 start-up of a Qwen3.5-27B checkpoint prints.
+TEST(VllmHybrid, Qwen3_5WithAFloat32SsmState) {
+  ModelSpec q = LoadModel(testing::RealData("configs/Qwen--Qwen3.5-27B.json"));
+  VllmArgs a = Tp(1);
+  a.mamba_ssm_cache_dtype = "float32";
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(q, testing::H100(), a, ParseVllmRelease("0.19.0"), true, 16);
+  EXPECT_EQ(h.state_bytes, 3 * 10240 * 2 + 48 * 128 * 128 * 4);
+  EXPECT_EQ(h.block_size, 784);
+  std::vector<std::string> lines = VllmHybridLogLines(h);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("by 0.13%"), std::string::npos) << lines[1];
+}
+
 }  // namespace
 }  // namespace kvplan
