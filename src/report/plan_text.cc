@@ -9,6 +9,22 @@
 namespace kvplan {
 namespace {
 
+// Full-length requests at once: tokens / context, except where the engine's own
+// concurrency differs because not every layer holds per-token KV (vLLM's hybrid
+// state layers hold one block per request whatever its length).
+double FullLengthRequests(const PlanResult& r) {
+  bool state_layers = false;
+  double concurrency = 0;
+  for (const Figure& f : r.figures) {
+    if (f.key == "mamba_state_layers" && f.value > 0) state_layers = true;
+    if (f.key == "max_concurrency") concurrency = f.value;
+  }
+  if (state_layers) return concurrency;
+  return r.context_length > 0
+             ? static_cast<double>(r.max_total_num_tokens) / static_cast<double>(r.context_length)
+             : 0;
+}
+
 std::string StageValue(const Stage& s) {
   if (!s.value.empty()) return s.value;
   if (s.bytes == 0) return "";
@@ -67,9 +83,7 @@ std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
     out += t.Render() + "\n";
   }
   if (r.ok) {
-    const double per_request = r.context_length > 0 ? static_cast<double>(r.max_total_num_tokens) /
-                                                          static_cast<double>(r.context_length)
-                                                    : 0;
+    const double per_request = FullLengthRequests(r);
     out += WrapText(
                fmt::format("Verdict: OK. {} KV tokens per GPU ({} B per token), "
                            "max_running_requests {}, {:.2f} full-length ({} tokens) "

@@ -178,6 +178,8 @@ struct RawFlags {
   std::optional<int64_t> tp, pp, dp, max_num_seqs, mnbt, block_size, gpu_blocks_override;
   std::optional<double> util, swap;
   std::optional<bool> ep, eager, chunked, no_hybrid;
+  std::optional<std::string> mamba_dtype, mamba_ssm_dtype;  // hybrid state (hybrid.h)
+  std::optional<bool> prefix_caching;                       // hybrid state pages (hybrid.h)
 };
 
 void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
@@ -205,6 +207,10 @@ void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.Bool({"--enable-chunked-prefill"}, &f->chunked);
   p.BoolFalse({"--no-enable-chunked-prefill"}, &f->chunked);
   p.Bool({"--disable-hybrid-kv-cache-manager"}, &f->no_hybrid);
+  p.String({"--mamba-cache-dtype"}, &f->mamba_dtype);
+  p.String({"--mamba-ssm-cache-dtype"}, &f->mamba_ssm_dtype);
+  p.Bool({"--enable-prefix-caching"}, &f->prefix_caching);
+  p.BoolFalse({"--no-enable-prefix-caching"}, &f->prefix_caching);
 }
 
 // Flags vLLM takes that do not change memory: accepted without a warning.
@@ -235,8 +241,7 @@ void DeclareIgnoredFlags(FlagParser& p) {
     p.Ignored({f}, true);
   }
   for (const char* f : {"--trust-remote-code", "--enable-auto-tool-choice",
-                        "--disable-log-requests", "--disable-log-stats", "--enable-prefix-caching",
-                        "--no-enable-prefix-caching", "--enable-log-requests"}) {
+                        "--disable-log-requests", "--disable-log-stats", "--enable-log-requests"}) {
     p.Ignored({f}, false);
   }
 }
@@ -276,6 +281,21 @@ void ApplySizeFlags(const RawFlags& f, VllmArgs* a) {
   a->num_gpu_blocks_override = f.gpu_blocks_override;
 }
 
+// Hybrid models' state dtypes, as vllm/config/cache.py MambaDType @v0.14.1 spells them
+// (float16 is new there; the flag tables refuse it at the releases without it).
+void ApplyMambaDtypeFlags(const RawFlags& f, VllmArgs* a) {
+  auto apply = [](const char* flag, const std::optional<std::string>& raw, std::string* out) {
+    if (!raw) return;
+    if (*raw != "auto" && *raw != "float32" && *raw != "float16") {
+      throw InputError(fmt::format(
+          "{} '{}' is not a vLLM mamba dtype (expected auto, float32 or float16)", flag, *raw));
+    }
+    *out = *raw;
+  };
+  apply("--mamba-cache-dtype", f.mamba_dtype, &a->mamba_cache_dtype);
+  apply("--mamba-ssm-cache-dtype", f.mamba_ssm_dtype, &a->mamba_ssm_cache_dtype);
+}
+
 // The cache, quantization, speculative and engine-mode flags.
 void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   if (f.kv_dtype) {
@@ -290,6 +310,8 @@ void ApplyCacheFlags(const RawFlags& f, VllmArgs* a) {
   a->dtype = f.dtype.value_or("");
   if (f.dtype && *f.dtype == "float32" && a->kv_cache_dtype == "auto")
     a->kv_cache_dtype = "float32";
+  ApplyMambaDtypeFlags(f, a);
+  a->enable_prefix_caching = f.prefix_caching;
   a->enforce_eager = f.eager.value_or(false);
   if (f.kv_mem) {
     int64_t v = ParseHumanInt("--kv-cache-memory", *f.kv_mem);

@@ -18,20 +18,86 @@ std::string KvSource(bool v0) {
             : "vllm/v1/core/kv_cache_utils.py @v0.10 (bbf906a8)";
 }
 
+std::string GroupsText(const VllmKvSpec& spec) {
+  return spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding", spec.num_groups,
+                                   spec.group_size, spec.padding_layers)
+                     : "";
+}
+
+// The first layer holding per-token KV (a hybrid's first layers may hold state only).
+int64_t AttentionBytesPerToken(const VllmKvSpec& spec) {
+  for (const VllmKvLayer& l : spec.layers) {
+    if (l.kind != LayerKind::kLinear && !l.indexer) return l.bytes_per_token;
+  }
+  return 0;
+}
+
 std::string KvLayout(const VllmKvSpec& spec) {
-  return fmt::format(
-      "{} layers x {} B/token ({}), block_size {}{}", spec.layers.size(),
-      spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype, spec.block_size,
-      spec.hybrid ? fmt::format("; {} groups of {} layers, {} padding", spec.num_groups,
-                                spec.group_size, spec.padding_layers)
-                  : "");
+  int states = spec.NumLayers(LayerKind::kLinear);
+  int indexers = spec.NumIndexerLayers();
+  if (states == 0 && indexers == 0) {
+    return fmt::format("{} layers x {} B/token ({}), block_size {}{}", spec.layers.size(),
+                       spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype,
+                       spec.block_size, GroupsText(spec));
+  }
+  int attention = static_cast<int>(spec.layers.size()) - states - indexers;
+  std::string out = fmt::format("{} attention layers x {} B/token ({})", attention,
+                                AttentionBytesPerToken(spec), spec.dtype);
+  if (indexers > 0) {
+    int64_t idx = 0;
+    for (const VllmKvLayer& l : spec.layers) idx = l.indexer ? l.bytes_per_token : idx;
+    out += fmt::format(" + {} indexer K caches x {} B/token (uint8)", indexers, idx);
+  }
+  if (states > 0) {
+    out += fmt::format(" + {} mamba state layers x one {} B page", states, spec.StateBytes());
+  }
+  return out + fmt::format(", block_size {}{}", spec.block_size, GroupsText(spec));
 }
 
 // The bytes one num_gpu_blocks unit costs (the divisor of the block count).
 int64_t BlockBytes(const VllmKvSpec& spec, bool v0) {
-  if (v0) return spec.block_size * spec.BytesPerTokenAllLayers();
+  // UniformTypeKVCacheSpecs (one page per layer, sizes differing): the sum of the pages.
+  if (v0 || (!spec.hybrid && !spec.UniformPages())) {
+    return spec.block_size * spec.BytesPerTokenAllLayers();
+  }
   return spec.page_bytes *
          (spec.hybrid ? spec.group_size : static_cast<int64_t>(spec.layers.size()));
+}
+
+// The groups of a hybrid with state layers: which kind each holds, and the one page size.
+std::string GroupKinds(const VllmKvSpec& spec) {
+  int attention = 0, state = 0;
+  for (LayerKind k : spec.group_kinds) (k == LayerKind::kLinear ? state : attention) += 1;
+  return fmt::format("{} attention + {} mamba state groups of {} layers, one pool of {} B pages",
+                     attention, state, spec.group_size, WithThousands(spec.page_bytes));
+}
+
+// A hybrid's state page and its groups (kv_cache_utils.py @v0.10.2), and what one request
+// holds: cdiv(len, block) blocks per attention group, one block per state group.
+void AddStateStages(const VllmDefaults& d, const VllmKvSpec& spec, const VllmKvReport& rep,
+                    std::vector<Stage>* out) {
+  const VllmHybridBlock& h = d.hybrid;
+  std::string tensors;
+  for (const VllmStateTensor& t : h.state) {
+    tensors += fmt::format("{}{} {} x {} B", tensors.empty() ? "" : " + ", t.name,
+                           WithThousands(t.elements), t.dtype_bytes);
+  }
+  out->push_back({"mamba_state",
+                  fmt::format("one layer, one request: {}; padded to the attention page {} "
+                              "tokens x {} B = {} B",
+                              tensors, h.block_size, WithThousands(h.attn_bytes_per_token),
+                              WithThousands(h.page_bytes)),
+                  0, "vllm/v1/kv_cache_interface.py MambaSpec @v0.10.2",
+                  fmt::format("{} B", WithThousands(h.state_bytes))});
+  out->push_back(
+      {"kv_cache_groups", GroupKinds(spec), 0, KvSource(false), std::to_string(spec.num_groups)});
+  if (!rep.ok) return;
+  out->push_back(
+      {"max_concurrency",
+       fmt::format("{} blocks / (cdiv({}, {}) per attention group + {} per state "
+                   "group) = requests of max_model_len at once",
+                   rep.num_blocks, d.max_model_len, spec.block_size, spec.state_pages_per_request),
+       0, KvSource(false), fmt::format("{:.2f}", rep.concurrency)});
 }
 
 }  // namespace
@@ -52,6 +118,9 @@ std::vector<Stage> DescribeVllmKvStages(const VllmDefaults& d, const VllmBudget&
                      b.available, BlockBytes(spec, v0), rep.num_blocks,
                      DescribeVllmTokenRule(rep, spec, d.max_model_len), rep.tokens),
          VllmKvBytesAllocated(spec, rep.num_blocks, v0), KvSource(v0), ""});
+  }
+  if (d.hybrid.modelled && spec.NumLayers(LayerKind::kLinear) > 0) {
+    AddStateStages(d, spec, rep, &out);
   }
   return out;
 }
@@ -90,9 +159,17 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
   fig("cuda_graph_gib", ToGiB(t.enforce_eager ? 0 : t.cuda_graph));
   fig("kv_cache_groups", spec.num_groups);
   if (spec.padding_layers > 0) fig("padding_layers", spec.padding_layers);
+  if (d.hybrid.modelled) {
+    fig("mamba_state_layers", spec.NumLayers(LayerKind::kLinear));
+    fig("mamba_state_bytes", static_cast<double>(d.hybrid.state_bytes));
+    fig("mamba_page_bytes", static_cast<double>(d.hybrid.page_bytes));
+  }
+  if (int idx = spec.NumIndexerLayers(); idx > 0) fig("indexer_layers", idx);
   if (IsV0(d.era)) fig("num_cpu_blocks", static_cast<double>(rep.num_cpu_blocks));
   // The lines the engine prints, in order ("log_1", "log_2", ...).
-  std::vector<std::string> lines = bt.log_lines;
+  // The hybrid block lines come from the config, before the memory profile.
+  std::vector<std::string> lines = VllmHybridLogLines(d.hybrid);
+  lines.insert(lines.end(), bt.log_lines.begin(), bt.log_lines.end());
   std::vector<std::string> report =
       IsV0(d.era) ? DescribeVllmV0ReportLines(rep, d.max_model_len, d.era)
                   : DescribeVllmV1ReportLines(rep, d.max_model_len, d.release);
@@ -103,17 +180,16 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
   return out;
 }
 
-std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudgetText& bt,
-                                                const VllmKvSpec& spec, const VllmArgs& a) {
+std::vector<std::string> DescribeVllmKvWarnings(const VllmHybridBlock& hybrid,
+                                                const VllmBudgetText& bt, const VllmKvSpec& spec,
+                                                const VllmArgs& a) {
   std::vector<std::string> out = bt.warnings;
   for (auto [pad, count] : spec.padding_by_kind) {
     // kv_cache_utils.py _get_kv_cache_groups_uniform_page_size @v0.10: the padding warning.
     out.push_back(fmt::format("Add {} padding layers, may waste at most {:.2f}% KV cache memory",
                               pad, 100.0 * pad / count));
   }
-  if (model.NumLayersOfKind(LayerKind::kLinear) > 0) {
-    out.push_back("linear-attention/mamba state layers are not modelled (no per-token KV)");
-  }
+  if (!hybrid.not_modelled_reason.empty()) out.push_back(hybrid.not_modelled_reason);
   for (const std::string& f : a.unknown_flags) {
     out.push_back(UnknownFlagWarning("vLLM", f));
   }

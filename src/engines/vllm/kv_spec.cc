@@ -30,6 +30,12 @@ int64_t LayerBytesPerToken(const ModelSpec& m, int tp, const std::string& dtype,
   return KvHeadsPerRank(m, tp) * (m.head_dim + v_dim) * dtype_bytes;
 }
 
+// deepseek_v2.py DeepseekV32IndexerCache @v0.11.0: one MLAAttentionSpec per layer of
+// index_head_dim fp8 values plus one float32 scale per 128 (quant_block_size), as uint8.
+int64_t IndexerBytesPerToken(const ModelSpec& m) {
+  return m.index_head_dim + m.index_head_dim / 128 * 4;
+}
+
 LayerKind KindOf(const ModelSpec& m, int i) {
   if (static_cast<size_t>(i) < m.layer_kinds.size()) return m.layer_kinds[i];
   return LayerKind::kFull;
@@ -79,6 +85,29 @@ bool VllmKvSpec::UniformPages() const {
   return true;
 }
 
+int VllmKvSpec::NumLayers(LayerKind kind) const {
+  return static_cast<int>(std::count_if(layers.begin(), layers.end(), [&](const VllmKvLayer& l) {
+    return l.kind == kind && !l.indexer;
+  }));
+}
+
+int VllmKvSpec::NumIndexerLayers() const {
+  return static_cast<int>(
+      std::count_if(layers.begin(), layers.end(), [](const VllmKvLayer& l) { return l.indexer; }));
+}
+
+int64_t VllmKvSpec::StateBytes() const {
+  for (const VllmKvLayer& l : layers) {
+    if (l.kind == LayerKind::kLinear) return l.state_bytes;
+  }
+  return 0;
+}
+
+int64_t VllmAttentionBytesPerToken(const ModelSpec& model, int tp,
+                                   const std::string& kv_cache_dtype) {
+  return LayerBytesPerToken(model, tp, kv_cache_dtype, VllmKvDtypeBytes(kv_cache_dtype, model));
+}
+
 int VllmKvDtypeBytes(const std::string& d, const ModelSpec& model) {
   if (d == "auto") return model.dtype_bytes > 0 ? model.dtype_bytes : 2;
   if (d.rfind("fp8", 0) == 0) return 1;
@@ -100,14 +129,24 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
   int64_t per_layer = LayerBytesPerToken(model, opt.tp, opt.kv_cache_dtype, dtb);
   // Pipeline stages: the stage with the most layers (vllm/distributed/utils.py get_pp_indices).
   int layers_here = static_cast<int>(CeilDiv(model.num_layers, opt.pp));
+  const VllmKvLayer indexer{LayerKind::kFull, IndexerBytesPerToken(model), 0, 0, true};
   for (int i = 0; i < layers_here; ++i) {
     LayerKind k = KindOf(model, i);
-    if (k == LayerKind::kLinear) continue;  // mamba/linear state is not per token
+    if (k == LayerKind::kLinear) {
+      // One state page per layer (kv_cache_interface.py MambaSpec @v0.10.2); without a
+      // modelled page the state is left out.
+      if (opt.mamba_page_bytes > 0) s.layers.push_back({k, 0, 0, opt.mamba_page_bytes, false});
+      continue;
+    }
     if (!opt.hybrid_allocator && k != LayerKind::kFull) k = LayerKind::kFull;
     s.layers.push_back({k, per_layer, k == LayerKind::kFull ? 0 : model.sliding_window});
+    if (opt.dsa_indexer) s.layers.push_back(indexer);
   }
-  for (int i = 0; i < opt.extra_full_layers; ++i)
+  // MTP layers are DeepSeek decoder layers, indexer included [inferred: deepseek_mtp.py].
+  for (int i = 0; i < opt.extra_full_layers; ++i) {
     s.layers.push_back({LayerKind::kFull, per_layer, 0});
+    if (opt.dsa_indexer) s.layers.push_back(indexer);
+  }
   if (opt.draft != nullptr) {
     int64_t draft_layer = LayerBytesPerToken(*opt.draft, opt.tp, opt.kv_cache_dtype,
                                              VllmKvDtypeBytes(opt.kv_cache_dtype, *opt.draft));
@@ -119,9 +158,18 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
   std::map<LayerKind, int> kinds;
   for (const VllmKvLayer& l : s.layers) ++kinds[l.kind];
   s.hybrid = opt.hybrid_allocator && kinds.size() > 1;
+  if (!opt.hybrid_allocator && opt.mamba_page_bytes > 0) {
+    // kv_cache_utils.py unify_hybrid_kv_cache_specs @v0.10.2 cannot make state layers full.
+    throw InputError(
+        "--disable-hybrid-kv-cache-manager: vLLM cannot convert mamba/linear-attention state "
+        "layers to full attention (\"Hybrid KV cache manager is disabled but failed to convert "
+        "the KV cache specs to one unified type.\")");
+  }
   int64_t max_bytes = 0;
   for (const VllmKvLayer& l : s.layers) max_bytes = std::max(max_bytes, l.bytes_per_token);
-  s.page_bytes = s.block_size * max_bytes;
+  // The state page is padded to the attention page (engines/vllm/hybrid.h), so both are equal.
+  s.page_bytes = std::max(s.block_size * max_bytes, opt.mamba_page_bytes);
+  s.state_pages_per_request = opt.mamba_pages_per_request;
   BuildGroups(&s);
   return s;
 }
@@ -139,6 +187,10 @@ int64_t VllmLayerMaxMemory(const VllmKvSpec& s, const VllmKvLayer& l, int64_t mm
       int64_t tokens = std::min(l.window + mnbt, mml);
       return CeilDiv(tokens, s.block_size) * page;
     }
+    case LayerKind::kLinear:
+      // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.10.2: one block per
+      // request (from 0.15.0 plus one per speculative token: engines/vllm/hybrid.h).
+      return l.state_bytes * s.state_pages_per_request;
     default:
       // kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes.
       return CeilDiv(mml, s.block_size) * page;

@@ -15,8 +15,10 @@ namespace kvplan {
 
 struct VllmKvLayer {
   LayerKind kind = LayerKind::kFull;
-  int64_t bytes_per_token = 0;  // one layer, one token, this rank
+  int64_t bytes_per_token = 0;  // one layer, one token, this rank (0 for a state layer)
   int64_t window = 0;           // sliding window / attention chunk (tokens)
+  int64_t state_bytes = 0;      // kLinear: the (padded) mamba state page, one per request
+  bool indexer = false;         // a DeepSeek-V3.2 indexer K cache (its own spec per layer)
 };
 
 struct VllmKvSpec {
@@ -32,11 +34,15 @@ struct VllmKvSpec {
   int padding_layers = 0;
   // Per layer type that needed padding: {padding layers, layers of that type}.
   std::vector<std::pair<int, int>> padding_by_kind;
-  std::vector<LayerKind> group_kinds;  // one per group
-  int64_t page_bytes = 0;              // one layer, one block (unified across groups)
+  std::vector<LayerKind> group_kinds;   // one per group
+  int64_t page_bytes = 0;               // one layer, one block (unified across groups)
+  int64_t state_pages_per_request = 1;  // kLinear layers: pages one request holds
 
   int64_t BytesPerTokenAllLayers() const;  // as if every layer were full attention
   bool UniformPages() const;               // every layer has the same page size
+  int NumLayers(LayerKind kind) const;     // layers of `kind` in `layers`
+  int NumIndexerLayers() const;
+  int64_t StateBytes() const;  // one state layer's page (0 without state layers)
 };
 
 // Inputs that shape the spec.
@@ -48,10 +54,20 @@ struct VllmKvOptions {
   bool hybrid_allocator = true;      // false: --disable-hybrid-kv-cache-manager or V0
   int extra_full_layers = 0;         // MTP layers
   const ModelSpec* draft = nullptr;  // EAGLE/draft model layers share the cache
+  // kLinear layers hold one state page of this many bytes (engines/vllm/hybrid.h, padded to
+  // the attention page); 0 leaves them out (a release or model whose state is not modelled).
+  int64_t mamba_page_bytes = 0;
+  int64_t mamba_pages_per_request = 1;  // a state layer's pages per request
+  bool dsa_indexer = false;  // DeepSeek-V3.2: each MLA layer has an indexer K cache beside it
 };
 
 // Bytes per element of the KV cache for `kv_cache_dtype` ("auto" = model dtype).
 int VllmKvDtypeBytes(const std::string& kv_cache_dtype, const ModelSpec& model);
+
+// One attention layer's KV bytes per token on a rank of `tp` (the page of a
+// one-token block: FullAttentionSpec / MLAAttentionSpec page_size_bytes).
+int64_t VllmAttentionBytesPerToken(const ModelSpec& model, int tp,
+                                   const std::string& kv_cache_dtype);
 
 // Builds the spec for the rank holding the most layers. Throws InputError for
 // combinations vLLM rejects (fp8_ds_mla on a non-MLA model).

@@ -107,5 +107,64 @@ TEST(VllmKvSpec, PipelineStageHoldsItsLayers) {
   EXPECT_EQ(BuildVllmKvSpec(testing::Llama31_8B(), o).layers.size(), 11u);
 }
 
+// Qwen3-Next at tp 2 with the 544-token block of engines/vllm/hybrid.h: 12 full
+// attention layers of 1,024 B/token and 36 gated delta-net layers of one
+// 557,056 B page each (the 548,864 B state padded): group_size 12, 1 full + 3
+// state groups (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size).
+TEST(VllmKvSpec, Qwen3NextStateLayersShareThePool) {
+  VllmKvOptions o;
+  o.tp = 2;
+  o.block_size = 544;
+  o.mamba_page_bytes = 544 * 1024;
+  VllmKvSpec s = BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o);
+  EXPECT_TRUE(s.hybrid);
+  EXPECT_EQ(s.NumLayers(LayerKind::kFull), 12);
+  EXPECT_EQ(s.NumLayers(LayerKind::kLinear), 36);
+  EXPECT_EQ(s.StateBytes(), 557056);
+  EXPECT_EQ(s.group_size, 12);
+  EXPECT_EQ(s.num_groups, 4);
+  EXPECT_EQ(s.padding_layers, 0);
+  EXPECT_EQ(s.page_bytes, 557056);
+  EXPECT_EQ(s.BytesPerTokenAllLayers(), 12 * 1024);  // the state is not per token
+  // 47,878,721,024 B // 557,056 // 12 = 7,162 blocks.
+  EXPECT_EQ(VllmNumBlocks(s, 47878721024), 7162);
+  // One request of 262,144 tokens: cdiv(262144, 544) = 482 full blocks + one block per
+  // state group = 485.
+  EXPECT_DOUBLE_EQ(VllmGroupConcurrency(s, 7162, 262144, 8192), 7162.0 / 485);
+  // The start-up check sums every layer: 12 x 482 pages + 36 state pages.
+  EXPECT_EQ(VllmNeededMemory(s, 262144, 8192), (12 * 482 + 36) * int64_t{557056});
+  // From 0.15.0 a state layer holds one page per speculative token more (here 2).
+  o.mamba_pages_per_request = 3;
+  VllmKvSpec spec3 = BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o);
+  EXPECT_EQ(VllmNeededMemory(spec3, 262144, 8192), (12 * 482 + 36 * 3) * int64_t{557056});
+  EXPECT_DOUBLE_EQ(VllmGroupConcurrency(spec3, 7162, 262144, 8192), 7162.0 / (482 + 3 * 3));
+  o.mamba_pages_per_request = 1;
+  // Without a modelled state page the state layers are left out, as before.
+  o.mamba_page_bytes = 0;
+  EXPECT_FALSE(BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o).hybrid);
+  // vLLM cannot turn state layers into full attention.
+  o.mamba_page_bytes = 544 * 1024;
+  o.hybrid_allocator = false;
+  EXPECT_THROW(BuildVllmKvSpec(LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking"), o), InputError);
+}
+
+// DeepSeek-V3.2: each of the 61 MLA layers has an indexer K cache of 128 fp8
+// values + 128/128 float32 scales = 132 B per token beside it (deepseek_v2.py
+// DeepseekV32IndexerCache); the pages differ, so one block costs every page
+// (UniformTypeKVCacheSpecs): 61 x (1,152 + 132) = 78,324 B per token in bf16.
+TEST(VllmKvSpec, DeepSeekV32IndexerBesideEachMlaLayer) {
+  VllmKvOptions o;
+  o.tp = 8;
+  o.block_size = 64;
+  o.dsa_indexer = true;
+  VllmKvSpec s = BuildVllmKvSpec(testing::DeepSeekV32(), o);
+  EXPECT_EQ(s.NumIndexerLayers(), 61);
+  EXPECT_EQ(s.BytesPerTokenAllLayers(), 78324);
+  EXPECT_FALSE(s.hybrid);
+  EXPECT_EQ(VllmNumBlocks(s, int64_t{40} << 30), (int64_t{40} << 30) / (64 * 78324));
+  o.kv_cache_dtype = "fp8_ds_mla";  // 61 x (656 + 132)
+  EXPECT_EQ(BuildVllmKvSpec(testing::DeepSeekV32(), o).BytesPerTokenAllLayers(), 48068);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -50,7 +50,11 @@ VllmKvStage VllmBuildKvStage(const ModelSpec& model, const VllmArgs& a, const Vl
   opt.tp = a.tp;
   opt.pp = a.pp;
   opt.block_size = d.block_size;
-  opt.kv_cache_dtype = a.kv_cache_dtype;
+  VllmSparseMlaCache sparse = VllmDeepSeekV32Cache(model, d.release, a.kv_cache_dtype);
+  opt.kv_cache_dtype = sparse.kv_cache_dtype;
+  opt.dsa_indexer = !v0 && sparse.indexer;
+  opt.mamba_page_bytes = d.hybrid.modelled ? d.hybrid.page_bytes : 0;
+  opt.mamba_pages_per_request = d.hybrid.pages_per_request;
   // The hybrid allocator (PR #17996 era, 0.9.2+) groups sliding-window layers.
   opt.hybrid_allocator = !v0 && d.release.AtLeast(0, 9, 2) && !a.disable_hybrid_kv_cache_manager;
   opt.extra_full_layers = VllmExtraMtpLayers(model, a);
@@ -174,7 +178,7 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   out.figures = DescribeVllmFigures(d, t, b, bt, kv.spec, rep);
   for (const auto& warnings :
        {DescribeVllmDefaultWarnings(d, model, a, draft), DescribeVllmTermWarnings(t, d),
-        DescribeVllmKvWarnings(model, bt, kv.spec, a)}) {
+        DescribeVllmKvWarnings(d.hybrid, bt, kv.spec, a)}) {
     out.warnings.insert(out.warnings.end(), warnings.begin(), warnings.end());
   }
   if (a.num_gpu_blocks_override) {

@@ -16,6 +16,7 @@
 #include "catalog/weights.h"
 #include "engines/common/plan.h"
 #include "engines/vllm/budget.h"
+#include "engines/vllm/hybrid.h"
 #include "engines/vllm/kv_spec.h"
 #include "engines/vllm/release.h"
 #include "engines/vllm/vllm.h"
@@ -37,6 +38,8 @@ struct VllmDefaults {
   // --max-model-len above max_position_embeddings (vLLM refuses it without overrides).
   bool max_len_above_model = false;
   std::string block_rule, mnbt_rule, seqs_rule;
+  // Hybrid attention/mamba models: the state page and the enlarged block (engines/vllm/hybrid.h).
+  VllmHybridBlock hybrid;
 };
 // Throws InputError for launches vLLM refuses before sizing anything.
 VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& model,
@@ -108,7 +111,8 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
                                         const VllmKvSpec& spec, const VllmKvReport& rep);
 // The warnings after the KV report: the budget's, padding layers, unmodelled
 // layers and flags, in that order.
-std::vector<std::string> DescribeVllmKvWarnings(const ModelSpec& model, const VllmBudgetText& bt,
-                                                const VllmKvSpec& spec, const VllmArgs& a);
+std::vector<std::string> DescribeVllmKvWarnings(const VllmHybridBlock& hybrid,
+                                                const VllmBudgetText& bt, const VllmKvSpec& spec,
+                                                const VllmArgs& a);
 
 }  // namespace kvplan

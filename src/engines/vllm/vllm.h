@@ -40,6 +40,10 @@ struct VllmArgs {
   // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from the environment (0.21+; unset: on).
   std::optional<bool> estimate_cudagraphs;
   std::string kv_cache_dtype = "auto";
+  // Hybrid models' state dtypes (engines/vllm/hybrid.h): "auto" (the model dtype), "float32",
+  // "float16" (0.14+).
+  std::string mamba_cache_dtype = "auto", mamba_ssm_cache_dtype = "auto";
+  std::optional<bool> enable_prefix_caching;  // --[no-]enable-prefix-caching as given
   bool enforce_eager = false;
   std::optional<bool> enable_chunked_prefill;
   bool disable_hybrid_kv_cache_manager = false;

@@ -1,0 +1,163 @@
+#include "engines/vllm/hybrid.h"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "base/text.h"
+#include "base/units.h"
+#include "catalog/state_shapes.h"
+#include "engines/vllm/kv_spec.h"
+
+namespace kvplan {
+namespace {
+
+// Bytes per element of a mamba state dtype flag; "auto" is `fallback`
+// (vllm/utils get_kv_cache_torch_dtype: the model dtype for the conv state).
+int MambaDtypeBytes(const std::string& flag, int fallback) {
+  if (flag == "float32") return 4;
+  if (flag == "float16") return 2;
+  return fallback;
+}
+
+// One state layer's tensors on this rank, shaped by catalog/state_shapes.h: the conv window
+// in --mamba-cache-dtype ("auto": the model dtype) and the SSM / recurrent state in
+// --mamba-ssm-cache-dtype ("auto": the conv dtype). Mamba2 takes the SSM flag at every release
+// (mamba_utils.py _mamba_state_dtype @v0.10.2); the gated delta-net keeps both in the conv
+// dtype until 0.17.0 (gated_delta_net_state_dtype @v0.10.2, @v0.17.0), and its conv window
+// also keeps the speculative tokens (qwen3_next.py get_mamba_state_shape_from_config
+// @v0.10.2: conv_kernel - 1 + num_spec).
+std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
+                                          const VllmRelease& r) {
+  const HybridState hs = HybridStateShapes(m, a.tp);
+  const bool gdn = m.state_kind == StateKind::kGatedDeltaNet;
+  const int64_t num_spec = gdn && a.speculative ? a.speculative->num_speculative_tokens : 0;
+  const int64_t conv = hs.shape.conv_channels * (hs.shape.conv_width + num_spec);
+  const int conv_bytes =
+      MambaDtypeBytes(a.mamba_cache_dtype, m.dtype_bytes > 0 ? m.dtype_bytes : 2);
+  const int ssm_bytes = !gdn || r.AtLeast(0, 17, 0)
+                            ? MambaDtypeBytes(a.mamba_ssm_cache_dtype, conv_bytes)
+                            : conv_bytes;
+  return {{"conv", conv, conv_bytes}, {"ssm", hs.shape.TemporalElements(), ssm_bytes}};
+}
+
+// Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
+std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1) {
+  if (!v1) {
+    // config.py HybridAttentionMambaModelConfig @v0.10.0 returns at once without VLLM_USE_V1.
+    return "the V0 engine keeps mamba/linear-attention state outside the KV cache "
+           "(not modelled)";
+  }
+  if (!r.AtLeast(0, 10, 0)) {
+    return fmt::format(
+        "vLLM {} predates the V1 hybrid attention/mamba layout (0.10.0): its "
+        "linear-attention/mamba state is not modelled",
+        r.text);
+  }
+  if (m.attention == AttentionKind::kMla) {
+    return "MLA attention with mamba/linear-attention state layers is not modelled";
+  }
+  if (m.state_kind == StateKind::kGatedDeltaNet && m.linear_num_value_heads <= 0) {
+    return "this model's state layers have no gated delta-net geometry: their state is not "
+           "modelled";
+  }
+  return "";
+}
+
+// The attention kernel's block multiple: 16 (FlashAttention); config.py @v0.11.1 to
+// @v0.17.1: 32 on compute capability 10.x with head size 256 (FlashInfer,
+// flashinfer#1993), dropped in 0.18.0; platforms/interface.py _align_hybrid_block_size
+// @v0.20.0: the smallest kernel block size (16) or the block size already chosen, the larger.
+int64_t KernelAlignment(const ModelSpec& m, const GpuSpec& gpu, const VllmRelease& r,
+                        int64_t block_size) {
+  int64_t align = 16;
+  bool blackwell = gpu.compute_capability >= 100 && gpu.compute_capability < 110;
+  if (r.AtLeast(0, 11, 1) && !r.AtLeast(0, 18, 0) && blackwell && m.head_dim == 256) align = 32;
+  if (r.AtLeast(0, 20, 0)) align = std::max(align, block_size);
+  return align;
+}
+
+}  // namespace
+
+VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& gpu,
+                                         const VllmArgs& a, const VllmRelease& release, bool v1,
+                                         int64_t block_size) {
+  VllmHybridBlock h;
+  if (model.NumLayersOfKind(LayerKind::kLinear) == 0) return h;
+  h.block_size = block_size;
+  h.not_modelled_reason = NotModelledReason(model, release, v1);
+  if (!h.not_modelled_reason.empty()) return h;
+  h.modelled = true;
+  h.state = StateTensors(model, a, release);
+  // kv_cache_interface.py MambaSpec.page_size_bytes @v0.10.2: sum of elements x dtype bytes.
+  for (const VllmStateTensor& t : h.state) h.state_bytes += t.elements * t.dtype_bytes;
+  h.attn_bytes_per_token = VllmAttentionBytesPerToken(model, a.tp, a.kv_cache_dtype);
+  h.alignment = KernelAlignment(model, gpu, release, block_size);
+  // config.py HybridAttentionMambaModelConfig @v0.10.2: the smallest aligned block whose
+  // attention page is at least the state page.
+  h.min_block_size = h.alignment * CeilDiv(h.state_bytes, h.alignment * h.attn_bytes_per_token);
+  // config.py @v0.10.2: raised when unset or smaller; a larger block the user set stays.
+  if (!a.block_size.has_value() || *a.block_size < h.min_block_size) {
+    h.enlarged = true;
+    h.block_size = h.min_block_size;
+  }
+  h.page_bytes = h.block_size * h.attn_bytes_per_token;
+  // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0: one page plus one per
+  // speculative token (num_speculative_blocks), and one more in mamba_cache_mode "align",
+  // which --enable-prefix-caching selects for a model without "all" support, as the gated
+  // delta-net models are (models/config.py MambaModelConfig @v0.15.0; off by default for
+  // hybrids, config/model.py is_prefix_caching_supported). One page before 0.15.0, where
+  // vLLM turns prefix caching off for these models.
+  if (release.AtLeast(0, 15, 0)) {
+    if (a.speculative) h.pages_per_request += a.speculative->num_speculative_tokens;
+    if (a.enable_prefix_caching.value_or(false)) h.pages_per_request += 1;
+  }
+  h.rule = fmt::format(
+      "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
+      "a mamba state ({})",
+      h.alignment, WithThousands(h.state_bytes), h.alignment, WithThousands(h.attn_bytes_per_token),
+      release.AtLeast(0, 20, 0)
+          ? "platforms/interface.py _align_hybrid_block_size @v0.20.0"
+          : "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2");
+  return h;
+}
+
+VllmSparseMlaCache VllmDeepSeekV32Cache(const ModelSpec& model, const VllmRelease& release,
+                                        const std::string& kv_cache_dtype) {
+  VllmSparseMlaCache c;
+  c.kv_cache_dtype = kv_cache_dtype;
+  if (model.index_head_dim <= 0 || !release.AtLeast(0, 11, 0)) return c;
+  c.indexer = true;
+  bool fp8 = kv_cache_dtype.rfind("fp8", 0) == 0 && kv_cache_dtype != "fp8_ds_mla";
+  if (fp8 || (kv_cache_dtype == "auto" && !release.AtLeast(0, 11, 1))) {
+    // config.py DeepseekV32ForCausalLM @v0.11.0 ("auto" or fp8), @v0.11.1 (fp8 only;
+    // mla_attention.py @v0.20.1): "Using custom fp8 kv-cache format for DeepSeekV3.2".
+    c.kv_cache_dtype = "fp8_ds_mla";
+    c.rule = fmt::format("DeepSeek-V3.2 on vLLM {}: --kv-cache-dtype {} becomes fp8_ds_mla",
+                         release.text, kv_cache_dtype);
+  }
+  return c;
+}
+
+std::vector<std::string> VllmHybridLogLines(const VllmHybridBlock& h) {
+  std::vector<std::string> out;
+  if (!h.modelled) return out;
+  if (h.enlarged) {
+    // config.py HybridAttentionMambaModelConfig @v0.10.2 logger.info.
+    out.push_back(fmt::format(
+        "Setting attention block size to {} tokens to ensure that attention page size is >= "
+        "mamba page size.",
+        h.block_size));
+  }
+  if (h.page_bytes != h.state_bytes) {
+    double pct = 100.0 * static_cast<double>(h.page_bytes - h.state_bytes) /
+                 static_cast<double>(h.state_bytes);
+    out.push_back(fmt::format(
+        "Padding mamba page size by {:.2f}% to ensure that mamba page size and attention page "
+        "size are exactly equal.",
+        pct));
+  }
+  return out;
+}
+
+}  // namespace kvplan
