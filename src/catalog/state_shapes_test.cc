@@ -73,7 +73,8 @@ TEST(StateShapes, Mamba2ReplicatesASingleGroupPerRank) {
 // 14,642,576. 4 attention layers: 2 x 1536^2 + 2 x 512 x 1536 = 6,291,456.
 // Tied embedding 100352 x 1536, final norm.
 TEST(StateShapes, GraniteHybridTinySynthetic) {
-  ModelSpec m = LoadModel(kvplan::testing::SyntheticData("hybrid/granite-4.0-h-tiny-synthetic.json"));
+  ModelSpec m =
+      LoadModel(kvplan::testing::SyntheticData("hybrid/granite-4.0-h-tiny-synthetic.json"));
   EXPECT_EQ(m.family, "granitemoehybrid");
   EXPECT_EQ(m.state_kind, StateKind::kMamba2);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 36);
