@@ -12,6 +12,7 @@
 #include "base/units.h"
 #include "catalog/quantization.h"
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -23,10 +24,10 @@ const WeightPart* FindPart(const WeightEstimate& w, const std::string& name) {
   return nullptr;
 }
 
-// A number logged in /work/shared/cases/<file> for case `id`, at JSON pointer `ptr`.
+// A number logged in tests/data/real/cases/<file> for case `id`, at JSON pointer `ptr`.
 std::optional<double> Logged(const std::string& file, const std::string& id,
                              const std::string& ptr) {
-  std::ifstream in(std::string(KVPLAN_SHARED_DIR) + "/cases/" + file);
+  std::ifstream in(kvplan::testing::RealData("cases/" + file));
   std::string line;
   while (std::getline(in, line)) {
     nlohmann::json c = nlohmann::json::parse(line, nullptr, false);

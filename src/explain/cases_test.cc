@@ -12,6 +12,7 @@
 #include "explain/explain.h"
 #include "explain/log_file.h"
 #include "logs/log_scanner.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -19,8 +20,8 @@ namespace {
 const nlohmann::json& Case(const std::string& id) {
   static const std::map<std::string, nlohmann::json> cases = [] {
     std::map<std::string, nlohmann::json> out;
-    for (const char* file : {"/cases/sglang.jsonl", "/cases/vllm.jsonl"}) {
-      std::ifstream in(std::string(KVPLAN_SHARED_DIR) + file);
+    for (const char* file : {"cases/sglang.jsonl", "cases/vllm.jsonl"}) {
+      std::ifstream in(kvplan::testing::RealData(file));
       std::string line;
       while (std::getline(in, line)) {
         if (line.empty()) continue;
@@ -31,7 +32,7 @@ const nlohmann::json& Case(const std::string& id) {
     return out;
   }();
   auto it = cases.find(id);
-  if (it == cases.end()) throw std::runtime_error("no case " + id + " under " KVPLAN_SHARED_DIR);
+  if (it == cases.end()) throw std::runtime_error("no case " + id + " under tests/data/real/cases");
   return it->second;
 }
 
@@ -341,8 +342,8 @@ TEST(PublicCasesReplan, ExcerptsWithoutTheLoadLineNameTheMissingFigureAndItsFlag
 // Every case with an excerpt has a test above.
 TEST(PublicCases, EveryCaseWithAnExcerptIsCovered) {
   int with_excerpt = 0;
-  for (const char* file : {"/cases/sglang.jsonl", "/cases/vllm.jsonl"}) {
-    std::ifstream in(std::string(KVPLAN_SHARED_DIR) + file);
+  for (const char* file : {"cases/sglang.jsonl", "cases/vllm.jsonl"}) {
+    std::ifstream in(kvplan::testing::RealData(file));
     std::string line;
     while (std::getline(in, line)) {
       if (!line.empty() && !nlohmann::json::parse(line).at("log_excerpt").is_null()) ++with_excerpt;
