@@ -6,8 +6,10 @@
 #include <cctype>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "base/checked_math.h"
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -49,24 +51,57 @@ std::string Lowered(std::string s) {
 
 }  // namespace
 
-std::optional<int64_t> VllmImageLimit(const std::string& text) {
-  const std::string s = Lowered(text);
-  const size_t at = s.find("image");
-  if (at == std::string::npos) return std::nullopt;
-  // The first integer after "image", or after its "count" key when the value
-  // is an object ('{"image": {"count": 2, "width": 512}}').
-  size_t from = at;
-  const size_t count = s.find("count", at);
-  if (count != std::string::npos && count < s.find('}', at)) from = count;
-  const size_t digit = s.find_first_of("0123456789", from);
-  if (digit == std::string::npos) {
-    throw InputError(
-        fmt::format("--limit-mm-per-prompt '{}': expected image=N or {{\"image\": N}}", text));
+namespace {
+
+InputError BadImageLimit(const std::string& text, const char* why) {
+  return InputError(
+      fmt::format("--limit-mm-per-prompt {}: {} (expected JSON such as '{{\"image\": 2}}' or "
+                  "'{{\"image\": {{\"count\": 2}}}}', or image=2,video=1)",
+                  QuoteForError(text), why));
+}
+
+// A count of items: a whole number from 0 (vLLM's MultiModalConfig takes ints).
+int64_t ImageCountOf(const nlohmann::json& v, const std::string& text) {
+  const nlohmann::json& n = v.is_object() && v.contains("count") ? v.at("count") : v;
+  if (n.is_number_unsigned() && n.get<uint64_t>() <= 1000000000) {
+    return static_cast<int64_t>(n.get<uint64_t>());
   }
-  const size_t end = s.find_first_not_of("0123456789", digit);
-  const std::string n = s.substr(digit, end == std::string::npos ? end : end - digit);
-  if (n.size() > 9) throw InputError("--limit-mm-per-prompt: the image count is too large");
-  return std::stoll(n);
+  if (n.is_number_integer() && n.get<int64_t>() >= 0 && n.get<int64_t>() <= 1000000000) {
+    return n.get<int64_t>();
+  }
+  throw BadImageLimit(text, "the image count must be a whole number from 0 to 10^9");
+}
+
+}  // namespace
+
+// vllm/engine/arg_utils.py: a JSON object per modality (newer releases; a
+// modality's value may be an object with "count"), or key=value pairs (older
+// releases' "image=2,video=1").
+std::optional<int64_t> VllmImageLimit(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  if (text.find('{') != std::string::npos) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) throw BadImageLimit(text, "not a JSON object");
+    if (!j.contains("image")) return std::nullopt;
+    return ImageCountOf(j.at("image"), text);
+  }
+  std::optional<int64_t> image;
+  size_t from = 0;
+  while (from <= text.size()) {
+    size_t comma = text.find(',', from);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(from, comma - from);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw BadImageLimit(text, "an item is not key=N");
+    const std::string value = item.substr(eq + 1);
+    if (value.empty() || value.size() > 9 ||
+        value.find_first_not_of("0123456789") != std::string::npos) {
+      throw BadImageLimit(text, "the count must be a whole number from 0 to 10^9");
+    }
+    if (Lowered(item.substr(0, eq)) == "image") image = std::stoll(value);
+    from = comma + 1;
+  }
+  return image;
 }
 
 VllmEncoderBudget VllmEncoderBudgetOf(const ModelSpec& m, const VllmArgs& a, int64_t mnbt,

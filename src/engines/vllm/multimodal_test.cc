@@ -42,6 +42,14 @@ TEST(VllmMultimodal, ImageLimitZeroDisablesTheBudget) {
   EXPECT_EQ(VllmImageLimit(R"({"image": {"count": 3, "width": 512}})"), 3);
   EXPECT_EQ(VllmImageLimit(R"({"video": 1})"), std::nullopt);
   EXPECT_THROW(VllmImageLimit("image=many"), InputError);
+  // What vLLM's parser refuses is refused, not read as "no image limit" or as another number.
+  for (const char* bad :
+       {"garbage", "image", "image=-1", "image=2,", R"({"image": -1})", R"({"image": 1e99})",
+        R"({"image": 2.5})", R"({"image": "2"})", R"(["image", 2])", R"({"image": 2)"}) {
+    EXPECT_THROW(VllmImageLimit(bad), InputError) << bad;
+  }
+  EXPECT_EQ(VllmImageLimit("video=1,image=2"), 2);
+  EXPECT_EQ(VllmImageLimit(R"({"image": 0, "video": 1})"), 0);
   // A text-only model has no encoder budget.
   ModelSpec text;
   EXPECT_FALSE(VllmEncoderBudgetOf(text, VllmArgs{}, 8192, 1024).active);
