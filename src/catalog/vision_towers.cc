@@ -80,6 +80,15 @@ TowerCount QwenMerger(int64_t width, int64_t merge, int64_t out, bool layer_norm
   return c;
 }
 
+// The Qwen VL towers' Conv3d patch embed weight: channels x temporal patch x
+// patch^2 inputs for each of the `width` outputs (its bias, where it has one,
+// is the caller's).
+void AddQwenPatchEmbed(TowerCount& c, const Json& v, const std::string& o, int64_t chans,
+                       int64_t patch, int64_t width) {
+  c.Add(c.Mul(c.Mul(chans, VisionDim(v, "temporal_patch_size", o, 2)),
+              c.Mul(c.Mul(patch, patch), width)));
+}
+
 // transformers qwen2_vl/modeling_qwen2_vl.py Qwen2VisionTransformerPretrainedModel:
 // Conv3d patch embed (no bias), blocks of LayerNorm + biased qkv/proj + biased
 // fc1/fc2 (mlp_ratio x embed_dim), a LayerNorm merger to hidden_size (the text width).
@@ -98,8 +107,7 @@ int64_t Qwen2VlTower(const Json& v, const std::string& o) {
   block.Linear(e, inter, true);
   block.Repeat(depth);
   c += block;
-  c.Add(c.Mul(c.Mul(VisionDim(v, "in_chans", o, 3), VisionDim(v, "temporal_patch_size", o, 2)),
-              c.Mul(c.Mul(patch, patch), e)));
+  AddQwenPatchEmbed(c, v, o, VisionDim(v, "in_chans", o, 3), patch, e);
   c += QwenMerger(e, VisionDim(v, "spatial_merge_size", o, 2), VisionDim(v, "hidden_size", o, 3584),
                   true, false);
   return c.total();
@@ -123,8 +131,7 @@ int64_t Qwen25VlTower(const Json& v, const std::string& o) {
   block.Repeat(VisionDim(v, "depth", o, 32));
   c += block;
   const int64_t chans = VisionDimOf(v, {"in_chans", "in_channels"}, o, 3);
-  c.Add(c.Mul(c.Mul(chans, VisionDim(v, "temporal_patch_size", o, 2)),
-              c.Mul(c.Mul(patch, patch), e)));
+  AddQwenPatchEmbed(c, v, o, chans, patch, e);
   c += QwenMerger(e, VisionDim(v, "spatial_merge_size", o, 2),
                   VisionDim(v, "out_hidden_size", o, 3584), false, false);
   return c.total();
@@ -149,8 +156,7 @@ int64_t Qwen3VlTower(const Json& v, const std::string& o) {
   block.Linear(e, inter, true);
   block.Repeat(VisionDim(v, "depth", o, 27));
   c += block;
-  c.Add(c.Mul(c.Mul(VisionDim(v, "in_channels", o, 3), VisionDim(v, "temporal_patch_size", o, 2)),
-              c.Mul(c.Mul(patch, patch), e)));
+  AddQwenPatchEmbed(c, v, o, VisionDim(v, "in_channels", o, 3), patch, e);
   c.Add(e);  // the patch embed's bias
   c.Add(c.Mul(VisionDim(v, "num_position_embeddings", o, 2304), e));
   c += QwenMerger(e, merge, out, true, false);
