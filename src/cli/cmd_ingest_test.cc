@@ -194,6 +194,12 @@ TEST_F(LogVerbs, AGrowingLogIsTheSameLaunches) {
 TEST_F(LogVerbs, AReadOnlyStoreCanBeListed) {
   ASSERT_EQ(
       RunKvplan({"ingest", "--db", db_, Data("sglang/story_baseline_auto_mfs.log")}).exit_code, 0);
+  // nobody may not reach the build tree (a checkout under a 0700 directory such as
+  // mktemp -d's): the binary (its data is embedded) and the log run from the test's
+  // own directory instead.
+  const std::string bin = (dir_ / "kvplan").string(), log = (dir_ / "failed.log").string();
+  std::filesystem::copy_file(KvplanBinary(), bin);
+  std::filesystem::copy_file(Data("sglang/story_mfs_0.55_failed.log"), log);
   std::filesystem::permissions(db_, std::filesystem::perms(0444));
   std::filesystem::permissions(dir_, std::filesystem::perms(0555));
   std::string out_path = (std::filesystem::temp_directory_path() /
@@ -206,7 +212,7 @@ TEST_F(LogVerbs, AReadOnlyStoreCanBeListed) {
       ::dup2(fd, 1);
       ::dup2(fd, 2);
       if (::geteuid() == 0 && ::setuid(65534) != 0) ::_exit(126);
-      std::string bin = KvplanBinary(), db = db_, log = Data("sglang/story_mfs_0.55_failed.log");
+      const std::string db = db_;
       if (std::string(verb) == "runs") {
         ::execl(bin.c_str(), bin.c_str(), "runs", "--db", db.c_str(), nullptr);
       } else {
