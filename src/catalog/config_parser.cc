@@ -10,6 +10,7 @@
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
 #include "catalog/quantization.h"
+#include "catalog/rope_cache.h"
 #include "catalog/vision_towers.h"
 #include "kvplan/error.h"
 
@@ -615,6 +616,7 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   ReadCommon(root, cfg, origin, arch, m);
   LayerPlan plan;
   ReadFamily(root, cfg, origin, arch, m, plan);
+  m.rope_cache_elements = RopeCacheElements(cfg, m, origin);
   ReadUncountedTowers(root, outer, origin, m);
   // Wrappers may keep it beside the text model (Kimi-K2.5's text_config).
   const Json* qc = OptObject(root, "quantization_config", origin);

@@ -166,6 +166,10 @@ struct ModelSpec {
   int64_t draft_vocab_size = 0;  // EAGLE-3 reduced draft vocabulary (lm_head rows)
   int target_hidden_size = 0;    // EAGLE-3 fc input is 3 x this
 
+  // Elements of the rotary cos/sin tables built at load (catalog/rope_cache.h); the
+  // engine decides their dtype.
+  int64_t rope_cache_elements = 0;
+
   int NumLayersOfKind(LayerKind k) const;
   bool IsMoe() const { return num_experts > 0; }
   bool IsDraft() const { return !draft_kind.empty(); }

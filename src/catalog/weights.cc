@@ -7,6 +7,7 @@
 
 #include "base/checked_math.h"
 #include "base/units.h"
+#include "catalog/allocator_rounding.h"
 #include "catalog/quantization.h"
 #include "catalog/vision_towers.h"
 #include "kvplan/error.h"
@@ -43,15 +44,28 @@ constexpr std::array<const char*, kNumParts> kPartNames = {
     "experts",   "shared experts", "router",   "norms",     "lm_head"};
 
 struct Cost {
+  Cost() = default;
+  Cost(int64_t p, int64_t b, int64_t r, AllocatorSlack s = {})
+      : params(p), bytes(b), rank_bytes(r), slack(s) {}
   int64_t params = 0;
   int64_t bytes = 0;       // as stored, whole model
   int64_t rank_bytes = 0;  // on one rank
+  AllocatorSlack slack;    // the caching allocator's rounding of the rank's tensors
   Cost& operator+=(const Cost& o) {
     params = Add(params, o.params);
     bytes = Add(bytes, o.bytes);
     rank_bytes = Add(rank_bytes, o.rank_bytes);
+    slack += o.slack;
     return *this;
   }
+  Cost Times(int64_t n) const {
+    return Cost{Mul(params, n), Mul(bytes, n), Mul(rank_bytes, n),
+                AllocatorSlack{Mul(slack.allocated, n), Mul(slack.reserved, n)}};
+  }
+  // The rank holds this part as one tensor of rank_bytes (a fused projection).
+  void OneRankTensor() { slack = TensorAllocatorSlack(rank_bytes); }
+  // No rank holds it (borrowed from the target model, or tied).
+  void NotOnRank() { rank_bytes = 0, slack = {}; }
 };
 using Costs = std::array<Cost, kNumParts>;
 
@@ -85,7 +99,8 @@ class Estimator {
   // A linear layer [out x in] whose output (or input) dimension is split `split` ways.
   Cost Linear(int64_t out, int64_t in, bool quantized, int64_t split) const {
     int64_t bytes = LinearBytes(m_.quant, quantized, out, in, m_.dtype_bytes);
-    return Cost{Mul(out, in), bytes, CeilDiv(bytes, split)};
+    const int64_t rank = CeilDiv(bytes, split);
+    return Cost{Mul(out, in), bytes, rank, TensorAllocatorSlack(rank)};
   }
   // A 1-D tensor (bias, norm) in the model dtype.
   Cost Vector(int64_t n, int64_t split, int elem_bytes = 0) const {
@@ -100,14 +115,18 @@ class Estimator {
     const int64_t q_out = Mul(heads, hd) * (m_.attention_output_gate ? 2 : 1);
     const bool qz = m_.quant.attention_quantized;
     Cost& a = c[kAttention];
-    a += Linear(q_out, in, qz, s_.attn_tp);
+    Cost qkv = Linear(q_out, in, qz, s_.attn_tp);
     // K/V heads are replicated when kv < attention TP (QKVParallelLinear):
     // each rank keeps kv_per_rank heads' weights.
-    if (kv <= 0) return;  // hand-built specs may leave the geometry empty
-    Cost k = Linear(kv * hd, in, qz, 1);
-    k.rank_bytes = k.bytes / kv * s_.kv_per_rank;
-    a += k;
-    a += k;
+    if (kv > 0) {  // hand-built specs may leave the geometry empty
+      Cost k = Linear(kv * hd, in, qz, 1);
+      k.rank_bytes = k.bytes / kv * s_.kv_per_rank;
+      qkv += k;
+      qkv += k;
+    }
+    qkv.OneRankTensor();  // q, k and v are one qkv_proj tensor on a rank
+    a += qkv;
+    if (kv <= 0) return;
     a += Linear(h, heads * hd, qz, s_.attn_tp);
     if (m_.attention_bias) {
       a += Vector(q_out, s_.attn_tp);
@@ -210,6 +229,12 @@ class Estimator {
     const int64_t experts_on_rank = CeilDiv(e, s_.expert_ep);
     c[kExperts] += Cost{Mul(one.params, e), Mul(one.bytes, e),
                         CeilDiv(Mul(one.bytes, experts_on_rank), s_.expert_tp)};
+    // FusedMoE holds a rank's experts as two tensors: w13 (gate and up) and w2 (down).
+    const int64_t w2 = Linear(h, inter, qz, 1).bytes;
+    const int64_t bias = m_.expert_bias ? Vector(2 * inter + h, 1).bytes : 0;
+    for (int64_t w : {one.bytes - w2 - bias, w2}) {
+      c[kExperts].slack += TensorAllocatorSlack(CeilDiv(Mul(w, experts_on_rank), s_.expert_tp));
+    }
     // Routers stay in 16 bits (listed in modules_to_not_convert, or created
     // with quant_config=None: deepseek_v2.py MoEGate).
     c[kRouter] += Linear(e, h, false, 1);
@@ -255,7 +280,8 @@ class Estimator {
     int64_t bytes = LinearBytes(m_.quant, quantized, rows, h, m_.dtype_bytes);
     int64_t padded = CeilDiv(rows, 64) * 64;
     int64_t rank_rows = CeilDiv(padded, split);
-    return Cost{rows * h, bytes, bytes / rows * rank_rows};
+    const int64_t rank = bytes / rows * rank_rows;
+    return Cost{rows * h, bytes, rank, TensorAllocatorSlack(rank)};
   }
 
   Costs FirstStage() const {
@@ -263,7 +289,7 @@ class Estimator {
     const int64_t h = m_.hidden_size;
     Cost emb = VocabTable(m_.vocab_size, false, p_.dp_attention ? 1 : p_.tp);
     // SGLang's EAGLE workers reuse the target's embedding (set_embed).
-    if (m_.IsDraft()) emb.rank_bytes = 0;
+    if (m_.IsDraft()) emb.NotOnRank();
     c[kEmbedding] += emb;
     // GPT-2's absolute position table: a plain nn.Embedding, replicated
     // (vllm/model_executor/models/gpt2.py wpe).
@@ -294,11 +320,11 @@ class Estimator {
     const int64_t rows = m_.draft_vocab_size > 0 ? m_.draft_vocab_size : m_.vocab_size;
     Cost head = VocabTable(rows, m_.quant.lm_head_quantized, lm_split);
     // EAGLE-1/2 and MTP drafts use the target's lm_head (set_embed_and_head).
-    if (m_.draft_kind == "eagle" || m_.draft_kind == "mtp") head.rank_bytes = 0;
+    if (m_.draft_kind == "eagle" || m_.draft_kind == "mtp") head.NotOnRank();
     if (m_.tie_word_embeddings) {
       // Tied: no separate tensor, except that a last PP stage needs its own copy.
       head.params = head.bytes = 0;
-      if (also_first) head.rank_bytes = 0;
+      if (also_first) head.NotOnRank();
     }
     c[kLmHead] += head;
     if (m_.lm_head_bias) c[kLmHead] += Vector(rows, lm_split);  // Phi-2, GPT-J
@@ -366,6 +392,13 @@ const char* Sharding(Part part, const Parallelism& p) {
 
 }  // namespace
 
+int64_t LoadedBytesPerRank(const ModelSpec& model, const WeightEstimate& w, LoadMeasure measure,
+                           int rope_element_bytes) {
+  const int64_t slack = measure == LoadMeasure::kAllocated ? w.slack.allocated : w.slack.reserved;
+  const int64_t rope = Mul(model.rope_cache_elements, rope_element_bytes);
+  return Add(Add(w.bytes_per_rank, slack), rope);
+}
+
 WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
   CheckParallelism(model, par);
   Estimator est(model, par);
@@ -407,8 +440,7 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     for (int c = 0; c < 4; ++c) {
       if (count[c] == 0) continue;
       for (int k = 0; k < kNumParts; ++k) {
-        stage[k] += Cost{Mul(cls[c][k].params, count[c]), Mul(cls[c][k].bytes, count[c]),
-                         Mul(cls[c][k].rank_bytes, count[c])};
+        stage[k] += cls[c][k].Times(count[c]);
       }
     }
     for (int k = 0; k < kNumParts; ++k) {
@@ -426,6 +458,7 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     out.total_bytes = Add(out.total_bytes, totals[k].bytes);
   }
   out.bytes_per_rank = best_bytes;
+  for (const Cost& x : best) out.slack += x.slack;
   if (model.checkpoint_bytes) {
     out.total_bytes = *model.checkpoint_bytes;
     out.from_checkpoint = true;

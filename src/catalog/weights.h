@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/allocator_rounding.h"
 #include "catalog/model.h"
 
 namespace kvplan {
@@ -44,6 +45,9 @@ struct WeightEstimate {
   // parts' bytes_per_rank) describe, and each stage's decoder-layer count.
   int stage = 0;
   std::vector<int> stage_layers;
+  // The caching allocator's rounding of that rank's tensors (fused as the engines hold them:
+  // one qkv_proj, one gate_up_proj, two FusedMoE tensors per layer).
+  AllocatorSlack slack;
 };
 
 // Weight memory of `model` under `par`. The per-rank figure follows what the
@@ -51,5 +55,17 @@ struct WeightEstimate {
 // DP attention), experts by EP x TP, embeddings vocab-parallel, norms replicated,
 // layers split over PP stages.
 WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par);
+
+// How an engine measures the memory its weights took at load end.
+enum class LoadMeasure {
+  kAllocated,   // torch.cuda.memory_allocated before and after (vLLM's DeviceMemoryProfiler)
+  kDeviceFree,  // the device's free memory before and after (SGLang's "mem usage")
+};
+
+// The weight memory one rank reports at load end: the tensors (w.bytes_per_rank), the caching
+// allocator's rounding as `measure` sees it, and the rotary tables the model builds
+// (model.rope_cache_elements of `rope_element_bytes` each: the engine's dtype for them).
+int64_t LoadedBytesPerRank(const ModelSpec& model, const WeightEstimate& w, LoadMeasure measure,
+                           int rope_element_bytes);
 
 }  // namespace kvplan

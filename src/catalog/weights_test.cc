@@ -283,6 +283,25 @@ TEST(Weights, ImpossibleParallelismIsInputError) {
   EXPECT_THROW(EstimateWeights(m, pp), InputError);
 }
 
+// The weight memory the engines report for Qwen2.5-7B-Instruct at TP1: the checkpoint's
+// 15,231,233,024 bytes, the caching allocator's rounding of the fused tensors and the rotary
+// table (32768 x 128). Allocated view (vLLM): per layer qkv_proj 31.5 MiB (0.5 MiB tail kept),
+// o_proj 24.5 MiB (1.5 MiB tail split off), gate_up 259 MiB (1 MiB tail kept), down 129.5 MiB
+// (0.5 kept), and 0.5 MiB on each 1039.5 MiB vocabulary table: 28 x 2 + 1 = 57 MiB. vLLM
+// 0.19.0 logs 14.25 GiB; this is 14.2487.
+TEST(Weights, LoadedBytesAsEachEngineMeasuresThem) {
+  ModelSpec m = LoadModel("Qwen/Qwen2.5-7B-Instruct");
+  WeightEstimate w = EstimateWeights(m, {});
+  EXPECT_EQ(w.slack.allocated, 57 * kMiB);
+  EXPECT_EQ(LoadedBytesPerRank(m, w, LoadMeasure::kAllocated, 2),
+            15231233024 + 57 * kMiB + 32768LL * 128 * 2);
+  // Reserved view (SGLang): every tail counts, o_proj's 1.5 MiB too: 28 x 3.5 + 1 = 99 MiB;
+  // SGLang keeps the rotary table in float32.
+  EXPECT_EQ(w.slack.reserved, 99 * kMiB);
+  EXPECT_EQ(LoadedBytesPerRank(m, w, LoadMeasure::kDeviceFree, 4),
+            15231233024 + 99 * kMiB + 32768LL * 128 * 4);
+}
+
 // ---- Logged weight memory (GiB) in the public cases. ----
 
 double PerRankGiB(const ModelSpec& m, const Parallelism& p) {

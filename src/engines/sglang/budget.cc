@@ -4,6 +4,7 @@
 #include "base/units.h"
 #include "catalog/weights.h"
 #include "engines/sglang/stages.h"
+#include "engines/sglang/weight_loading.h"
 
 namespace kvplan {
 namespace {
@@ -42,7 +43,7 @@ SglangWeights SglangWeightsOf(const SglangLaunch& l, const ModelSpec& model, con
   par.dp = a.dp;
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
-  w.weights = EstimateWeights(model, par).bytes_per_rank;
+  w.weights = SglangLoadedWeightBytes(model, EstimateWeights(model, par));
   w.draft_weights = l.spec && draft != nullptr ? EstimateWeights(*draft, par).bytes_per_rank : 0;
   if (measured.post_load_free_bytes) {
     w.post_measured = true;

@@ -20,4 +20,11 @@ WeightLoading SglangWeightLoading(const SglangArgs& a) {
   return w;
 }
 
+int64_t SglangLoadedWeightBytes(const ModelSpec& m, const WeightEstimate& w) {
+  // python/sglang/srt/model_executor/model_runner.py @v0.5.3 load_model: "mem usage" is the
+  // device's free memory (get_available_gpu_memory) before the load minus after; the rotary
+  // tables stay float32 on CUDA (layers/rotary_embedding.py RotaryEmbedding.__init__).
+  return LoadedBytesPerRank(m, w, LoadMeasure::kDeviceFree, 4);
+}
+
 }  // namespace kvplan

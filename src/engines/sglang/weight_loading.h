@@ -2,11 +2,15 @@
 #pragma once
 
 #include "catalog/quantization.h"
+#include "catalog/weights.h"
 #include "engines/sglang/sglang.h"
 
 namespace kvplan {
 
 // The loading rules of SGLang for `a` (catalog ModelAsLaunched applies them).
 WeightLoading SglangWeightLoading(const SglangArgs& a);
+
+// The weight memory a rank of `m` reports ("Load weight end ... mem usage"), from its estimate.
+int64_t SglangLoadedWeightBytes(const ModelSpec& m, const WeightEstimate& w);
 
 }  // namespace kvplan

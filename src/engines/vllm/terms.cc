@@ -46,8 +46,8 @@ int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmA
   // vLLM's expert-parallel size is tp * dp; EstimateWeights shards experts by ep x tp.
   par.ep = a.enable_expert_parallel ? a.dp : 1;
   WeightEstimate w = EstimateWeights(model, par);
-  int64_t weights =
-      w.bytes_per_rank + Mxfp4ExpertPadding(model, w, a, gpu) - VllmEncoderWeightsOvercount(w, a);
+  int64_t weights = VllmLoadedWeightBytes(model, w) + Mxfp4ExpertPadding(model, w, a, gpu) -
+                    VllmEncoderWeightsOvercount(w, a);
   int mtp = VllmExtraMtpLayers(model, a);
   if (mtp > 0 && model.num_layers > 0) weights += weights / model.num_layers * mtp;
   if (draft != nullptr) weights += EstimateWeights(*draft, par).bytes_per_rank;

@@ -20,4 +20,12 @@ WeightLoading VllmWeightLoading(const VllmArgs& a) {
   return w;
 }
 
+int64_t VllmLoadedWeightBytes(const ModelSpec& m, const WeightEstimate& w) {
+  // vllm/v1/worker/gpu_model_runner.py @v0.10.1 load_model (V0: worker/model_runner.py):
+  // DeviceMemoryProfiler's consumed_memory, torch.cuda.memory_allocated() after the load minus
+  // before (CudaPlatform.get_current_memory_usage); the rotary tables are cast to the model
+  // dtype (model_executor/layers/rotary_embedding/base.py RotaryEmbedding.__init__).
+  return LoadedBytesPerRank(m, w, LoadMeasure::kAllocated, m.dtype_bytes);
+}
+
 }  // namespace kvplan
