@@ -1,0 +1,143 @@
+// Weights per GPU against the public logs (issue 14, "Targets": within 1 % of the engine's logged
+// weight memory on every public log). Every row of tests/data/real/weights.tsv is a start-up log
+// that prints a weight figure; the rows whose model has a real config are planned through
+// PlanLaunch with only what the user would type, and the plan's weights per GPU are compared with
+// the figure the log prints. Rows that cannot be within 1 % keep a bound and a reason; rows that
+// cannot be planned say what is missing. The count of rows within 1 % is asserted (kWithin1Pct).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "engines/engine.h"
+#include "kvplan/error.h"
+#include "testing/test_data.h"
+
+namespace kvplan {
+namespace {
+
+struct WeightsRow {
+  std::string log, engine, version, model, gpu, printed, check, why;
+  std::vector<std::string> args;
+  double bound_pct = 0;
+};
+
+std::vector<std::string> SplitFields(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  std::string part;
+  while (std::getline(in, part, sep)) {
+    if (!part.empty() || sep == '\t') out.push_back(part);
+  }
+  return out;
+}
+
+std::vector<WeightsRow> ReadWeightsTable() {
+  std::ifstream in(testing::RealData("weights.tsv"));
+  std::vector<WeightsRow> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> c = SplitFields(line, '\t');
+    if (c.size() != 10) {
+      ADD_FAILURE() << "weights.tsv: 10 columns expected: " << line;
+      continue;
+    }
+    WeightsRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[9], {}, 0};
+    if (c[5] != "-") r.args = SplitFields(c[5], ' ');
+    if (c[8] != "-") r.bound_pct = std::stod(c[8]);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// The figure in `printed` ("mem usage=15.50 GB", "Model loading took 14.99 GiB", "... 244.61
+// MB"), in GiB: the engines' GB are GiB (vLLM divides by 2**30, SGLang by 1 << 30), MB MiB.
+double PrintedGiB(const std::string& printed) {
+  size_t end = printed.rfind(' ');
+  size_t begin = printed.find_last_of(" =", end - 1) + 1;
+  double value = std::stod(printed.substr(begin, end - begin));
+  return printed.substr(end + 1) == "MB" ? value / 1024 : value;
+}
+
+// The log holds `printed` on one of its weight lines: the row reads what the log says.
+bool LogPrints(const WeightsRow& row) {
+  std::ifstream in(testing::RealData(row.log));
+  std::string line;
+  while (std::getline(in, line)) {
+    bool weight_line = line.find("Load weight end") != std::string::npos ||
+                       line.find("Model loading took") != std::string::npos ||
+                       line.find("Loading model weights took") != std::string::npos;
+    if (weight_line && line.find(row.printed) != std::string::npos) return true;
+  }
+  return false;
+}
+
+double PlannedGiB(const WeightsRow& row) {
+  PlanRequest req;
+  req.engine = row.engine;
+  req.version = row.version;
+  req.args = row.args;
+  req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
+  req.gpu = row.gpu;
+  try {
+    return static_cast<double>(PlanLaunch(req).weights_bytes_per_gpu) / (1024.0 * 1024 * 1024);
+  } catch (const InputError& e) {
+    ADD_FAILURE() << row.log << ": " << e.what();
+  }
+  return std::nan("");
+}
+
+// Rows within 1 % now: a change that takes one out of 1 % fails its row, one that brings a
+// bound row within 1 % fails until the row is promoted, so this count only moves deliberately.
+constexpr int kWithin1Pct = 53;
+
+TEST(WeightsCorpus, WeightsPerGpuAgainstEveryPublicLog) {
+  int planned = 0, within = 0, not_planned = 0;
+  std::string table = fmt::format("{:<66} {:<7} {:>9} {:>9} {:>7}  {}\n", "log", "check", "logged",
+                                  "planned", "error%", "");
+  for (const WeightsRow& row : ReadWeightsTable()) {
+    EXPECT_TRUE(LogPrints(row)) << row.log << " prints no weight line with '" << row.printed << "'";
+    const double logged = PrintedGiB(row.printed);
+    if (row.check == "none") {
+      ++not_planned;
+      table += fmt::format("{:<66} {:<7} {:>9.4g} {:>9} {:>7}  {}\n", row.log, row.check, logged,
+                           "-", "-", row.why);
+      continue;
+    }
+    ASSERT_TRUE(row.check == "1%" || row.check == "bound") << row.log << ": check " << row.check;
+    const double got = PlannedGiB(row);
+    const double err = 100.0 * (got - logged) / logged;
+    ++planned;
+    if (std::fabs(err) <= 1.0) ++within;
+    if (row.check == "1%") {
+      EXPECT_LE(std::fabs(err), 1.0)
+          << row.log << ": planned " << got << " GiB, logged " << logged << " (" << row.why << ")";
+    } else {
+      EXPECT_LE(std::fabs(err), row.bound_pct) << row.log << " (" << row.why << ")";
+      EXPECT_GT(std::fabs(err), 1.0) << row.log << " is now within 1 %: make it a 1% row";
+    }
+    table += fmt::format("{:<66} {:<7} {:>9.4g} {:>9.4g} {:>+7.2f}\n", row.log, row.check, logged,
+                         got, err);
+  }
+  std::cout << table
+            << fmt::format("weights: {} logs planned, {} within 1 %, {} not planned\n", planned,
+                           within, not_planned);
+  EXPECT_EQ(within, kWithin1Pct);
+}
+
+// The figure parser reads the three spellings the table uses.
+TEST(WeightsCorpus, PrintedFiguresInGiB) {
+  EXPECT_DOUBLE_EQ(PrintedGiB("mem usage=15.50 GB"), 15.50);
+  EXPECT_DOUBLE_EQ(PrintedGiB("Model loading took 14.99 GiB"), 14.99);
+  EXPECT_DOUBLE_EQ(PrintedGiB("Loading model weights took 244.61 MB"), 244.61 / 1024);
+}
+
+}  // namespace
+}  // namespace kvplan
