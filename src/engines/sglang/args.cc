@@ -25,7 +25,7 @@ struct RawFlags {
   std::optional<std::string> model_path, kv_dtype, quantization, dtype, spec_algo, draft_path,
       backend;
   std::optional<int64_t> tp, pp, dp, ep;
-  std::optional<bool> dp_attention, disable_graph, piecewise_on, piecewise_off;
+  std::optional<bool> dp_attention, dp_lm_head, disable_graph, piecewise_on, piecewise_off;
   std::optional<std::string> mamba_ssm_dtype;
   std::optional<bool> disable_radix_cache;
 };
@@ -37,6 +37,7 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--dp-size", "--dp", "--data-parallel-size"}, &f.dp);
   p.Int({"--ep-size", "--ep", "--expert-parallel-size"}, &f.ep);
   p.Bool({"--enable-dp-attention"}, &f.dp_attention);
+  p.Bool({"--enable-dp-lm-head"}, &f.dp_lm_head);
   p.Double({"--mem-fraction-static"}, &a.mem_fraction_static);
   p.String({"--kv-cache-dtype"}, &f.kv_dtype);
   p.Int({"--page-size"}, &a.page_size);
@@ -109,6 +110,7 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   a.dp = SmallInt("--dp-size", f.dp, 1);
   a.ep = SmallInt("--ep-size", f.ep, 1);
   a.enable_dp_attention = f.dp_attention.value_or(false);
+  a.enable_dp_lm_head = f.dp_lm_head.value_or(false);
   a.kv_cache_dtype = f.kv_dtype.value_or("auto");
   a.quantization = f.quantization.value_or("");
   a.dtype = f.dtype.value_or("auto");

@@ -43,6 +43,7 @@ SglangWeights SglangWeightsOf(const SglangLaunch& l, const ModelSpec& model, con
   par.dp = a.dp;
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
+  par.dp_lm_head = a.enable_dp_lm_head;
   w.weights = SglangLoadedWeightBytes(model, EstimateWeights(model, par));
   w.draft_weights = l.spec && draft != nullptr ? EstimateWeights(*draft, par).bytes_per_rank : 0;
   if (measured.post_load_free_bytes) {

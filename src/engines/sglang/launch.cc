@@ -93,6 +93,7 @@ std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& 
   par.dp = a.dp;
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
+  par.dp_lm_head = a.enable_dp_lm_head;
   return ShardingProblems(model, par, ShardingEngine::kSglang);
 }
 

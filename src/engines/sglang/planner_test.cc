@@ -83,6 +83,26 @@ TEST(SglangCases, DpAttentionKeepsAllHeads_pr17392) {
               47.12, 0.005);
 }
 
+// --enable-dp-lm-head (server_args.py 0.4.9+) keeps the whole lm_head on each rank of an
+// attention-TP group of 1 instead of a quarter of it: with only the pre-load free memory
+// measured, the weights grow by 3/4 of Qwen3-30B-A3B's 151936 x 2048 bf16 lm_head
+// (622,329,856 B); the allocator rounds each of the two tensors up to 2 MiB (297 and 75
+// segments of 2 MiB), so 465,567,744 B more, 4,736 cells of 98,304 B fewer.
+TEST(SglangCases, DpLmHeadKeepsTheWholeLmHeadPerRank) {
+  SglangArgs a = ParseSglangArgs({"--tp", "4", "--dp", "4", "--ep", "4", "--enable-dp-attention",
+                                  "--mem-fraction-static", "0.80"});
+  SglangArgs b = ParseSglangArgs({"--tp", "4", "--dp", "4", "--ep", "4", "--enable-dp-attention",
+                                  "--mem-fraction-static", "0.80", "--enable-dp-lm-head"});
+  EXPECT_FALSE(a.enable_dp_lm_head);
+  EXPECT_TRUE(b.enable_dp_lm_head);
+  SglangMeasured pre_only;
+  pre_only.pre_load_free_bytes = GiBToBytes(138.29);
+  PlanResult ra = PlanSglang("0.5.12", Qwen3_30B_A3B(), H200(), a, pre_only);
+  PlanResult rb = PlanSglang("0.5.12", Qwen3_30B_A3B(), H200(), b, pre_only);
+  ASSERT_TRUE(ra.ok && rb.ok);
+  EXPECT_NEAR(static_cast<double>(ra.max_total_num_tokens - rb.max_total_num_tokens), 4736, 2);
+}
+
 // Case sglang-b200-28layer-gqa-graphmem-pr11830: K size of a 28-layer, 4-KV-head
 // model (Qwen2.5-7B class) at 2,243,474 tokens is 59.91 GB:
 // (2243474 + 1) * 4 * 128 * 28 * 2 / 2^30.

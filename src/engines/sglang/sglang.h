@@ -22,6 +22,8 @@ struct SglangArgs {
   std::string model_path;
   int tp = 1, pp = 1, dp = 1, ep = 1;  // validated ranges, small
   bool enable_dp_attention = false;
+  // server_args.py (0.4.9+) --enable-dp-lm-head: lm_head split over the attention-TP group.
+  bool enable_dp_lm_head = false;
   std::optional<double> mem_fraction_static;
   std::string kv_cache_dtype = "auto";
   std::optional<int64_t> page_size;
