@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -20,11 +21,19 @@ using CliRun = testing::ShellRun;
 TEST(ModelsVerb, TableHasOneRowPerCatalogModel) {
   CliRun r = testing::RunKvplanShell("models");
   ASSERT_EQ(r.status, 0) << r.out;
+  // An ID wider than its column stands alone, its figures on the next line.
   for (const std::string& id : CatalogModelIds()) {
-    EXPECT_NE(r.out.find("\n" + id + " "), std::string::npos) << id;
+    bool row = r.out.find("\n" + id + " ") != std::string::npos ||
+               r.out.find("\n" + id + "\n") != std::string::npos;
+    EXPECT_TRUE(row) << id;
   }
   // DeepSeek-V3: MLA 512+64, 256 routed experts top-8 plus 1 shared, fp8 blocks.
-  EXPECT_NE(r.out.find("MLA 512+64  256/8+1s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("MLA 512+64 256/8+1s  fp8 128x128"), std::string::npos) << r.out;
+  // Grouped by architecture, each heading naming the layer kinds its models use.
+  EXPECT_NE(r.out.find("\nQwen3NextForCausalLM (full + linear layers)\n"), std::string::npos);
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_LE(line.size(), 100u) << line;
 }
 
 TEST(ModelsVerb, JsonListsEveryModel) {

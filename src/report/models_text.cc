@@ -1,7 +1,9 @@
 // `kvplan models` and `kvplan models show` for people.
 #include <iterator>
+#include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -37,29 +39,95 @@ std::string LayerMix(const ModelSpec& m) {
   return s.empty() ? "-" : s;
 }
 
+// One table row, without the padding a trailing empty column leaves.
+template <typename... Args>
+void PrintRow(std::string& out, fmt::format_string<Args...> row, Args&&... args) {
+  std::string line = fmt::format(row, std::forward<Args>(args)...);
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  out += line + "\n";
+}
+
 std::string Billions(int64_t params) {
   double b = static_cast<double>(params) / 1e9;
   return b < 10 ? fmt::format("{:.2f}", b) : fmt::format("{:.1f}", b);
 }
 
+// The listing fits kTextColumns: the ID column takes what the figures leave, and an ID longer
+// than that stands on its own line with its figures on the next.
+constexpr size_t kIdWidth = 44;
+constexpr const char* kListingRow = "{:<44} {:>6} {:>6} {:>7} {:<10} {:<9} {}";
+
+// The layer kinds an architecture's bundled models use, for its heading line.
+std::string LayerKindsOfGroup(const std::vector<const ModelListing::Entry*>& group) {
+  std::string kinds;
+  bool vision = false;
+  constexpr std::pair<LayerKind, const char*> kNames[] = {{LayerKind::kFull, "full"},
+                                                          {LayerKind::kSliding, "sliding-window"},
+                                                          {LayerKind::kChunked, "chunked"},
+                                                          {LayerKind::kLinear, "linear"}};
+  for (const auto& [kind, name] : kNames) {
+    bool used = false;
+    for (const ModelListing::Entry* e : group) used = used || e->model.NumLayersOfKind(kind) > 0;
+    if (used) kinds += fmt::format("{}{}", kinds.empty() ? "" : " + ", name);
+  }
+  bool indexer = false;
+  for (const ModelListing::Entry* e : group) {
+    vision = vision || e->model.multimodal;
+    indexer = indexer || e->model.index_head_dim > 0;
+  }
+  return fmt::format("{} layers{}{}", kinds.empty() ? "no attention" : kinds,
+                     indexer ? ", sparse-attention indexer" : "", vision ? ", vision tower" : "");
+}
+
+// The QUANT column holds what the row leaves (kTextColumns minus the other columns): the full
+// summary when it fits, else with the method's short name (the footnote spells them out), then
+// without the group size, then the short name alone.
+constexpr size_t kQuantWidth = 12;
+std::string ListingQuant(const Quantization& q) {
+  std::string full = QuantSummary(q);
+  if (full.size() <= kQuantWidth) return full;
+  Quantization shortened = q;
+  if (q.method == "compressed-tensors") shortened.method = "ct";
+  if (q.method == "bitsandbytes") shortened.method = "bnb";
+  for (std::string s :
+       {QuantSummary(shortened), fmt::format("{} w{}", shortened.method, shortened.weight_bits)}) {
+    if (s.size() <= kQuantWidth) return s;
+  }
+  return shortened.method;
+}
+
+void PrintListingRow(const ModelListing::Entry& e, std::string& out) {
+  const ModelSpec& m = e.model;
+  std::string id = e.id;
+  if (id.size() > kIdWidth) {
+    out += id + "\n";
+    id.clear();
+  }
+  PrintRow(out, kListingRow, id, Billions(e.total_params), m.num_layers, m.max_position_embeddings,
+           AttentionSummary(m), MoeSummary(m), ListingQuant(m.quant));
+}
+
 }  // namespace
 
 std::string RenderModelsText(const ModelListing& models) {
-  std::string out;
-  constexpr const char* kRow = "{:<46} {:<31} {:>8} {:>6} {:<11} {:<9} {:<16} {:<17} {:>7}\n";
-  fmt::format_to(Out(out), kRow, "ID", "ARCHITECTURE", "PARAMS B", "LAYERS", "ATTENTION", "MOE",
-                 "SWA/LINEAR", "QUANT", "MAX CTX");
+  std::map<std::string, std::vector<const ModelListing::Entry*>> by_architecture;
   for (const ModelListing::Entry& e : models.entries) {
-    const ModelSpec& m = e.model;
-    fmt::format_to(Out(out), kRow, e.id, m.architecture, Billions(e.total_params), m.num_layers,
-                   AttentionSummary(m), MoeSummary(m), LayerMix(m), QuantSummary(m.quant),
-                   m.max_position_embeddings);
+    by_architecture[e.model.architecture].push_back(&e);
+  }
+  std::string out;
+  PrintRow(out, kListingRow, "ID", "PARAMS", "LAYERS", "MAX CTX", "ATTENTION", "MOE", "QUANT");
+  for (const auto& [architecture, group] : by_architecture) {
+    fmt::format_to(Out(out), "\n{} ({})\n", architecture, LayerKindsOfGroup(group));
+    for (const ModelListing::Entry* e : group) PrintListingRow(*e, out);
   }
   fmt::format_to(
       Out(out),
-      "\nATTENTION: KV heads x head_dim (GQA) or kv_lora_rank+qk_rope_head_dim (MLA). MOE: routed\n"
-      "experts/top-k (+shared). PARAMS: the main model (MTP layers excluded). Details and the\n"
-      "weights per rank: kvplan models show MODEL --tp N.\n");
+      "\n{} models, {} architectures. PARAMS: billions, the main model (MTP layers excluded).\n"
+      "ATTENTION: KV heads x head_dim (GQA) or kv_lora_rank+qk_rope_head_dim (MLA). MOE: routed\n"
+      "experts/top-k (+shared). QUANT: ct = compressed-tensors, bnb = bitsandbytes. Layers of\n"
+      "each kind, the whole quantization and the weights per rank: kvplan models show MODEL --tp "
+      "N.\n",
+      models.entries.size(), by_architecture.size());
   return out;
 }
 
@@ -132,14 +200,6 @@ void PrintGeometry(const ModelSpec& m, std::string& out) {
     fmt::format_to(Out(out), "checkpoint    {} bytes ({:.2f} GiB, safetensors)\n",
                    *m.checkpoint_bytes, ToGiB(*m.checkpoint_bytes));
   }
-}
-
-// One table row, without the padding a trailing empty column leaves.
-template <typename... Args>
-void PrintRow(std::string& out, fmt::format_string<Args...> row, Args&&... args) {
-  std::string line = fmt::format(row, std::forward<Args>(args)...);
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  out += line + "\n";
 }
 
 void PrintWeights(const WeightEstimate& w, const Parallelism& p, std::string& out) {
