@@ -56,6 +56,8 @@ struct VllmBudgetText {
   std::vector<Stage> stages;
   std::vector<std::string> warnings;
   std::vector<std::string> log_lines;
+  // Printed once the KV cache is allocated and the graphs captured (after the report's lines).
+  std::vector<std::string> log_lines_after_start;
 };
 
 // One pair per era: the rule, and its text.
@@ -71,6 +73,13 @@ VllmBudgetText DescribeVllmV1GraphEstimateBudget(const VllmTerms& t, const VllmB
 VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, bool subtract_graph);
 VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget& b,
                                             const VllmRelease& r);
+
+// engines/vllm/kv_cache_memory_lines.cc (V1 from 0.10.2): the line printed instead of "Available
+// KV cache memory" when --kv-cache-memory sizes the cache, and the suggested --kv-cache-memory
+// values printed after the graphs are captured when the profile sized it.
+std::string DescribeVllmKvCacheMemoryFlagLine(const VllmTerms& t, const VllmRelease& r);
+std::string DescribeVllmKvCacheMemoryHint(const VllmTerms& t, const VllmBudget& b,
+                                          const VllmRelease& r);
 
 struct VllmKvReport {
   bool ok = false;
