@@ -23,6 +23,21 @@ TEST(VllmRelease, DevBuildFollowsThePreviousRelease) {
   EXPECT_EQ(VllmEraFor(z, std::nullopt), VllmEra::kV1);
 }
 
+// A checkout with no release tag (setuptools-scm's 0.1.devN, N = git rev-list --count) follows
+// the newest release with at most N commits: 0.1.dev7548 (v0.9.2 has 7502 commits, v0.10.0 7926)
+// plans with 0.9.2's per-instance V1 accounting.
+TEST(VllmRelease, UntaggedDevBuildFollowsTheReleaseByCommitCount) {
+  VllmRelease r = ParseVllmRelease("0.1.dev7548+g5e70dcd");
+  EXPECT_TRUE(r.AtLeast(0, 9, 2));
+  EXPECT_FALSE(r.AtLeast(0, 9, 3));
+  EXPECT_EQ(r.text, "0.1.dev7548+g5e70dcd");
+  EXPECT_EQ(VllmEraFor(r, std::nullopt), VllmEra::kV1);
+  EXPECT_TRUE(ParseVllmRelease("0.1.dev16136").AtLeast(0, 20, 1));
+  // Before 0.6.0's 2555 commits, or far past the newest tag counted: the release is unknown.
+  EXPECT_THROW(ParseVllmRelease("0.1.dev2000"), InputError);
+  EXPECT_THROW(ParseVllmRelease("0.1.dev30000"), InputError);
+}
+
 TEST(VllmRelease, CandidatesKeepTheirRelease) {
   VllmRelease r = ParseVllmRelease("0.15.2rc1.dev93+g11a4c9d30");
   EXPECT_TRUE(r.AtLeast(0, 15, 2));
