@@ -135,7 +135,8 @@ VllmEra VllmEraFor(const VllmRelease& r, std::optional<bool> use_v1) {
   }
   if (!v1) return r.AtLeast(0, 7, 0) ? VllmEra::kV0 : VllmEra::kV0Legacy;
   if (!r.AtLeast(0, 9, 2)) return VllmEra::kV1Early;
-  if (!r.AtLeast(0, 21, 0)) return VllmEra::kV1;
+  // envs.py @v0.20.0 (PR #38284): VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to "1".
+  if (!r.AtLeast(0, 20, 0)) return VllmEra::kV1;
   return VllmEra::kV1GraphEstimate;
 }
 
@@ -148,9 +149,9 @@ std::string VllmEraName(VllmEra era) {
     case VllmEra::kV1Early:
       return "V1 early (<=0.9.1, counts other processes)";
     case VllmEra::kV1:
-      return "V1 (0.9.2-0.20)";
+      return "V1 (0.9.2-0.19)";
     case VllmEra::kV1GraphEstimate:
-      return "V1 (>=0.21, CUDA-graph estimate)";
+      return "V1 (>=0.20, CUDA-graph estimate)";
   }
   return "";
 }
