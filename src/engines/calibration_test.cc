@@ -2,23 +2,38 @@
 // tests/data/real/calibration.tsv is a public start-up log whose model and GPU the catalog knows,
 // planned through PlanLaunch with only what the user would type (model, GPU, engine@release, the
 // launch flags) and compared with the KV figure the log prints. Each row has a recorded bound (a
-// row that gets worse fails); each engine's median and 95th-percentile |error| (nearest rank) are
-// asserted against the values reached now (kReached below).
+// row that gets worse fails); each engine's median and 95th-percentile |error| (nearest rank) and
+// the count within 5 % are asserted against the values reached now (kReached below).
 //
-// Reached: vLLM 49 logs, median 0.10 %, p95 6.45 %, 46 of 49 within 5 % (the issue's targets:
-// median 1 %: met; 5 % on >= 95 %: 93.9 %, not reached). 43 of the logs are the llm-d-planner
-// campaign on vLLM 0.19.0 (tests/data/real/calibration/SOURCES.md): median 0.10 %, largest 4.1 %
-// (the two 72B TP2 launches, where 3 GiB of KV is left and 0.1 GiB of weights is 3 %). The three
-// beyond 5 % are older single logs whose launch is partly inferred (vllm#17122 at 0.8.4: +20.5 %,
-// gpu_memory_utilization not shown; vllm#27508 at 0.11.0: +12 % of a 1.71 GiB budget; vllm#21348
-// at 0.9.2: +6.5 %, an LMCache connector kvplan does not model). SGLang 4 logs, median 0.5 %
-// (target 2 %: met), p95 15.4 %. Fitted constants, only on the rows marked `fit`: vLLM's V1 sampler
-// bytes before 0.17 (vllm#21429), the non-torch increase from 0.17 and the NVLink-SHARP
-// communicator term (the campaign's 0.19.0 TP1/TP2/TP4 runs; the latter checked on vllm#21429 at
-// 0.9.2), the V0 terms on issue 10517. The two non-torch terms come from the non-torch figure
-// every campaign log prints (0.24-0.27 GiB on one GPU, 2.06-2.21 at TP2/TP4), so the campaign's
-// holdout rows validate the sampler peak and the weights, not those terms. From 0.17 the sampler
-// peak is counted from vLLM's source (estimates.cc), not fitted.
+// Reached: vLLM 62 logs, median 0.10 %, p95 4.13 %, 59 of 62 within 5 % = 95.2 % (the issue's
+// targets: median 1 %: met; 5 % on >= 95 %: met). Releases: 0.6.3 (2), 0.8.4 (1), 0.9.2 (2),
+// 0.11.0 (1), 0.15.0 to 0.18.0 (one each: the llm-d-planner version sweep of Qwen3-14B on one
+// H100, within 0.2 %), 0.19.0 (52: the llm-d-planner campaign, median 0.05 %, largest 4.1 %, the
+// two 72B TP2 launches where 3 GiB of KV is left and 0.1 GiB of weights is 3 %; both in
+// tests/data/real/calibration/SOURCES.md). The three beyond 5 % are older single logs, each
+// checked against vLLM's source at its release without finding a missing term:
+// - vllm#17122 at 0.8.4 (+20.5 %): gpu_memory_utilization is not shown; 0.8.4's profile_run
+//   samples min(max_num_seqs, tokens) rows as later releases do (gpu_model_runner.py _dummy_run),
+//   so the 4 GiB of KV the log has less is another process's memory (V1 before 0.9.2 counts it) or
+//   a lower utilization, neither shown.
+// - vllm#27508 at 0.11.0 (+12 % of a 1.71 GiB budget, 0.2 GiB of a 75 GiB request): gpt-oss-120b
+//   on H100, where 0.11.0 picks the Triton mxfp4 backend (mxfp4.py get_mxfp4_backend) whose
+//   weights and kernels the thread's excerpt does not log.
+// - vllm#21348 at ~0.9.2 (+6.4 %, a LMCache kv-transfer connector): the same day's TP4 profile of
+//   the same model (vllm#21429, fit row) is within 1.4 %, so about 0.4 GiB is particular to that
+//   launch. The connector is built after vLLM's initial snapshot (gpu_worker.py
+//   init_worker_distributed_environment -> ensure_kv_transfer_initialized @v0.9.2), so what it
+//   allocates outside torch counts as non-torch increase; LMCache's source of that date is not in
+//   the snapshots kvplan can read, so the term is not modelled.
+// SGLang 4 logs, median 0.5 % (target 2 %: met), p95 15.4 %. Fitted constants, only on the rows
+// marked `fit`: vLLM's V1 sampler bytes before 0.17 (vllm#21429; the sweep's 0.15/0.16 rows hold
+// it out: 5.64 GiB logged), the non-torch increase from 0.18 (the campaign's 0.19.0 logs; the
+// sweep places the step between 0.17.0 and 0.18.0) and the NVLink-SHARP communicator term (the
+// campaign's 0.19.0 TP1/TP2/TP4 runs; the latter checked on vllm#21429 at 0.9.2), the V0 terms on
+// issue 10517. The two non-torch terms come from the non-torch figure every campaign log prints
+// (0.24-0.27 GiB on one GPU, 2.06-2.21 at TP2/TP4), so the campaign's holdout rows validate the
+// sampler peak and the weights, not those terms. From 0.17 the sampler peak is counted from
+// vLLM's source (estimates.cc), not fitted.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -95,6 +110,7 @@ double Percentile(std::vector<double> v, double q) {
 struct EngineSummary {
   double median = 0, p95 = 0;
   size_t count = 0;
+  size_t within5 = 0;  // rows within 5 % (the issue's target: >= 95 % of them)
 };
 
 // Plans every row of `engine`, checks each against its bound, prints the table and returns the
@@ -126,8 +142,9 @@ EngineSummary CalibrateEngine(const std::string& engine) {
     table += fmt::format("{:<52} {:<8} {:<8} {:>12.10g} {:>12.10g} {:>+8.2f} {:>6.1f}\n", row.log,
                          row.version, row.set, row.logged, planned, err, row.bound_pct);
   }
-  EngineSummary s{Percentile(errors, 0.5), Percentile(errors, 0.95), errors.size()};
-  auto within5 = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 5; });
+  auto within5 = static_cast<size_t>(
+      std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 5; }));
+  EngineSummary s{Percentile(errors, 0.5), Percentile(errors, 0.95), errors.size(), within5};
   for (const auto& [release, errs] : by_release) {
     table += fmt::format("{} {}: {} logs, median |error| {:.2f} %, largest {:.2f} %\n", engine,
                          release, errs.size(), Percentile(errs, 0.5), Percentile(errs, 1.0));
@@ -141,11 +158,11 @@ EngineSummary CalibrateEngine(const std::string& engine) {
 // The median and p95 |error| reached now, per engine (rounded up): the assertions keep them.
 struct Reached {
   double median, p95;
-  size_t count;
+  size_t count, within5;
 };
 const std::map<std::string, Reached> kReached = {
-    {"vllm", {0.1, 6.5, 49}},
-    {"sglang", {0.5, 15.5, 4}},
+    {"vllm", {0.11, 4.5, 62, 59}},
+    {"sglang", {0.5, 15.5, 4, 3}},
 };
 
 TEST(Calibration, VllmFromScratch) {
@@ -153,6 +170,7 @@ TEST(Calibration, VllmFromScratch) {
   EXPECT_EQ(s.count, kReached.at("vllm").count);
   EXPECT_LE(s.median, kReached.at("vllm").median);
   EXPECT_LE(s.p95, kReached.at("vllm").p95);
+  EXPECT_GE(s.within5, kReached.at("vllm").within5);
 }
 
 TEST(Calibration, SglangFromScratch) {
@@ -160,6 +178,7 @@ TEST(Calibration, SglangFromScratch) {
   EXPECT_EQ(s.count, kReached.at("sglang").count);
   EXPECT_LE(s.median, kReached.at("sglang").median);
   EXPECT_LE(s.p95, kReached.at("sglang").p95);
+  EXPECT_GE(s.within5, kReached.at("sglang").within5);
 }
 
 }  // namespace

@@ -137,8 +137,8 @@ std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArg
     } else if (name == "VLLM_ALLOW_LONG_MAX_MODEL_LEN") {
       args->allow_long_max_model_len = EnvSwitchOn(value);
     } else if (name == "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS") {
-      // vllm/envs.py @v0.21: bool(int(value)), default "1": the CUDA-graph estimate in the
-      // memory profile, off only at 0.
+      // vllm/envs.py @v0.18.0: bool(int(value)), default "0" (from v0.20.0 "1", PR #38284): the
+      // CUDA-graph estimate in the memory profile.
       args->estimate_cudagraphs = value != "0";
     } else {
       unread.push_back(name + "=" + value);

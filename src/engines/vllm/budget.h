@@ -21,14 +21,14 @@ struct VllmTerms {
   int64_t weights = 0;
   int64_t activation = 0;
   int64_t non_torch = 0;
-  int64_t cuda_graph = 0;  // estimate (0.21+) or kvplan's estimate of the capture
+  int64_t cuda_graph = 0;  // estimate (0.18+) or kvplan's estimate of the capture
   int64_t pre_load_free = 0;
   bool pre_load_free_measured = false;
   std::optional<int64_t> peak_torch;       // V0 legacy log: weights + activation
   std::optional<int64_t> available_kv;     // measured "Available KV cache memory"
   std::optional<int64_t> kv_cache_memory;  // --kv-cache-memory
   bool enforce_eager = false;
-  bool estimate_cudagraphs = true;   // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (0.21+)
+  bool estimate_cudagraphs = true;   // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (0.18+)
   int64_t sampler_rows = 0;          // rows of the dummy sampler run the estimate counts
   bool activation_from_log = false;  // a logged peak or KV size replaces the estimate
   // Provenance for the stage text: "measured" or "estimated".
@@ -38,14 +38,15 @@ struct VllmTerms {
 // The KV budget an era's rule derives from the terms (numbers only; the
 // stage text is DescribeVllm*Budget's).
 struct VllmBudget {
-  double requested = 0;          // total * util, as vLLM computes it (float)
-  int64_t available = 0;         // bytes for the KV cache on this rank
-  std::string error;             // a start-up error before any KV sizing (the engine's words)
-  int64_t graph_after_kv = 0;    // CUDA graphs captured after the KV cache (from the headroom)
-  int64_t peak = 0;              // V0 0.6 peak_torch, V1 before 0.9.2 the peak
-  int64_t other = 0;             // V1 before 0.9.2: memory in use before start-up
-  int64_t non_kv = 0;            // V1 0.9.2+: weights + torch peak + non-torch increases
-  int64_t graph_subtracted = 0;  // V1 0.21+: the CUDA-graph estimate taken off the budget
+  double requested = 0;        // total * util, as vLLM computes it (float)
+  int64_t available = 0;       // bytes for the KV cache on this rank
+  std::string error;           // a start-up error before any KV sizing (the engine's words)
+  int64_t graph_after_kv = 0;  // CUDA graphs captured after the KV cache (from the headroom)
+  int64_t peak = 0;            // V0 0.6 peak_torch, V1 before 0.9.2 the peak
+  int64_t other = 0;           // V1 before 0.9.2: memory in use before start-up
+  int64_t non_kv = 0;          // V1 0.9.2+: weights + torch peak + non-torch increases
+  int64_t graph_subtracted =
+      0;  // V1 0.20+ (0.18+ opted in): the CUDA-graph estimate taken off the budget
   bool subtract_graph = false;
   double kv_from_terms = 0;  // the rule's result before --kv-cache-memory or a log replaces it
   enum class Source { kTerms, kFlag, kLog } source = Source::kTerms;  // what `available` is
@@ -56,6 +57,8 @@ struct VllmBudgetText {
   std::vector<Stage> stages;
   std::vector<std::string> warnings;
   std::vector<std::string> log_lines;
+  // Printed once the KV cache is allocated and the graphs captured (after the report's lines).
+  std::vector<std::string> log_lines_after_start;
 };
 
 // One pair per era: the rule, and its text.
@@ -64,13 +67,20 @@ VllmBudgetText DescribeVllmV0Budget(const VllmTerms& t, const VllmBudget& b, Vll
 VllmBudget VllmV1EarlyBudget(const VllmTerms& t);  // engines/vllm/eras/v0_8_0.cc
 VllmBudgetText DescribeVllmV1EarlyBudget(const VllmTerms& t, const VllmBudget& b);
 VllmBudget VllmV1Budget(const VllmTerms& t);               // engines/vllm/eras/v0_9_2.cc
-VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t);  // engines/vllm/eras/v0_21_0.cc
+VllmBudget VllmV1GraphEstimateBudget(const VllmTerms& t);  // engines/vllm/eras/v0_20_0.cc
 VllmBudgetText DescribeVllmV1GraphEstimateBudget(const VllmTerms& t, const VllmBudget& b,
                                                  const VllmRelease& r);
 // The per-instance V1 budget of engines/vllm/eras/v0_9_2.cc, with or without the CUDA-graph term.
 VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, bool subtract_graph);
 VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget& b,
                                             const VllmRelease& r);
+
+// engines/vllm/kv_cache_memory_lines.cc (V1 from 0.10.2): the line printed instead of "Available
+// KV cache memory" when --kv-cache-memory sizes the cache, and the suggested --kv-cache-memory
+// values printed after the graphs are captured when the profile sized it.
+std::string DescribeVllmKvCacheMemoryFlagLine(const VllmTerms& t, const VllmRelease& r);
+std::string DescribeVllmKvCacheMemoryHint(const VllmTerms& t, const VllmBudget& b,
+                                          const VllmRelease& r);
 
 struct VllmKvReport {
   bool ok = false;

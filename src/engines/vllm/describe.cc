@@ -174,6 +174,8 @@ std::vector<Figure> DescribeVllmFigures(const VllmDefaults& d, const VllmTerms& 
       IsV0(d.era) ? DescribeVllmV0ReportLines(rep, d.max_model_len, d.era)
                   : DescribeVllmV1ReportLines(rep, d.max_model_len, d.release);
   lines.insert(lines.end(), report.begin(), report.end());
+  if (rep.ok)
+    lines.insert(lines.end(), bt.log_lines_after_start.begin(), bt.log_lines_after_start.end());
   for (size_t i = 0; i < lines.size(); ++i) {
     out.push_back({fmt::format("log_{}", i + 1), 0, lines[i]});
   }

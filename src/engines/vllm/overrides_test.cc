@@ -58,15 +58,15 @@ TEST(VllmOverrides, NumGpuBlocksOverrideTooSmallForOneRequest) {
       << v0.error_message;
 }
 
-// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 at 0.21+: no estimate is taken off the budget,
-// which is then the 0.9.2-0.20 one (the same terms at 0.20.0 give the same KV memory).
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 at 0.20+: no estimate is taken off the budget,
+// which is then the 0.9.2-0.19 one (the same terms at 0.19.0 give the same KV memory).
 TEST(VllmOverrides, GraphEstimateSwitchOffKeepsThePre021Budget) {
   VllmArgs a;
   a.max_model_len = 8192;
-  PlanResult on = PlanVllm("0.21.0", testing::Llama31_8B(), testing::H100(), a, {});
+  PlanResult on = PlanVllm("0.20.0", testing::Llama31_8B(), testing::H100(), a, {});
   a.estimate_cudagraphs = false;
-  PlanResult off = PlanVllm("0.21.0", testing::Llama31_8B(), testing::H100(), a, {});
-  PlanResult before = PlanVllm("0.20.0", testing::Llama31_8B(), testing::H100(), a, {});
+  PlanResult off = PlanVllm("0.20.0", testing::Llama31_8B(), testing::H100(), a, {});
+  PlanResult before = PlanVllm("0.19.0", testing::Llama31_8B(), testing::H100(), a, {});
   ASSERT_TRUE(on.ok && off.ok && before.ok);
   EXPECT_GT(off.rest_memory_bytes, on.rest_memory_bytes);
   EXPECT_EQ(off.rest_memory_bytes, before.rest_memory_bytes);

@@ -21,6 +21,8 @@ VllmBudget VllmEraBudget(const VllmTerms& t, const VllmDefaults& d) {
     case VllmEra::kV1Early:
       return VllmV1EarlyBudget(t);
     case VllmEra::kV1:
+      // gpu_worker.py @v0.18.0: the estimate is profiled, and subtracted when the variable is 1.
+      if (d.release.AtLeast(0, 18, 0)) return VllmV1GraphEstimateBudget(t);
       return VllmV1Budget(t);
     case VllmEra::kV1GraphEstimate:
       return VllmV1GraphEstimateBudget(t);
@@ -36,6 +38,7 @@ VllmBudgetText DescribeVllmBudget(const VllmTerms& t, const VllmBudget& b, const
     case VllmEra::kV1Early:
       return DescribeVllmV1EarlyBudget(t, b);
     case VllmEra::kV1:
+      if (d.release.AtLeast(0, 18, 0)) return DescribeVllmV1GraphEstimateBudget(t, b, d.release);
       return DescribeVllmV1ProfiledBudget(t, b, d.release);
     case VllmEra::kV1GraphEstimate:
       return DescribeVllmV1GraphEstimateBudget(t, b, d.release);

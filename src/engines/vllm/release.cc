@@ -1,6 +1,7 @@
 #include "engines/vllm/release.h"
 
 #include <cctype>
+#include <iterator>
 #include <tuple>
 
 #include <fmt/core.h>
@@ -36,6 +37,42 @@ void FollowedRelease(VllmRelease* r) {
   }
 }
 
+// A build from a checkout with no release tag in its history: setuptools-scm then numbers it
+// 0.1.devN, N the commits in its history (git rev-list --count), so the release it follows is the
+// newest one with at most N commits. The counts are of each tag in vllm-project/vllm's history
+// (read from the CentML/vllm snapshot, which carries the upstream tags; data/flags/README.md); a
+// build off main counts only a few cherry-picks fewer than the tag did. 0.1.dev7548 (the build
+// issue 11 names) follows 0.9.2: 7502 <= 7548 < 7926 (v0.10.0), a main of July 2025.
+struct TaggedRelease {
+  int minor, patch;
+  int commits;
+};
+// kvplan: data table
+constexpr TaggedRelease kTaggedReleases[] = {
+    {6, 0, 2555},   {6, 3, 2987},   {6, 6, 3921},   {7, 0, 4321},   {7, 3, 4708},   {8, 0, 5233},
+    {8, 5, 6127},   {9, 0, 6775},   {9, 2, 7502},   {10, 0, 7926},  {10, 1, 8656},  {10, 2, 9401},
+    {11, 0, 9965},  {12, 0, 11861}, {13, 0, 12291}, {14, 0, 12951}, {15, 0, 13289}, {16, 0, 13751},
+    {17, 0, 14447}, {18, 0, 14900}, {19, 0, 15355}, {20, 0, 16107}, {20, 1, 16136}};
+
+// The release an untagged 0.1.devN build follows; throws when N is outside the table.
+void UntaggedDevRelease(const std::string& version, int commits, VllmRelease* r) {
+  const TaggedRelease* found = nullptr;
+  for (const TaggedRelease& t : kTaggedReleases) {
+    if (t.commits <= commits) found = &t;
+  }
+  constexpr const TaggedRelease& kLast = kTaggedReleases[std::size(kTaggedReleases) - 1];
+  if (found == nullptr || commits > kLast.commits + 2000) {
+    throw InputError(fmt::format(
+        "vLLM version '{}' is a build with no release tag in its history (setuptools-scm's "
+        "0.1.devN, N = {} commits), which kvplan maps only from 0.6.0 ({} commits) to about "
+        "0.{}.{} ({}); give the release it was built from, e.g. --engine vllm@0.{}.{}",
+        version, commits, kTaggedReleases[0].commits, kLast.minor, kLast.patch, kLast.commits,
+        kLast.minor, kLast.patch));
+  }
+  r->minor = found->minor;
+  r->patch = found->patch;
+}
+
 }  // namespace
 
 bool VllmRelease::AtLeast(int ma, int mi, int pa) const {
@@ -61,10 +98,20 @@ VllmRelease ParseVllmRelease(const std::string& version) {
     throw InputError(fmt::format(
         "unknown vLLM version '{}' (expected a release such as 0.10.1 or 0.15.2rc1)", version));
   }
+  // "0.1.dev7548": the loop consumed the dot before "dev".
+  if (parts[2] < 0 && pos > 0 && v[pos - 1] == '.') --pos;
   r.major = parts[0];
   r.minor = parts[1];
   r.patch = parts[2] < 0 ? 0 : parts[2];
-  if (v.compare(pos, 4, ".dev") == 0) FollowedRelease(&r);
+  if (v.compare(pos, 4, ".dev") == 0) {
+    size_t n = pos + 4;
+    int commits = ReadNumber(v, &n);
+    if (r.major == 0 && r.minor == 1 && r.patch == 0 && commits >= 0) {
+      UntaggedDevRelease(version, commits, &r);
+    } else {
+      FollowedRelease(&r);
+    }
+  }
   r.text = version.empty() ? kVllmNewest : v;
   if (!r.AtLeast(0, 6, 0) || r.AtLeast(0, 29, 0)) {
     throw InputError(fmt::format(
@@ -88,7 +135,8 @@ VllmEra VllmEraFor(const VllmRelease& r, std::optional<bool> use_v1) {
   }
   if (!v1) return r.AtLeast(0, 7, 0) ? VllmEra::kV0 : VllmEra::kV0Legacy;
   if (!r.AtLeast(0, 9, 2)) return VllmEra::kV1Early;
-  if (!r.AtLeast(0, 21, 0)) return VllmEra::kV1;
+  // envs.py @v0.20.0 (PR #38284): VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to "1".
+  if (!r.AtLeast(0, 20, 0)) return VllmEra::kV1;
   return VllmEra::kV1GraphEstimate;
 }
 
@@ -101,9 +149,9 @@ std::string VllmEraName(VllmEra era) {
     case VllmEra::kV1Early:
       return "V1 early (<=0.9.1, counts other processes)";
     case VllmEra::kV1:
-      return "V1 (0.9.2-0.20)";
+      return "V1 (0.9.2-0.19)";
     case VllmEra::kV1GraphEstimate:
-      return "V1 (>=0.21, CUDA-graph estimate)";
+      return "V1 (>=0.20, CUDA-graph estimate)";
   }
   return "";
 }

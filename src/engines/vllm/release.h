@@ -11,8 +11,8 @@ enum class VllmEra {
   kV0Legacy,         // V0 engine before 0.7: one-line "Memory profiling results" log
   kV0,               // V0 engine 0.7 to 0.10: per-instance accounting, multi-line log
   kV1Early,          // V1 up to 0.9.1: global (total - free) counted as non-torch
-  kV1,               // V1 0.9.2 to 0.20: per-instance accounting
-  kV1GraphEstimate,  // V1 0.21+: CUDA-graph memory estimate subtracted by default
+  kV1,               // V1 0.9.2 to 0.19: per-instance accounting
+  kV1GraphEstimate,  // V1 0.20+: CUDA-graph memory estimate subtracted by default
 };
 
 struct VllmRelease {

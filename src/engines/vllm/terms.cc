@@ -119,7 +119,7 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
   t.available_kv = ms.available_kv;
   t.kv_cache_memory = a.kv_cache_memory_bytes;
   t.enforce_eager = a.enforce_eager;
-  t.estimate_cudagraphs = a.estimate_cudagraphs.value_or(true);
+  t.estimate_cudagraphs = a.estimate_cudagraphs.value_or(d.release.AtLeast(0, 20, 0));
   return t;
 }
 

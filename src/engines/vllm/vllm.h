@@ -1,7 +1,7 @@
 // vLLM's startup memory accounting, release by release (see
 // ../shared/reference/vllm-trtllm-memory.md). One file per era:
 // engines/vllm/eras/v0_6_0.cc (V0 engine), engines/vllm/eras/v0_8_0.cc (V1 up to 0.9.1),
-// engines/vllm/eras/v0_9_2.cc (0.9.2 to 0.20), engines/vllm/eras/v0_21_0.cc (0.21 and later);
+// engines/vllm/eras/v0_9_2.cc (0.9.2 to 0.19), engines/vllm/eras/v0_20_0.cc (0.20 and later);
 // engines/vllm/kv_spec.cc holds page sizes and KV-cache groups, engines/vllm/args.cc the flags.
 #pragma once
 
@@ -37,7 +37,8 @@ struct VllmArgs {
   std::optional<int64_t> block_size;
   std::optional<int64_t> kv_cache_memory_bytes;
   std::optional<int64_t> num_gpu_blocks_override;  // --num-gpu-blocks-override
-  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from the environment (0.21+; unset: on).
+  // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS from the environment (0.18+; unset: on from 0.20, off
+  // before).
   std::optional<bool> estimate_cudagraphs;
   std::string kv_cache_dtype = "auto";
   // Hybrid models' state dtypes (engines/vllm/hybrid.h): "auto" (the model dtype), "float32",

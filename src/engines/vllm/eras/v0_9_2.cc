@@ -93,10 +93,16 @@ VllmBudgetText DescribeVllmV1ProfiledBudget(const VllmTerms& t, const VllmBudget
         "Available KV cache memory {} GiB taken from the log instead of the terms above",
         Gib2(*t.available_kv)));
   }
-  // gpu_worker.py determine_available_memory: "%.2f", format_gib from ~0.12 [inferred].
+  if (b.source == VllmBudget::Source::kFlag) {
+    out.log_lines.push_back(DescribeVllmKvCacheMemoryFlagLine(t, r));
+    return out;
+  }
+  // gpu_worker.py determine_available_memory: "%.2f", format_gib from v0.14.0.
   out.log_lines.push_back(
       fmt::format("Available KV cache memory: {} GiB",
-                  r.AtLeast(0, 12, 0) ? PyRound2(ToGiB(b.available)) : Gib2(b.available)));
+                  r.AtLeast(0, 14, 0) ? PyRound2(ToGiB(b.available)) : Gib2(b.available)));
+  if (r.AtLeast(0, 10, 2))
+    out.log_lines_after_start.push_back(DescribeVllmKvCacheMemoryHint(t, b, r));
   return out;
 }
 
