@@ -29,8 +29,8 @@ TEST(FitColumns, LinesThatFitAreUnchanged) {
 
 TEST(FitColumns, LongLinesWrapUnderTheirLastCell) {
   const std::string why(30, 'w');
-  const std::string row = "  mem_fraction_static        0.88       auto     " + why + " " + why +
-                          " " + why + " " + why;
+  const std::string row =
+      "  mem_fraction_static        0.88       auto     " + why + " " + why + " " + why + " " + why;
   const std::string fitted = FitToColumns(row + "\n");
   const auto lines = Lines(fitted);
   ASSERT_GE(lines.size(), 2u);
