@@ -38,7 +38,7 @@ for block in "$tmp"/[0-9]*; do
   checked=$((checked + 1))
   # Wall-clock figures (tune's search speed) differ run to run.
   for f in "$block.want" "$block.got"; do
-    sed -E -i 's/in [0-9.]+ s \([0-9]+\/s\)/in <elapsed>/' "$f"
+    sed -E -i 's/in [0-9.]+ s \([0-9,]+\/s\)/in <elapsed>/' "$f"
   done
   if ! diff -u "$block.want" "$block.got" > "$block.diff"; then
     echo "README example is stale: kvplan $cmd"

@@ -182,9 +182,9 @@ TEST_F(LogVerbs, AGrowingLogIsTheSameLaunches) {
   std::fclose(f);
   CliResult again = RunKvplan({"ingest", "--db", db_, log});
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.out.find("grown since ingested as " + log + ": 1 run updated, 0 stored"),
-            std::string::npos)
-      << again.out;
+  // The line wraps after "as" when the temp path makes it wider than 100 columns.
+  EXPECT_NE(again.out.find(log + ": grown since ingested as"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find(log + ": 1 run updated, 0 stored"), std::string::npos) << again.out;
   CliResult runs = RunKvplan({"runs", "--json", "--db", db_});
   EXPECT_EQ(nlohmann::json::parse(runs.out).size(), 1u);
 }

@@ -6,14 +6,17 @@
 #include "catalog/gpu.h"
 #include "kvplan/render.h"
 #include "report/compare_words.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 
 std::string RenderCompareText(const CompareResult& c) {
   const CompareRequest& o = c.request;
   std::string out =
-      fmt::format("kvplan compare: {} on {}x {} (tensor parallel {}), context {} tokens\n\n",
-                  o.model, o.tp, GpuLabel(o.gpu), o.tp, WithThousands(c.context_length));
+      fmt::format("kvplan compare: {} on {}x {} (TP {}), context {} tokens{}\n\n", o.model, o.tp,
+                  GpuLabel(o.gpu), o.tp, WithThousands(c.context_length),
+                  // A default is said as one (issue 11 item 4): no --context-length given.
+                  o.context_length > 0 ? "" : " (the model's)");
   // The budget rules are prose: a table of their own, so the figures stay in 100 columns.
   TextTable t(
       {"ENGINE", "KV BUDGET", "WEIGHTS/GPU", "KV B/TOKEN", "KV TOKENS", "CONCURRENCY", "STATUS"});
@@ -46,7 +49,7 @@ std::string RenderCompareText(const CompareResult& c) {
   }
   out += '\n';
   out += WrapText(CompareDifference(c.rows), 0);
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "kvplan/diff.h"
 #include "report/diff_render.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 namespace {
@@ -147,7 +148,7 @@ std::string RenderDiffText(const DiffResult& d) {
   AppendTimelines(d.a, d.b, &out);
   out += DecodeDiffText(d);
   if (!rest.empty()) out += "\nOther differences\n" + rest;
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

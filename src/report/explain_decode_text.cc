@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include "base/format.h"
+
 #include "logs/decode_summary.h"
 #include "report/explain_render.h"
 
@@ -69,7 +71,9 @@ void AppendPrediction(const DecodePrediction& p, std::string* out) {
   }
   std::string inputs;
   for (const std::string& i : p.inputs) inputs += (inputs.empty() ? "" : ", ") + i;
-  *out += "  (" + inputs + "); calibrate with kvplan perf --kernel-us / --memory-efficiency\n";
+  // The hint on a line of its own: wrapped after the inputs, it would split the command.
+  *out += WrapText("  (" + inputs + ")", 3);
+  *out += "  calibrate with kvplan perf --kernel-us / --memory-efficiency\n";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "kvplan/explain.h"
 #include "logs/decode_summary.h"
 #include "report/explain_render.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 namespace {
@@ -327,7 +328,7 @@ std::string RenderExplainText(const ExplainResult& e) {
   if (e.trtllm) AppendTrtllm(*e.trtllm, &out);
   AppendDecodeSection(e, &out);
   AppendNotesAndTraceback(e.run, &out);
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

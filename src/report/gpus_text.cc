@@ -9,6 +9,7 @@
 #include "base/units.h"
 #include "catalog/gpu.h"
 #include "kvplan/render.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 namespace {
@@ -62,7 +63,7 @@ std::string RenderGpusText(const std::vector<GpuSpec>& gpus) {
       "what SGLang's default rules read. BF16/FP8: dense TFLOP/s. Links: per GPU, one direction.\n"
       "Sources: kvplan gpus --json. A GPU outside the catalog: --gpu FILE.json.\n";
   out += AliasesText(gpus);
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

@@ -1,6 +1,10 @@
 // `kvplan runs`'s table, rendered from the history listing.
+#include <cmath>
+
 #include <fmt/core.h>
 
+#include "base/format.h"
+#include "base/text.h"
 #include "kvplan/history.h"
 
 namespace kvplan {
@@ -23,7 +27,7 @@ std::string KvTokens(const RunRecord& r) {
   std::optional<double> t = r.Figure("kv_tokens");
   if (!t) t = r.Figure("gpu_kv_cache_tokens");
   if (!t) t = r.Figure("max_tokens_in_paged_kv_cache");
-  return t ? fmt::format("{:.0f}", *t) : "-";
+  return t ? WithThousands(std::llround(*t)) : "-";
 }
 
 // "81.6@1": the median decode tok/s at the most common running-request count.
@@ -32,17 +36,24 @@ std::string DecodeTokS(const RunRecord& r) {
   return b ? fmt::format("{:.1f}@{}", b->median_tok_s, b->running_reqs) : "-";
 }
 
+// Columns of the run's first line; the log's start and path go on the second,
+// so a row stays within kTextColumns whatever the path.
+constexpr const char* kRowFormat =
+    "{:>4}  {:<6}  {:<26.26}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {}{}\n";
+
 std::string Row(const StoredRun& s, bool decode) {
   const RunRecord& r = s.record;
   std::string gpu = r.gpu_name.empty() ? "-" : r.gpu_name;
   if (gpu.rfind("NVIDIA ", 0) == 0) gpu = gpu.substr(7);
-  return fmt::format(
-      "{:>4}  {:<20.20}  {:<7}  {:<28.28}  {:<12.12}  {:>3}  {:>5.5}  {:>9}  {}{:<10}  {}\n", s.id,
-      // The log's own first timestamp; ingest time is not when the run started.
-      r.started_at.empty() ? "-" : r.started_at, r.engine.empty() ? "-" : r.engine,
-      r.model.empty() ? "-" : r.model, gpu, TpOf(r),
-      SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
-      decode ? fmt::format("{:>12}  ", DecodeTokS(r)) : "", r.outcome, s.log_path);
+  std::string out =
+      fmt::format(fmt::runtime(kRowFormat), s.id, r.engine.empty() ? "-" : r.engine,
+                  r.model.empty() ? "-" : r.model, gpu, TpOf(r),
+                  SettingOr(r, "mem_fraction_static", "gpu_memory_utilization", "-"), KvTokens(r),
+                  decode ? fmt::format("{:>12}  ", DecodeTokS(r)) : "", r.outcome);
+  // The log's own first timestamp; ingest time is not when the run started.
+  return out + WrapText(fmt::format("      started {}  log {}",
+                                    r.started_at.empty() ? "-" : r.started_at, s.log_path),
+                        10);
 }
 
 }  // namespace
@@ -57,9 +68,8 @@ std::string RenderHistoryText(const HistoryListing& h) {
   bool decode = false;
   for (const StoredRun& s : h.runs) decode = decode || !s.record.decode.empty();
   std::string out =
-      fmt::format("{:>4}  {:<20}  {:<7}  {:<28}  {:<12}  {:>3}  {:>5}  {:>9}  {}{:<10}  {}\n", "id",
-                  "started", "engine", "model", "gpu", "tp", "frac", "kv_tokens",
-                  decode ? fmt::format("{:>12}  ", "decode tok/s") : "", "outcome", "log");
+      fmt::format(fmt::runtime(kRowFormat), "id", "engine", "model", "gpu", "tp", "frac",
+                  "kv_tokens", decode ? fmt::format("{:>12}  ", "decode tok/s") : "", "outcome");
   for (const StoredRun& s : h.runs) out += Row(s, decode);
   return out;
 }

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "kvplan/history.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 namespace {
@@ -34,7 +35,7 @@ std::string RenderIngestedLogText(const IngestedLog& log) {
   for (const RunRecord& r : log.runs) {
     out += fmt::format("  launch {}: {}\n", r.launch_index + 1, Describe(r));
   }
-  return out;
+  return FitToColumns(out);
 }
 
 std::string RenderOpenedStoreText(const OpenedStore& store) {

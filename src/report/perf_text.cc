@@ -8,6 +8,7 @@
 #include "perf/perf_report.h"
 #include "perf/published_collectives.h"
 #include "perf/published_decode.h"
+#include "report/fit_columns.h"
 #include "report/perf_assumed.h"
 
 namespace kvplan {
@@ -106,7 +107,7 @@ std::string RenderPerfText(const PerfReport& p) {
       "Model: roofline with efficiency factors (docs/perf-validation.md); collectives from "
       "NCCL's cost model.",
       2);
-  return out;
+  return FitToColumns(out);
 }
 
 std::string RenderPerfValidation() {

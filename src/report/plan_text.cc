@@ -5,6 +5,7 @@
 #include "base/format.h"
 #include "base/units.h"
 #include "kvplan/render.h"
+#include "report/fit_columns.h"
 
 namespace kvplan {
 namespace {
@@ -110,7 +111,7 @@ std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
     for (const Fix& f : r.fixes) t.AddRow({f.flag, f.value, f.effect});
     out += t.Render();
   }
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

@@ -5,6 +5,7 @@
 
 #include "base/text.h"
 #include "kvplan/simulate.h"
+#include "report/fit_columns.h"
 #include "report/perf_assumed.h"
 #include "report/simulate_assumed.h"
 
@@ -66,7 +67,7 @@ std::string RenderSimulateText(const SimulateResult& r) {
     out += '\n';
     out += RenderNotesText(r.notes);
   }
-  return out;
+  return FitToColumns(out);
 }
 
 std::string SimulateCsvHeader() {

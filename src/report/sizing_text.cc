@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "base/text.h"
+#include "report/fit_columns.h"
 #include "report/perf_assumed.h"
 #include "report/sizing_outcome.h"
 #include "report/tune_outcome.h"
@@ -118,7 +119,7 @@ std::string RenderSizingText(const SizingOutcome& o, int top) {
   if (!assumed.empty()) out.append("\n").append(assumed);
   out += '\n';
   out += RenderNotesText(rep.notes);
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

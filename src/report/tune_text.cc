@@ -1,10 +1,13 @@
 // `kvplan tune` for people: the ranked list and the Pareto front, each row
 // with the command that launches it.
+#include <cmath>
 #include <iterator>
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "kvplan/render.h"
+#include "report/fit_columns.h"
 #include "report/perf_assumed.h"
 #include "report/tune_outcome.h"
 
@@ -79,16 +82,18 @@ std::string RenderTuneText(const TuneOutcome& o, int top) {
                   req.ttft_ms ? fmt::format(", TTFT <= {} ms", *req.ttft_ms) : "",
                   req.tpot_ms ? fmt::format(", TPOT <= {} ms", *req.tpot_ms) : ""),
       2);
-  fmt::format_to(it, "evaluated {} configurations in {:.2f} s ({:.0f}/s), {} feasible\n",
-                 rep.evaluated, rep.seconds, rep.evaluated / rep.seconds, rep.feasible);
+  fmt::format_to(it, "evaluated {} configurations in {:.2f} s ({}/s), {} feasible\n",
+                 WithThousands(rep.evaluated), rep.seconds,
+                 WithThousands(std::llround(static_cast<double>(rep.evaluated) / rep.seconds)),
+                 WithThousands(rep.feasible));
   const std::string assumed = RenderAssumedText(o.assumed);
   if (!assumed.empty()) out.append("\n").append(assumed);
   if (!rep.notes.empty()) out += RenderNotesText(rep.notes);
-  if (rep.ranked.empty()) return out;
+  if (rep.ranked.empty()) return FitToColumns(out);
   PrintTable(out, "BEST THROUGHPUT", req, space, rep.ranked, top);
   PrintTable(out, "PARETO FRONT (throughput vs time per output token)", req, space, rep.pareto,
              top);
-  return out;
+  return FitToColumns(out);
 }
 
 }  // namespace kvplan

@@ -59,7 +59,8 @@ std::unique_ptr<FlagTable> LoadTable(std::string_view engine, std::string_view r
   return t;
 }
 
-// Python's repr() of a str, as argparse quotes a value.
+}  // namespace
+
 std::string PyRepr(const std::string& s) {
   const char q = s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
   std::string out(1, q);
@@ -69,8 +70,6 @@ std::string PyRepr(const std::string& s) {
   }
   return out + q;
 }
-
-}  // namespace
 
 const EngineFlag* FlagTable::Resolve(std::string_view name) const {
   for (const EngineFlag& f : flags) {

@@ -41,4 +41,7 @@ std::string UnrecognizedArgumentsError(const std::string& prog,
                                        const std::vector<std::string>& words);
 std::string InvalidChoiceError(const EngineFlag& flag, const std::string& value);
 
+// Python's repr() of a str, as argparse (and click, and pydantic) quote a value.
+std::string PyRepr(const std::string& s);
+
 }  // namespace kvplan

@@ -6,7 +6,7 @@
 namespace kvplan {
 
 PlanResult PlanTrtllmRequest(const PlanRequest& req) {
-  TrtllmArgs args = ParseTrtllmArgs(req.args);
+  TrtllmArgs args = ParseTrtllmArgs(req.args, req.version);
   if (req.model) args.model = *req.model;
   if (args.model.empty()) {
     throw InputError("no model given for TensorRT-LLM (pass --model or `trtllm-serve MODEL`)");

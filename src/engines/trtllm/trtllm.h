@@ -35,7 +35,9 @@ struct TrtllmArgs {
 
 // Parses trtllm-serve's flags (`trtllm-serve [serve] MODEL --tp_size 4 ...`).
 // --extra_llm_api_options names a YAML file, read with the small subset reader.
-TrtllmArgs ParseTrtllmArgs(const std::vector<std::string>& argv);
+// With data/flags/trtllm/ holding `release`'s parser (engines/trtllm/flags.h),
+// a flag or YAML key that release refuses is refused in its own words.
+TrtllmArgs ParseTrtllmArgs(const std::vector<std::string>& argv, const std::string& release = "");
 
 // Applies --extra_llm_api_options YAML text (ParseTrtllmArgs reads the file).
 void ApplyTrtllmYaml(const std::string& yaml_text, const std::string& origin, TrtllmArgs* args);
