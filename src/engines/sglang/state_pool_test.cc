@@ -207,6 +207,26 @@ TEST(SglangStatePool, NemotronHBeforeItsFirstReleaseIsRefused) {
       << r.error_message;
 }
 
+// Falcon-H1-7B (synthetic config, tests/data/synthetic/hybrid/) at TP 1 under 0.5.5, measured
+// 78 / 40 GiB, fraction 0.8: every one of the 44 layers attends and holds a Mamba2 state. One
+// request's state: 44 x (3,584 x 3 x 2 + 24 x 128 x 256 x 4) = 139,358,208 B; the pool takes
+// int(24.4 x 0.9 / 1.9 x 2^30 // 139,358,208) = 89 slots; the cell is 44 layers x K,V x 2
+// heads x 128 x 2 B = 45,056 B, so int((24.4 - 89 x 139,358,208 / 2^30) x 2^30) // 45,056 =
+// 306,206 tokens and 89 // 3 = 29 requests.
+TEST(SglangStatePool, FalconH1EveryLayerHoldsKvAndState) {
+  ModelSpec falcon =
+      LoadModel(kvplan::testing::SyntheticData("hybrid/falcon-h1-7b-synthetic.json"));
+  SglangArgs a;
+  a.mem_fraction_static = 0.8;
+  PlanResult r = PlanSglang("0.5.5", falcon, FindGpu("h100"), a, Measured(78, 40));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 139358208);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 89);
+  EXPECT_EQ(r.cell_size_bytes, 45056);
+  EXPECT_EQ(r.max_total_num_tokens, 306206);
+  EXPECT_EQ(r.max_running_requests, 29);
+}
+
 // Jamba's Mamba-1 state is not one SGLang's pool is modelled for: refused, not planned as
 // all-attention.
 TEST(SglangStatePool, MambaOneLayersAreRefused) {
