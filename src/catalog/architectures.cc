@@ -58,6 +58,54 @@ constexpr MambaKeys kGraniteMambaKeys = {"mamba_n_heads",   "mamba_d_head",   "m
                                          "mamba_n_groups",  "mamba_d_conv",   "mamba_expand",
                                          "mamba_conv_bias", "mamba_proj_bias"};
 
+// Nemotron-H's remote-code NemotronHConfig names (configuration_nemotron_h.py; SGLang
+// configs/nemotron_h.py mamba2_cache_params: intermediate = mamba_num_heads x mamba_head_dim).
+constexpr MambaKeys kNemotronHMambaKeys = {"mamba_num_heads",
+                                           "mamba_head_dim",
+                                           "ssm_state_size",
+                                           "n_groups",
+                                           "conv_kernel",
+                                           "",
+                                           "use_conv_bias",
+                                           "use_bias",
+                                           HybridLayout::kOverridePattern,
+                                           "mamba_ssm_cache_dtype"};
+// Older Nemotron-H configs say attention_head_dim.
+constexpr FieldAlias kNemotronHAliases[] = {{"head_dim", "attention_head_dim"}};
+
+// transformers bamba/configuration_bamba.py: Granite's key names, attention at
+// attn_layer_indices.
+constexpr MambaKeys kBambaMambaKeys = {
+    "mamba_n_heads",   "mamba_d_head",    "mamba_d_state",
+    "mamba_n_groups",  "mamba_d_conv",    "mamba_expand",
+    "mamba_conv_bias", "mamba_proj_bias", HybridLayout::kAttentionIndices};
+
+// transformers falcon_h1/configuration_falcon_h1.py: the mixer width is mamba_d_ssm when
+// given, else mamba_expand x hidden; the gated norm only with mamba_rms_norm (default false).
+constexpr MambaKeys kFalconH1MambaKeys = {.heads = "mamba_n_heads",
+                                          .head_dim = "mamba_d_head",
+                                          .state_size = "mamba_d_state",
+                                          .groups = "mamba_n_groups",
+                                          .conv_kernel = "mamba_d_conv",
+                                          .expand = "mamba_expand",
+                                          .conv_bias = "mamba_conv_bias",
+                                          .proj_bias = "mamba_proj_bias",
+                                          .layout = HybridLayout::kParallel,
+                                          .intermediate = "mamba_d_ssm",
+                                          .gated_norm = "mamba_rms_norm"};
+
+// transformers jamba/configuration_jamba.py (Mamba-1: no heads or groups).
+constexpr MambaKeys kJambaMambaKeys = {.heads = "",
+                                       .head_dim = "",
+                                       .state_size = "mamba_d_state",
+                                       .groups = "",
+                                       .conv_kernel = "mamba_d_conv",
+                                       .expand = "mamba_expand",
+                                       .conv_bias = "mamba_conv_bias",
+                                       .proj_bias = "mamba_proj_bias",
+                                       .layout = HybridLayout::kPeriodic,
+                                       .dt_rank = "mamba_dt_rank"};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -351,6 +399,42 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .family_name = "granitemoehybrid",
      .family = ModelFamily::kMamba2Hybrid,
      .mamba = &kGraniteMambaKeys},
+    // Nemotron-H, Nemotron-Nano-v2, Nemotron-3-Nano (remote-code modeling_nemotron_h.py;
+    // SGLang models/nemotron_h.py, vLLM models/nemotron_h.py): one block per
+    // hybrid_override_pattern character, a norm and one of a Mamba2 mixer (M), GQA
+    // attention (*), a relu2 up/down MLP (-) or relu2 routed experts with a shared
+    // expert and a float32 correction bias (E)
+    {.architecture = "NemotronHForCausalLM",
+     .model_type = "nemotron_h",
+     .family_name = "nemotron_h",
+     .family = ModelFamily::kMamba2Hybrid,
+     .aliases = kNemotronHAliases,
+     .mlp = MlpKind::kPlain,
+     .mamba = &kNemotronHMambaKeys},
+    // bamba/modeling_bamba.py (SGLang models/bamba.py, vLLM models/bamba.py): Mamba2
+    // mixer or GQA attention per layer (attn_layer_indices), a SwiGLU MLP in every layer
+    {.architecture = "BambaForCausalLM",
+     .model_type = "bamba",
+     .family_name = "bamba",
+     .family = ModelFamily::kMamba2Hybrid,
+     .mamba = &kBambaMambaKeys},
+    // falcon_h1/modeling_falcon_h1.py (SGLang models/falcon_h1.py, vLLM models/falcon_h1.py):
+    // every layer runs GQA attention and a Mamba2 mixer side by side on one input norm, then
+    // a SwiGLU MLP after its own norm. kvplan splits each layer into an attention layer
+    // holding the MLP and both norms and a Mamba2 layer with neither, so that the engines
+    // count one KV layer and one state layer per decoder layer, as they do.
+    {.architecture = "FalconH1ForCausalLM",
+     .model_type = "falcon_h1",
+     .family_name = "falcon_h1",
+     .family = ModelFamily::kMamba2Hybrid,
+     .mamba = &kFalconH1MambaKeys},
+    // jamba/modeling_jamba.py (vLLM models/jamba.py): a Mamba-1 mixer (with dt / B / C
+    // RMSNorms) or GQA attention per layer, then a SwiGLU MLP or 16 routed experts
+    {.architecture = "JambaForCausalLM",
+     .model_type = "jamba",
+     .family_name = "jamba",
+     .family = ModelFamily::kMamba2Hybrid,
+     .mamba = &kJambaMambaKeys},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -360,13 +444,12 @@ constexpr ArchitectureInfo kArchitectures[] = {
 
 // Hybrid attention / state-space architectures: their per-request state
 // (mamba conv + SSM state, linear-attention state) needs engine memory rules
-// kvplan does not have yet (Qwen3-Next is the one modelled).
+// kvplan does not have yet (the gated delta-net and Mamba2 hybrids are modelled).
 constexpr std::string_view kUnmodelledState[] = {
-    "NemotronHForCausalLM",      "MambaForCausalLM",      "Mamba2ForCausalLM",
-    "JambaForCausalLM",          "FalconH1ForCausalLM",   "BambaForCausalLM",
-    "Zamba2ForCausalLM",         "Lfm2ForCausalLM",       "MiniMaxText01ForCausalLM",
-    "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM", "Plamo2ForCausalLM",
-    "RecurrentGemmaForCausalLM",
+    "MambaForCausalLM",         "Mamba2ForCausalLM",         "JambaForCausalLM",
+    "FalconH1ForCausalLM",      "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
+    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
+    "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
 
 };
 
@@ -412,7 +495,7 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kGemma3, "sliding + full", "dense"},
     {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
     {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
-    {ModelFamily::kMamba2Hybrid, "linear (mamba2) + full", "moe + shared / dense"},
+    {ModelFamily::kMamba2Hybrid, "linear (mamba2 or mamba-1) + full", "moe + shared / dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
 };

@@ -21,7 +21,7 @@ enum class ModelFamily {
   kGemma3,        // Gemma-3 (text or ForConditionalGeneration with a SigLIP tower)
   kQwen3Next,     // Qwen3-Next: gated delta-net linear layers + gated full attention
   kLlama4,        // Llama-4: chunked local attention on 3 of 4 layers, MoE + shared expert
-  kMamba2Hybrid,  // Granite-4.0-H: Mamba2 mixer or attention per layer, MoE + shared / dense
+  kMamba2Hybrid,  // Granite-4.0-H, Nemotron-H, Bamba, Falcon-H1, Jamba: Mamba mixers + attention
   kEagle,         // EAGLE-1/2 Llama draft
   kEagle3,        // EAGLE-3 Llama draft
 };
@@ -58,6 +58,15 @@ enum class TowerWeights {
   kFromVisionConfig,
 };
 
+// How a hybrid's config says which layers hold state (config_parser.cc reads each).
+enum class HybridLayout {
+  kLayerTypes,        // layer_types: "mamba" / "attention" per layer (Granite-4.0-H)
+  kOverridePattern,   // hybrid_override_pattern: one M / * / - / E block per character (Nemotron-H)
+  kAttentionIndices,  // attn_layer_indices: those layers attend, the rest are Mamba (Bamba)
+  kParallel,          // attention and a Mamba2 mixer side by side in every layer (Falcon-H1)
+  kPeriodic,          // Mamba-1 layers, attention every attn_layer_period (Jamba)
+};
+
 // The config keys a Mamba2 hybrid names its mixer geometry with (they differ
 // by family: Granite's mamba_n_heads is Mamba2Config's num_heads).
 struct MambaKeys {
@@ -66,9 +75,16 @@ struct MambaKeys {
   const char* state_size;
   const char* groups;
   const char* conv_kernel;
-  const char* expand;  // intermediate = expand x hidden_size
+  const char* expand;  // intermediate = expand x hidden_size; "" = heads x head_dim (Nemotron-H)
   const char* conv_bias;
   const char* proj_bias;
+  HybridLayout layout = HybridLayout::kLayerTypes;
+  // The config key giving the SSM state's dtype the checkpoint asks for ("" = none), which
+  // vLLM takes when --mamba-ssm-cache-dtype is auto (engines/vllm/hybrid.cc).
+  const char* ssm_dtype = "";
+  const char* intermediate = "";  // the mixer width when given outright (Falcon-H1 mamba_d_ssm)
+  const char* gated_norm = "";    // bool key of the gated RMSNorm ("" = always there)
+  const char* dt_rank = "";       // Mamba-1: the dt projection rank (Jamba mamba_dt_rank)
 };
 
 struct ArchitectureInfo {

@@ -35,6 +35,8 @@ struct LayerPlan {
   int full_attention_interval = 0;       // Qwen3-Next: every Nth layer is full
   int decoder_sparse_step = 1;           // Qwen MoE: every Nth layer is MoE
   std::vector<int64_t> mlp_only_layers;  // Qwen MoE: dense layers
+  // Per-layer MLP tables a hybrid's layout gives outright (Nemotron-H); empty: the rules above.
+  std::vector<bool> moe_layers, mlp_layers;
 };
 
 Json ParseRoot(std::string_view text, const std::string& origin) {
@@ -293,6 +295,9 @@ void ReadLinearAttention(const Json& cfg, const std::string& origin, ModelSpec& 
   m.linear_key_head_dim = need("linear_key_head_dim");
   m.linear_value_head_dim = need("linear_value_head_dim");
   m.linear_conv_kernel_dim = need("linear_conv_kernel_dim");
+  // Qwen3.5's text config names the SSM state dtype (vLLM models/config.py
+  // Qwen3_5ForConditionalGenerationConfig reads it from hf_text_config).
+  m.config_ssm_dtype = OptString(cfg, "mamba_ssm_dtype", origin).value_or("");
 }
 
 // A Mamba2 mixer's geometry under the architecture's key names
@@ -308,10 +313,22 @@ void ReadMamba2(const Json& cfg, const std::string& origin, const MambaKeys& k, 
   m.mamba_state_size = need(k.state_size);
   m.mamba_n_groups = need(k.groups);
   m.mamba_conv_kernel = need(k.conv_kernel);
-  m.mamba_intermediate_size =
-      ToInt(CheckedMul(need(k.expand), m.hidden_size, "mamba intermediate size"), k.expand, origin);
+  std::optional<int64_t> width =
+      *k.intermediate ? OptInt(cfg, k.intermediate, origin) : std::nullopt;
+  if (width) {
+    m.mamba_intermediate_size = ToInt(*width, k.intermediate, origin);
+  } else if (*k.expand) {
+    m.mamba_intermediate_size = ToInt(
+        CheckedMul(need(k.expand), m.hidden_size, "mamba intermediate size"), k.expand, origin);
+  } else {
+    m.mamba_intermediate_size =
+        ToInt(CheckedMul(m.mamba_num_heads, m.mamba_head_dim, "mamba intermediate size"),
+              k.head_dim, origin);
+  }
+  if (*k.gated_norm) m.mamba_gated_norm = OptBool(cfg, k.gated_norm, origin).value_or(false);
   m.mamba_conv_bias = OptBool(cfg, k.conv_bias, origin).value_or(true);
   m.mamba_proj_bias = OptBool(cfg, k.proj_bias, origin).value_or(false);
+  if (*k.ssm_dtype) m.config_ssm_dtype = OptString(cfg, k.ssm_dtype, origin).value_or("");
   if (m.mamba_num_heads % m.mamba_n_groups != 0) {
     throw InputError(origin + ": " + k.heads + " " + std::to_string(m.mamba_num_heads) +
                      " is not a multiple of " + k.groups + " " + std::to_string(m.mamba_n_groups));
@@ -333,9 +350,149 @@ void ReadGraniteHybridMlp(const Json& cfg, const std::string& origin, ModelSpec&
   }
 }
 
+// Nemotron-H's routed experts: relu2 up/down experts of moe_intermediate_size, one shared
+// expert of moe_shared_expert_intermediate_size (x n_shared_experts, vLLM nemotron_h.py
+// NemotronHMoE), no gate on it, and a float32 e_score_correction_bias in the router.
+void ReadNemotronMoe(const Json& cfg, const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  ReadMoe(cfg, origin, m, plan);
+  const int shared = OptPositiveInt(cfg, "moe_shared_expert_intermediate_size", origin, 0);
+  m.shared_expert_intermediate_size = shared * std::max(1, m.num_shared_experts);
+  m.num_shared_experts = 0;
+  m.shared_expert_gate = false;
+  m.routing_bias = true;
+  if (OptInt(cfg, "moe_latent_size", origin).value_or(0) > 0) {
+    throw InputError(origin +
+                     ": a Nemotron-H config with moe_latent_size (latent MoE "
+                     "projections) is not described by kvplan's architecture table");
+  }
+}
+
+// hybrid_override_pattern (SGLang configs/nemotron_h.py _pattern_to_list): M a Mamba2 block,
+// * attention, - an MLP, E routed experts, each with its own norm. The engines size their
+// KV and state pools from the M and * blocks alone (mamba_layer_ids,
+// full_attention_layer_ids), so each MLP block is folded into the mixer block before it:
+// one kvplan layer is a mixer and, when the pattern has one after it, its MLP.
+void ReadOverridePattern(const Json& cfg, const std::string& origin, ModelSpec& m,
+                         LayerPlan& plan) {
+  std::string pattern = OptString(cfg, "hybrid_override_pattern", origin).value_or("");
+  // Newer configs give the canonical layers_block_type list instead.
+  for (const std::string& t : pattern.empty() ? StringList(cfg, "layers_block_type", origin)
+                                              : std::vector<std::string>{}) {
+    pattern += t == "mamba"       ? 'M'
+               : t == "attention" ? '*'
+               : t == "mlp"       ? '-'
+               : t == "moe"       ? 'E'
+                                  : '?';
+  }
+  if (static_cast<int>(pattern.size()) != m.num_layers) {
+    throw InputError(origin + ": hybrid_override_pattern has " + std::to_string(pattern.size()) +
+                     " blocks but num_hidden_layers is " + std::to_string(m.num_layers));
+  }
+  if (pattern.find('E') != std::string::npos) ReadNemotronMoe(cfg, origin, m, plan);
+  for (char c : pattern) {
+    if (c == 'M' || c == '*') {
+      plan.layer_types.push_back(c == 'M' ? "mamba" : "attention");
+      plan.mlp_layers.push_back(false);
+      plan.moe_layers.push_back(false);
+    } else if (c == '-' || c == 'E') {
+      if (plan.mlp_layers.empty() || plan.mlp_layers.back()) {
+        throw InputError(origin + ": hybrid_override_pattern \"" + pattern +
+                         "\" has an MLP block with no mixer block before it, which kvplan "
+                         "cannot fold into a layer");
+      }
+      plan.mlp_layers.back() = true;
+      plan.moe_layers.back() = c == 'E';
+    } else {
+      throw InputError(origin + ": hybrid_override_pattern holds '" + std::string(1, c) +
+                       "' (expected M, *, - or E)");
+    }
+  }
+  m.num_layers = static_cast<int>(plan.layer_types.size());
+}
+
+// Bamba (transformers BambaConfig.layers_block_type): the attn_layer_indices layers attend,
+// every other layer is a Mamba2 mixer.
+void ReadAttentionIndices(const Json& cfg, const std::string& origin, ModelSpec& m,
+                          LayerPlan& plan) {
+  plan.layer_types.assign(m.num_layers, "mamba");
+  for (int64_t i : IntList(cfg, "attn_layer_indices", origin)) {
+    if (i < 0 || i >= m.num_layers) {
+      throw InputError(origin + ": attn_layer_indices names layer " + std::to_string(i) + " of " +
+                       std::to_string(m.num_layers));
+    }
+    plan.layer_types[i] = "attention";
+  }
+}
+
+// Falcon-H1: decoder layer i becomes layers 2i (attention, the MLP, both norms) and 2i + 1
+// (the Mamba2 mixer alone), SGLang configs/falcon_h1.py listing every layer in both
+// full_attention_layer_ids and mamba_layer_ids, vLLM's falcon_h1.py giving each layer an
+// attention and a mamba KV-cache spec.
+void ReadParallelHybrid(const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  if (!plan.layer_types.empty()) {
+    throw InputError(origin +
+                     ": a Falcon-H1 config with layer_types is not described by "
+                     "kvplan's architecture table (every layer runs both mixers)");
+  }
+  for (int i = 0; i < m.num_layers; ++i) {
+    plan.layer_types.insert(plan.layer_types.end(), {"attention", "mamba"});
+    plan.mlp_layers.insert(plan.mlp_layers.end(), {true, false});
+  }
+  m.num_layers *= 2;
+  m.norms_without_mlp = 0;
+}
+
+// Jamba (transformers jamba/configuration_jamba.py, modeling_jamba.py): Mamba-1 mixers of
+// expand x hidden channels, attention where i % attn_layer_period == attn_layer_offset,
+// routed experts where i % expert_layer_period == expert_layer_offset (num_experts > 1), a
+// SwiGLU MLP elsewhere; mamba_dt_rank "auto" is ceil(hidden / 16).
+void ReadJamba(const Json& cfg, const std::string& origin, const MambaKeys& k, ModelSpec& m,
+               LayerPlan& plan) {
+  auto opt = [&](const char* key, int fallback) {
+    return OptPositiveInt(cfg, key, origin, fallback);
+  };
+  m.state_kind = StateKind::kMamba1;
+  m.mamba_state_size = opt(k.state_size, 16);
+  m.mamba_conv_kernel = opt(k.conv_kernel, 4);
+  m.mamba_intermediate_size = ToInt(
+      CheckedMul(opt(k.expand, 2), m.hidden_size, "mamba intermediate size"), k.expand, origin);
+  const auto rank = cfg.find(k.dt_rank);
+  const bool automatic = rank == cfg.end() || (rank->is_string() && *rank == "auto");
+  m.mamba_dt_rank = automatic ? (m.hidden_size + 15) / 16 : opt(k.dt_rank, 0);
+  m.mamba_conv_bias = OptBool(cfg, k.conv_bias, origin).value_or(true);
+  m.mamba_proj_bias = OptBool(cfg, k.proj_bias, origin).value_or(false);
+  m.mamba_inner_norms = true;
+  // A period of 0 would divide by zero: read as 1, as no real config says it.
+  const int attn_period = std::max(1, opt("attn_layer_period", 8));
+  const int attn_offset = opt("attn_layer_offset", 4);
+  const int expert_period = std::max(1, opt("expert_layer_period", 2));
+  const int expert_offset = opt("expert_layer_offset", 1);
+  const bool moe = OptInt(cfg, "num_experts", origin).value_or(16) > 1;
+  if (moe) ReadMoe(cfg, origin, m, plan);
+  for (int i = 0; i < m.num_layers; ++i) {
+    plan.layer_types.push_back(i % attn_period == attn_offset ? "attention" : "mamba");
+    plan.moe_layers.push_back(moe && i % expert_period == expert_offset);
+  }
+}
+
 void ReadMamba2Hybrid(const Json& cfg, const std::string& origin, const MambaKeys& k, ModelSpec& m,
                       LayerPlan& plan) {
-  ReadGraniteHybridMlp(cfg, origin, m, plan);
+  switch (k.layout) {
+    case HybridLayout::kLayerTypes:
+      ReadGraniteHybridMlp(cfg, origin, m, plan);
+      break;
+    case HybridLayout::kOverridePattern:
+      ReadOverridePattern(cfg, origin, m, plan);
+      break;
+    case HybridLayout::kAttentionIndices:
+      ReadAttentionIndices(cfg, origin, m, plan);
+      break;
+    case HybridLayout::kParallel:
+      ReadParallelHybrid(origin, m, plan);
+      break;
+    case HybridLayout::kPeriodic:
+      return ReadJamba(cfg, origin, k, m, plan);
+  }
   ReadMamba2(cfg, origin, k, m);
 }
 
@@ -485,7 +642,12 @@ void FillLayerKinds(const std::string& origin, const LayerPlan& plan, ModelSpec&
 
 void FillMoeLayers(const LayerPlan& plan, ModelSpec& m) {
   m.layer_is_moe.assign(m.num_layers, false);
+  m.layer_has_mlp = plan.mlp_layers;
   if (!m.IsMoe()) return;
+  if (!plan.moe_layers.empty()) {
+    m.layer_is_moe = plan.moe_layers;
+    return;
+  }
   for (int i = 0; i < m.num_layers; ++i) {
     bool moe = i >= m.first_k_dense_layers && i % m.moe_layer_freq == 0;
     // Qwen2/3-MoE, Qwen3-Next: transformers' decoder_sparse_step / mlp_only_layers rule.

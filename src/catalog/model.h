@@ -29,6 +29,7 @@ enum class LayerKind {
 enum class StateKind {
   kGatedDeltaNet,  // Qwen3-Next / Qwen3.5 linear attention (linear_* fields)
   kMamba2,         // Mamba2 mixer (mamba_* fields): Granite-4.0-H
+  kMamba1,         // Mamba-1 mixer (mamba_* fields, mamba_dt_rank): Jamba
 };
 
 // How the checkpoint stores its weights (config.json "quantization_config").
@@ -98,6 +99,10 @@ struct ModelSpec {
   int first_k_dense_layers = 0;             // DeepSeek first_k_dense_replace
   int moe_layer_freq = 1;
   std::vector<bool> layer_is_moe;  // size num_layers when num_experts > 0
+  // Layers that carry no MLP (Nemotron-H's mixer-only blocks, the Mamba2 half
+  // of a Falcon-H1 layer); empty: every layer has one. Size num_layers otherwise.
+  std::vector<bool> layer_has_mlp;
+  int norms_without_mlp = 1;  // norms of such a layer (Falcon-H1's Mamba2 half: 0)
 
   // Per-layer attention kind; size num_layers. All kFull for plain models.
   std::vector<LayerKind> layer_kinds;
@@ -146,6 +151,12 @@ struct ModelSpec {
   int mamba_intermediate_size = 0;  // expand x hidden (or num_heads x head_dim)
   bool mamba_conv_bias = true;      // conv1d bias
   bool mamba_proj_bias = false;     // in_proj / out_proj biases
+  bool mamba_gated_norm = true;     // Mamba2's gated RMSNorm (Falcon-H1 mamba_rms_norm)
+  int mamba_dt_rank = 0;            // Mamba-1 x_proj / dt_proj rank
+  bool mamba_inner_norms = false;   // Mamba-1 dt / B / C RMSNorms (Jamba)
+  // The SSM state dtype the config names (Nemotron-H mamba_ssm_cache_dtype,
+  // Qwen3.5 mamba_ssm_dtype); "" when it names none.
+  std::string config_ssm_dtype;
   // Vision tower: "siglip" (Gemma-3) or "llama4".
   std::string vision_kind;
   int vision_intermediate_size = 0, vision_image_size = 0, vision_patch_size = 0;

@@ -374,7 +374,9 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   };
   EXPECT_EQ(find("GPT2LMHeadModel").mlp, "dense (2-matrix)");
   EXPECT_EQ(find("Qwen3NextForCausalLM").layers, "linear (gated delta-net) + full");
-  EXPECT_FALSE(find("NemotronHForCausalLM").accepted);
+  EXPECT_TRUE(find("NemotronHForCausalLM").accepted);
+  EXPECT_EQ(find("NemotronHForCausalLM").layers, "linear (mamba2 or mamba-1) + full");
+  EXPECT_FALSE(find("KimiLinearForCausalLM").accepted);
 }
 
 }  // namespace

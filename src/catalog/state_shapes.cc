@@ -43,6 +43,20 @@ HybridState Mamba2Shape(const ModelSpec& m, int tp, int64_t intermediate, int64_
   return s;
 }
 
+// Mamba-1 (Jamba; vLLM MambaStateShapeCalculator.mamba1_state_shape @v0.11.0): conv
+// (intermediate / tp, kernel - 1) and SSM (intermediate / tp, state_size), written here as
+// heads = intermediate / tp of head_dim 1.
+HybridState Mamba1Shape(const ModelSpec& m, int tp) {
+  HybridState s;
+  s.conv_dim = m.mamba_intermediate_size;
+  s.shape.conv_channels = DivideExactly(s.conv_dim, tp, "the mamba channels", m);
+  s.shape.conv_width = m.mamba_conv_kernel - 1;
+  s.shape.heads = s.shape.conv_channels;
+  s.shape.head_dim = 1;
+  s.shape.state_size = m.mamba_state_size;
+  return s;
+}
+
 }  // namespace
 
 int64_t HybridState::BytesPerRequest(int conv_bytes, int ssm_bytes) const {
@@ -57,7 +71,9 @@ HybridState HybridStateShapes(const ModelSpec& m, int tp) {
   const int layers = m.NumLayersOfKind(LayerKind::kLinear);
   if (layers == 0 || tp <= 0) return {};
   HybridState s;
-  if (m.state_kind == StateKind::kMamba2) {
+  if (m.state_kind == StateKind::kMamba1) {
+    s = Mamba1Shape(m, tp);
+  } else if (m.state_kind == StateKind::kMamba2) {
     s = Mamba2Shape(m, tp, m.mamba_intermediate_size, m.mamba_n_groups, m.mamba_num_heads,
                     m.mamba_head_dim, m.mamba_state_size, m.mamba_conv_kernel);
   } else {

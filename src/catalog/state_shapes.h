@@ -40,7 +40,8 @@ struct HybridState {
 // vLLM model_executor/layers/mamba/mamba_utils.py
 // MambaStateShapeCalculator.gated_delta_net_state_shape @v0.11.0. Mamba2
 // (Granite-4.0-H): SGLang configs/mamba_utils.py Mamba2StateShape.create @v0.5.5,
-// vLLM MambaStateShapeCalculator.mamba2_state_shape @v0.11.0. Both engines
+// vLLM MambaStateShapeCalculator.mamba2_state_shape @v0.11.0 (Nemotron-H, Bamba and
+// Falcon-H1 the same). Mamba-1 (Jamba): vLLM mamba1_state_shape @v0.11.0. Both engines
 // assert the split is exact; an uneven one throws InputError. Zero layers
 // when the model has no state layers.
 HybridState HybridStateShapes(const ModelSpec& model, int tp);

@@ -183,13 +183,35 @@ class Estimator {
     if (m_.mamba_proj_bias) a += Vector(inter + conv_dim + heads + h, tp);
     a += Vector(Mul(conv_dim, m_.mamba_conv_kernel), tp);  // conv1d
     if (m_.mamba_conv_bias) a += Vector(conv_dim, tp);
-    a += Vector(3 * heads, tp);  // dt_bias, A_log, D
-    a += Vector(inter, tp);      // gated RMSNorm
+    a += Vector(3 * heads, tp);                       // dt_bias, A_log, D
+    if (m_.mamba_gated_norm) a += Vector(inter, tp);  // gated RMSNorm
+  }
+
+  // Mamba-1 mixer (transformers JambaMambaMixer / MambaMixer): in_proj to x and z, a
+  // depthwise conv1d, x_proj to dt, B and C, dt_proj back to the channels, A_log
+  // (channels x state), D; Jamba's dt / B / C RMSNorms. Channel-parallel.
+  void Mamba1Mixer(Costs& c) const {
+    const int64_t h = m_.hidden_size, inter = m_.mamba_intermediate_size;
+    const int64_t rank = m_.mamba_dt_rank, state = m_.mamba_state_size;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(2 * inter, h, qz, tp);  // in_proj
+    a += Linear(h, inter, qz, tp);      // out_proj
+    if (m_.mamba_proj_bias) a += Vector(2 * inter + h, tp);
+    a += Vector(Mul(inter, m_.mamba_conv_kernel), tp);  // conv1d
+    if (m_.mamba_conv_bias) a += Vector(inter, tp);
+    a += Linear(rank + 2 * state, inter, qz, tp);  // x_proj
+    a += Linear(inter, rank, qz, tp);              // dt_proj
+    a += Vector(inter, tp);                        // dt_proj bias
+    a += Vector(Mul(inter, state) + inter, tp);    // A_log, D
+    if (m_.mamba_inner_norms) a += Vector(rank + 2 * state, 1);
   }
 
   // Qwen3-Next gated delta-net; all head-parallel except the norm.
   void LinearAttention(Costs& c) const {
     if (m_.state_kind == StateKind::kMamba2) return Mamba2Mixer(c);
+    if (m_.state_kind == StateKind::kMamba1) return Mamba1Mixer(c);
     const int64_t h = m_.hidden_size;
     const int64_t key_dim = int64_t{m_.linear_num_key_heads} * m_.linear_key_head_dim;
     const int64_t value_dim = int64_t{m_.linear_num_value_heads} * m_.linear_value_head_dim;
@@ -222,8 +244,8 @@ class Estimator {
   void Moe(Costs& c) const {
     const int64_t h = m_.hidden_size, e = m_.num_experts, inter = m_.moe_intermediate_size;
     const bool qz = m_.quant.experts_quantized;
-    Cost one;  // one expert
-    one += Linear(2 * inter, h, qz, 1);
+    Cost one;  // one expert: gate + up + down, or up + down (Nemotron-H's relu2 experts)
+    one += Linear((m_.gated_mlp ? 2 : 1) * inter, h, qz, 1);
     one += Linear(h, inter, qz, 1);
     if (m_.expert_bias) one += Vector(2 * inter + h, 1);
     const int64_t experts_on_rank = CeilDiv(e, s_.expert_ep);
@@ -251,7 +273,8 @@ class Estimator {
     }
   }
 
-  Costs Layer(bool linear, bool moe) const {
+  // mlp: 0 dense, 1 MoE, 2 none (a mixer-only block with norms_without_mlp norms).
+  Costs Layer(bool linear, int mlp) const {
     Costs c{};
     if (linear) {
       LinearAttention(c);
@@ -260,12 +283,12 @@ class Estimator {
     } else {
       GqaAttention(c);
     }
-    if (moe) {
+    if (mlp == 1) {
       Moe(c);
-    } else {
+    } else if (mlp == 0) {
       DenseMlp(c, m_.intermediate_size, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
     }
-    c[kNorms] += Vector(m_.norms_per_layer * NormParams(), 1);
+    c[kNorms] += Vector((mlp == 2 ? m_.norms_without_mlp : m_.norms_per_layer) * NormParams(), 1);
     return c;
   }
 
@@ -403,22 +426,25 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
   CheckParallelism(model, par);
   Estimator est(model, par);
   // The (attention kind x MLP kind) layer classes, each priced once.
-  std::array<Costs, 4> cls{};
-  std::array<bool, 4> have{};
+  constexpr int kClasses = 6;
+  std::array<Costs, kClasses> cls{};
+  std::array<bool, kClasses> have{};
   // Specs built by hand (not parsed) may leave the per-layer tables empty:
   // then layers are full attention, and MoE after the first dense ones.
   const size_t n = static_cast<size_t>(model.num_layers);
   const bool have_kinds = model.layer_kinds.size() == n;
   const bool have_moe = model.layer_is_moe.size() == n;
+  const bool have_mlp = model.layer_has_mlp.size() == n;
   auto class_of = [&](int i) {
     bool linear = have_kinds && model.layer_kinds[i] == LayerKind::kLinear;
     bool moe =
         have_moe ? model.layer_is_moe[i] : model.num_experts > 0 && i >= model.first_k_dense_layers;
-    return (linear ? 2 : 0) + (moe ? 1 : 0);
+    int mlp = have_mlp && !model.layer_has_mlp[i] ? 2 : (moe ? 1 : 0);
+    return (linear ? 3 : 0) + mlp;
   };
   for (int i = 0; i < model.num_layers; ++i) {
     int k = class_of(i);
-    if (!have[k]) cls[k] = est.Layer(k >= 2, k % 2 == 1), have[k] = true;
+    if (!have[k]) cls[k] = est.Layer(k >= 3, k % 3), have[k] = true;
   }
   const Costs first = est.FirstStage();
   const Costs last = est.LastStage(par.pp == 1);
@@ -435,9 +461,9 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     if (s == par.pp - 1) {
       for (int k = 0; k < kNumParts; ++k) stage[k] += last[k];
     }
-    std::array<int64_t, 4> count{};
+    std::array<int64_t, kClasses> count{};
     for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) ++count[class_of(layer)];
-    for (int c = 0; c < 4; ++c) {
+    for (int c = 0; c < kClasses; ++c) {
       if (count[c] == 0) continue;
       for (int k = 0; k < kNumParts; ++k) {
         stage[k] += cls[c][k].Times(count[c]);

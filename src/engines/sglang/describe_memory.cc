@@ -37,9 +37,9 @@ void DescribeKvFigures(const SglangStages& s, const ModelSpec& model, std::vecto
 void DescribeStateWarnings(const SglangStages& s, const ModelSpec& model,
                            std::vector<std::string>* w) {
   if (!s.state.active) return;
-  if (model.state_kind == StateKind::kMamba2) {
+  if (model.state_kind != StateKind::kGatedDeltaNet && !SglangHybridReleaseKnown(model)) {
     w->push_back(fmt::format(
-        "{}: kvplan applies SGLang's Mamba2 state pool rule without checking from which release "
+        "{}: kvplan applies SGLang's Mamba state pool rule without checking from which release "
         "SGLang serves this architecture",
         model.architecture));
   }

@@ -137,6 +137,8 @@ struct SglangStatePool {
 // model's state layers; "" when it can (or the model has none).
 std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
                                const std::string& version);
+// True when kvplan knows from which release SGLang serves this hybrid architecture.
+bool SglangHybridReleaseKnown(const ModelSpec& model);
 
 // model_runner.py handle_max_mamba_cache: the state pool carved out of
 // rest_memory; *b is left with the rest for the KV cache.

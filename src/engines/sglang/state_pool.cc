@@ -27,6 +27,20 @@ constexpr int64_t kRadixOffDefaultSlots = 512;
 
 constexpr std::string_view kWhat = "SGLang's mamba state pool";
 
+// The first SGLang release that serves each hybrid architecture kvplan knows it for (the
+// others are planned from the pool's own first release, with a warning).
+struct HybridSince {
+  std::string_view architecture;
+  int64_t version_key;
+  std::string_view version;
+};
+constexpr HybridSince kHybridSince[] = {
+    // models/nemotron_h.py arrived with PR #10909 (opened 2025-09-25), after v0.5.3's
+    // release commit (2025-10-06, sglang-memory.md's table); its NVFP4 follow-up #11866 was
+    // reverted on 2025-10-23: so 0.5.4 [inferred from the PR dates].
+    {"NemotronHForCausalLM", SglangVersionKey(0, 5, 4), "0.5.4"},
+};
+
 int AttentionTp(const SglangArgs& a) { return a.enable_dp_attention ? a.tp / a.dp : a.tp; }
 
 // server_args.py --mamba-ssm-dtype (default float32); the conv state is bf16
@@ -68,6 +82,18 @@ std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int6
         "arrived in 0.5.2; kvplan does not plan {} on it",
         version, model.architecture);
   }
+  if (model.state_kind == StateKind::kMamba1) {
+    // configs/mamba_utils.py @v0.5.5 sizes Mamba2 and gated delta-net states only.
+    return fmt::format(
+        "kvplan: SGLang {}'s mamba state pool is not modelled for {}'s Mamba-1 layers", version,
+        model.architecture);
+  }
+  for (const HybridSince& h : kHybridSince) {
+    if (model.architecture == h.architecture && version_key < h.version_key) {
+      return fmt::format("kvplan: SGLang {} does not serve {}; it arrived in {}", version,
+                         model.architecture, h.version);
+    }
+  }
   if (version_key < kRatioSplitSince && !a.max_mamba_cache_size) {
     return fmt::format(
         "kvplan: SGLang {} sizes the state pool from --max-mamba-cache-size, whose default "
@@ -76,6 +102,13 @@ std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int6
         version);
   }
   return "";
+}
+
+bool SglangHybridReleaseKnown(const ModelSpec& model) {
+  for (const HybridSince& h : kHybridSince) {
+    if (model.architecture == h.architecture) return true;
+  }
+  return false;
 }
 
 SglangStatePool SglangStatePoolOf(const SglangLaunch& l, const SglangSettings& s,

@@ -173,6 +173,72 @@ TEST(SglangStatePool, Qwen35On4090Tp2_ktransformers1870) {
   EXPECT_EQ(bar, 83 * int64_t{96030720});
 }
 
+const ModelSpec& Nemotron3Nano() {
+  static const ModelSpec m = LoadModel(
+      kvplan::testing::RealData("configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"));
+  return m;
+}
+
+// Nemotron-3-Nano-30B-A3B at TP 1 under 0.5.5, measured 78 GiB free before and 40 GiB after
+// loading, fraction 0.8: rest_memory 24.4 GiB. One request's state is 49,082,368 B (23 Mamba2
+// layers, bf16 conv and float32 SSM: catalog/hybrid_families_test.cc). The pool takes
+// int(24.4 x 0.9 / 1.9 x 2^30 // 49,082,368) = 252 slots; the KV cell is the 6 attention
+// layers x K,V x 2 heads x 128 x 2 B = 6,144 B, so int((24.4 - 252 x 49,082,368 / 2^30) x
+// 2^30) // 6,144 = 2,251,065 tokens, and max_running_requests <= 252 // 3 = 84.
+TEST(SglangStatePool, Nemotron3NanoRatioSplit) {
+  SglangArgs a;
+  a.mem_fraction_static = 0.8;
+  PlanResult r = PlanSglang("0.5.5", Nemotron3Nano(), FindGpu("h100"), a, Measured(78, 40));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 49082368);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 252);
+  EXPECT_EQ(r.cell_size_bytes, 6144);
+  EXPECT_EQ(r.max_total_num_tokens, 2251065);
+  EXPECT_EQ(r.max_running_requests, 84);
+}
+
+// models/nemotron_h.py is not in 0.5.3: one line naming the first release with it.
+TEST(SglangStatePool, NemotronHBeforeItsFirstReleaseIsRefused) {
+  PlanResult r =
+      PlanSglang("0.5.3", Nemotron3Nano(), FindGpu("h100"), SglangArgs{}, Measured(78, 40));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error_message.find("does not serve NemotronHForCausalLM; it arrived in 0.5.4"),
+            std::string::npos)
+      << r.error_message;
+}
+
+// Falcon-H1-7B (synthetic config, tests/data/synthetic/hybrid/) at TP 1 under 0.5.5, measured
+// 78 / 40 GiB, fraction 0.8: every one of the 44 layers attends and holds a Mamba2 state. One
+// request's state: 44 x (3,584 x 3 x 2 + 24 x 128 x 256 x 4) = 139,358,208 B; the pool takes
+// int(24.4 x 0.9 / 1.9 x 2^30 // 139,358,208) = 89 slots; the cell is 44 layers x K,V x 2
+// heads x 128 x 2 B = 45,056 B, so int((24.4 - 89 x 139,358,208 / 2^30) x 2^30) // 45,056 =
+// 306,206 tokens and 89 // 3 = 29 requests.
+TEST(SglangStatePool, FalconH1EveryLayerHoldsKvAndState) {
+  ModelSpec falcon =
+      LoadModel(kvplan::testing::SyntheticData("hybrid/falcon-h1-7b-synthetic.json"));
+  SglangArgs a;
+  a.mem_fraction_static = 0.8;
+  PlanResult r = PlanSglang("0.5.5", falcon, FindGpu("h100"), a, Measured(78, 40));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 139358208);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 89);
+  EXPECT_EQ(r.cell_size_bytes, 45056);
+  EXPECT_EQ(r.max_total_num_tokens, 306206);
+  EXPECT_EQ(r.max_running_requests, 29);
+}
+
+// Jamba's Mamba-1 state is not one SGLang's pool is modelled for: refused, not planned as
+// all-attention.
+TEST(SglangStatePool, MambaOneLayersAreRefused) {
+  ModelSpec jamba =
+      LoadModel(kvplan::testing::RealData("configs/ai21labs--AI21-Jamba-1.5-Mini.json"));
+  SglangArgs a;
+  a.tp = 4;
+  PlanResult r = PlanSglang("0.5.5", jamba, FindGpu("h100"), a, Measured(78, 40));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error_message.find("Mamba-1"), std::string::npos) << r.error_message;
+}
+
 // Attention-only models have no state pool and no state figures.
 TEST(SglangStatePool, AttentionOnlyModelsAreUnchanged) {
   PlanResult r = PlanSglang("0.5.5", LoadModel("Qwen/Qwen3-8B"), FindGpu("h100"), SglangArgs{},

@@ -140,6 +140,15 @@ void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, cons
         "sliding-window layers are counted as full attention (TensorRT-LLM's per-window pools are "
         "not modelled)");
   }
+  if (int state = model.NumLayersOfKind(LayerKind::kLinear); state > 0) {
+    // _torch/pyexecutor/mamba_cache_manager.py MambaHybridCacheManager holds a state per
+    // request slot besides the KV cache; kvplan counts the KV of the attention layers only.
+    out->warnings.push_back(fmt::format(
+        "the per-request state of the {} mamba / linear-attention layers (TensorRT-LLM's "
+        "MambaHybridCacheManager) is not modelled: the KV cache counts the attention layers only "
+        "and no state memory is set aside",
+        state));
+  }
   if (model.attention != AttentionKind::kMla && model.num_kv_heads < d.attn_tp) {
     out->warnings.push_back(fmt::format(
         "{} KV heads over tp {}: the per-token estimate divides them ({}), as _util.py does",

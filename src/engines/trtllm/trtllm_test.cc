@@ -9,6 +9,7 @@
 #include "base/units.h"
 #include "engines/trtllm/fixes.h"
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -134,6 +135,21 @@ TEST(Trtllm, ExtraOptionsFileOverridesFlags) {
   EXPECT_EQ(a.kv_dtype, "fp8");
   ASSERT_EQ(a.ignored_yaml_keys.size(), 1u);
   EXPECT_EQ(a.ignored_yaml_keys[0], "print_iter_log");
+}
+
+// Nemotron-3-Nano (tests/data/real/configs/): the KV of its 6 attention layers, 2 B x 6 x
+// (128 x 2 // 1) x 2 = 6,144 B per token, and a warning that the state of its 23 Mamba2
+// layers is not set aside.
+TEST(Trtllm, HybridStateIsNamedAsNotModelled) {
+  ModelSpec m =
+      LoadModel(testing::RealData("configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"));
+  TrtllmArgs a = ParseTrtllmArgs({"trtllm-serve", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"});
+  PlanResult r = PlanTrtllm("1.0.0", m, testing::H100(), a, Terms());
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(r.cell_size_bytes, 6144);
+  bool named = false;
+  for (const std::string& w : r.warnings) named |= w.find("23 mamba") != std::string::npos;
+  EXPECT_TRUE(named);
 }
 
 }  // namespace

@@ -27,6 +27,17 @@ int MambaDtypeBytes(const std::string& flag, int fallback) {
 // dtype until 0.17.0 (gated_delta_net_state_dtype @v0.10.2, @v0.17.0), and its conv window
 // also keeps the speculative tokens (qwen3_next.py get_mamba_state_shape_from_config
 // @v0.10.2: conv_kernel - 1 + num_spec).
+// --mamba-ssm-cache-dtype as vLLM resolves it: "auto" takes the dtype the checkpoint's
+// config names, for Nemotron-H (models/config.py NemotronHForCausalLMConfig: the HF config's
+// mamba_ssm_cache_dtype) and Qwen3.5 (Qwen3_5ForConditionalGenerationConfig @v0.17.0:
+// mamba_ssm_dtype), the configs whose field the catalog reads (ModelSpec::config_ssm_dtype).
+std::string SsmDtypeFlag(const ModelSpec& m, const VllmArgs& a) {
+  if (a.mamba_ssm_cache_dtype != "auto" || m.config_ssm_dtype.empty()) {
+    return a.mamba_ssm_cache_dtype;
+  }
+  return m.config_ssm_dtype;
+}
+
 std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
                                           const VllmRelease& r) {
   const HybridState hs = HybridStateShapes(m, a.tp);
@@ -35,9 +46,8 @@ std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
   const int64_t conv = hs.shape.conv_channels * (hs.shape.conv_width + num_spec);
   const int conv_bytes =
       MambaDtypeBytes(a.mamba_cache_dtype, m.dtype_bytes > 0 ? m.dtype_bytes : 2);
-  const int ssm_bytes = !gdn || r.AtLeast(0, 17, 0)
-                            ? MambaDtypeBytes(a.mamba_ssm_cache_dtype, conv_bytes)
-                            : conv_bytes;
+  const int ssm_bytes =
+      !gdn || r.AtLeast(0, 17, 0) ? MambaDtypeBytes(SsmDtypeFlag(m, a), conv_bytes) : conv_bytes;
   return {{"conv", conv, conv_bytes}, {"ssm", hs.shape.TemporalElements(), ssm_bytes}};
 }
 

@@ -210,5 +210,93 @@ TEST(VllmHybrid, Qwen3_5WithAFloat32SsmState) {
   EXPECT_NE(lines[1].find("by 0.13%"), std::string::npos) << lines[1];
 }
 
+// Qwen3.5-27B's config names mamba_ssm_dtype float32: from 0.17.0 vLLM takes it when
+// --mamba-ssm-cache-dtype is auto (models/config.py Qwen3_5ForConditionalGenerationConfig), so
+// the 784-token block of the test above comes without the flag; before 0.17.0 the gated
+// delta-net keeps its state in the conv dtype: 2 x 3 x 10,240 + 48 x 128 x 128 x 2 =
+// 1,634,304 B, 16 x cdiv(1634304, 65536) = 400 tokens.
+TEST(VllmHybrid, Qwen3_5TakesTheConfigSsmDtype) {
+  ModelSpec q = LoadModel(testing::RealData("configs/Qwen--Qwen3.5-27B.json"));
+  EXPECT_EQ(q.config_ssm_dtype, "float32");
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(q, testing::H100(), Tp(1), ParseVllmRelease("0.19.0"), true, 16);
+  EXPECT_EQ(h.state_bytes, 3 * 10240 * 2 + 48 * 128 * 128 * 4);
+  EXPECT_EQ(h.block_size, 784);
+  h = VllmHybridAttentionBlock(q, testing::H100(), Tp(1), ParseVllmRelease("0.15.0"), true, 16);
+  EXPECT_EQ(h.state_bytes, 1634304);
+  EXPECT_EQ(h.block_size, 400);
+  // An explicit flag wins over the config.
+  VllmArgs a = Tp(1);
+  a.mamba_ssm_cache_dtype = "float16";
+  EXPECT_EQ(VllmHybridAttentionBlock(q, testing::H100(), a, ParseVllmRelease("0.19.0"), true, 16)
+                .state_bytes,
+            1634304);
+}
+
+// Nemotron-3-Nano-30B-A3B (tests/data/real/configs/) at TP 1: 23 Mamba2 layers of 64 heads x
+// 64, state 128, 8 groups, conv 4; 6 attention layers of 2 KV heads x 128. The config's
+// mamba_ssm_cache_dtype float32 is what vLLM uses under auto (models/config.py
+// NemotronHForCausalLMConfig): state page 6,144 x 3 x 2 + 64 x 64 x 128 x 4 = 2,134,016 B;
+// attention 2 x (128 + 128) x 2 = 1,024 B per token; block 16 x cdiv(2134016, 16384) = 2,096.
+TEST(VllmHybrid, Nemotron3NanoStatePage) {
+  ModelSpec n =
+      LoadModel(testing::RealData("configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"));
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(n, testing::H100(), Tp(1), ParseVllmRelease("0.12.0"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state_bytes, 6144 * 3 * 2 + 64 * 64 * 128 * 4);
+  EXPECT_EQ(h.attn_bytes_per_token, 1024);
+  EXPECT_EQ(h.block_size, 2096);
+  // --mamba-ssm-cache-dtype float16: 36,864 + 1,048,576 = 1,085,440 B, 16 x 67 = 1,072.
+  VllmArgs a = Tp(1);
+  a.mamba_ssm_cache_dtype = "float16";
+  EXPECT_EQ(VllmHybridAttentionBlock(n, testing::H100(), a, ParseVllmRelease("0.12.0"), true, 16)
+                .block_size,
+            1072);
+}
+
+// NVIDIA-Nemotron-Nano-9B-v2 (synthetic config of its published geometry,
+// tests/data/synthetic/hybrid/) at TP 1: 27 Mamba2 layers of 128 heads x 80, state 128, 8
+// groups: conv_dim 10,240 + 2 x 8 x 128 = 12,288; its config names no SSM dtype, so the state
+// stays in the model dtype: 12,288 x 3 x 2 + 128 x 80 x 128 x 2 = 2,695,168 B; 8 KV heads of
+// 128 take 4,096 B per token: 16 x cdiv(2695168, 65536) = 672 tokens, the block size
+// vllm-project/vllm#24280 (2025-09-04) says vLLM sets for this model.
+TEST(VllmHybrid, NemotronNano9BV2BlockOfTheIssue) {
+  ModelSpec n = LoadModel(testing::SyntheticData("hybrid/nemotron-nano-9b-v2-synthetic.json"));
+  EXPECT_EQ(n.NumLayersOfKind(LayerKind::kLinear), 27);
+  EXPECT_EQ(n.NumLayersOfKind(LayerKind::kFull), 4);
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(n, testing::H100(), Tp(1), ParseVllmRelease("0.10.2"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state_bytes, 12288 * 3 * 2 + 128 * 80 * 128 * 2);
+  EXPECT_EQ(h.attn_bytes_per_token, 4096);
+  EXPECT_EQ(h.block_size, 672);
+}
+
+// Jamba-1.5-Mini (tests/data/real/configs/) at TP 2: Mamba-1 state of 4,096 channels a rank,
+// conv (4096, 3) and SSM (4096, 16) in bf16 = 155,648 B; 4 KV heads of 128 a rank take 2,048
+// B per token: 16 x cdiv(155648, 32768) = 80 tokens.
+TEST(VllmHybrid, JambaMambaOneStatePage) {
+  ModelSpec j = LoadModel(testing::RealData("configs/ai21labs--AI21-Jamba-1.5-Mini.json"));
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(j, testing::H100(), Tp(2), ParseVllmRelease("0.11.0"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state_bytes, (4096 * 3 + 4096 * 16) * 2);
+  EXPECT_EQ(h.attn_bytes_per_token, 2048);
+  EXPECT_EQ(h.block_size, 80);
+}
+
+// Falcon-H1-7B (synthetic config, tests/data/synthetic/hybrid/) at TP 1: every layer attends
+// and holds a Mamba2 state: conv 3,584 x 3 x 2 + SSM 24 x 128 x 256 x 2 (auto: the conv
+// dtype) = 1,594,368 B; 2 KV heads of 128: 1,024 B per token; 16 x cdiv(1594368, 16384) = 1,568.
+TEST(VllmHybrid, FalconH1StatePage) {
+  ModelSpec f = LoadModel(testing::SyntheticData("hybrid/falcon-h1-7b-synthetic.json"));
+  VllmHybridBlock h =
+      VllmHybridAttentionBlock(f, testing::H100(), Tp(1), ParseVllmRelease("0.11.0"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state_bytes, 3584 * 3 * 2 + 24 * 128 * 256 * 2);
+  EXPECT_EQ(h.block_size, 1568);
+}
+
 }  // namespace
 }  // namespace kvplan
