@@ -280,6 +280,59 @@ const FamilyRow kRows[] = {
        EXPECT_EQ(m.intermediate_size, 4096);
        EXPECT_EQ(m.learned_position_rows, 0);
      }},
+    // ---- archs2: the remaining architectures of issue 14. ----
+    // HuggingFaceTB/SmolLM3-3B: the official safetensors files hold
+    // 4,966,315,264 + 1,183,919,744 bytes (the mirror's model_files.json), i.e.
+    // 3.075B bf16 parameters with their headers. Exactly: the tied embedding
+    // 128256 x 2048, 36 layers of 78,123,008 (q, o 2048 x 2048; k, v 512 x
+    // 2048; MLP 3 x 2048 x 11008; two norms), the final norm. NoPE on every
+    // 4th layer changes nothing here. 36 x 2 x 4 x 128 x 2 bytes; tp 2: 2 a rank.
+    {"HuggingFaceTB--SmolLM3-3B.json", "smollm3", (4'966'315'264.0 + 1'183'919'744.0) / 2,
+     int64_t{128256} * 2048 + 36 * int64_t{78'123'008} + 2048, Kv::kEveryLayer,
+     36 * 2 * 4 * 128 * 2, 2, 36 * 2 * 2 * 128 * 2,
+     [](const ModelSpec& m) {
+       EXPECT_TRUE(m.tie_word_embeddings);  // SmolLM3Config default, not in the file
+       EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 36);
+     }},
+    // baidu/ERNIE-4.5-0.3B-PT (model card: 0.36B parameters): Llama layers,
+    // tied. Exactly: embedding 103424 x 1024, 18 layers of 14,157,824 (q 2048
+    // x 1024, k, v 256 x 1024, o 1024 x 2048, MLP 3 x 1024 x 3072, two norms),
+    // the final norm. 18 x 2 x 2 KV heads x 128 x 2 bytes; tp 4 replicates
+    // the 2 heads: 1 a rank.
+    {"baidu--ERNIE-4.5-0.3B-PT.json", "ernie4_5", 0.36e9,
+     int64_t{103424} * 1024 + 18 * int64_t{14'157'824} + 1024, Kv::kEveryLayer,
+     18 * 2 * 2 * 128 * 2, 4, 18 * 2 * 1 * 128 * 2,
+     [](const ModelSpec& m) {
+       EXPECT_TRUE(m.tie_word_embeddings);
+       EXPECT_FALSE(m.attention_bias);
+     }},
+    // tencent/Hunyuan-A13B (model card: 80B total, 13B active): 64 routed
+    // experts of 3072 (per-layer lists of one value), top-8, one ungated shared
+    // MLP of 1 x 3072, per-head q/k norms, tied. 32 x 2 x 8 KV heads x 128
+    // (attention_head_dim) x 2 bytes; tp 8: 1 head a rank.
+    {"tencent--Hunyuan-A13B.json", "hunyuan_moe", 80e9, 0, Kv::kEveryLayer, 32 * 2 * 8 * 128 * 2,
+     8, 32 * 2 * 1 * 128 * 2,
+     [](const ModelSpec& m) {
+       EXPECT_EQ(m.num_experts, 64);
+       EXPECT_EQ(m.experts_per_token, 8);
+       EXPECT_EQ(m.moe_intermediate_size, 3072);
+       EXPECT_EQ(m.shared_expert_intermediate_size, 3072);
+       EXPECT_FALSE(m.shared_expert_gate);
+       EXPECT_EQ(m.NumMoeLayers(), 32);
+       EXPECT_TRUE(m.qk_norm);
+       EXPECT_TRUE(m.tie_word_embeddings);
+     }},
+    // tencent/Hy-MT2-7B (HunYuanDenseV1; no published count was found and the
+    // name's 7B is too rounded for 1 %): the hand count only, tied embedding 128167 x 4096,
+    // 32 layers of 218,112,256 (q, o 4096 x 4096; k, v 1024 x 4096; q/k norms
+    // 2 x 128; MLP 3 x 4096 x 14336; two norms), the final norm. 32 x 2 x 8 x
+    // 128 x 2 bytes; tp 4: 2 heads a rank.
+    {"tencent--Hy-MT2-7B.json", "hunyuan", 0, int64_t{128167} * 4096 + 32 * int64_t{218'112'256} + 4096, Kv::kEveryLayer,
+     32 * 2 * 8 * 128 * 2, 4, 32 * 2 * 2 * 128 * 2,
+     [](const ModelSpec& m) {
+       EXPECT_TRUE(m.qk_norm);
+       EXPECT_FALSE(m.IsMoe());
+     }},
 };
 
 TEST(RealConfigFamilies, EachRowMatchesItsPublishedSizeAndHandKv) {
@@ -317,7 +370,7 @@ TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
 }
 
 // kvplan models architectures: every table entry, with its layer kinds; the
-// hybrid state-space models listed as refused.
+// hybrid state-space models and the per-layer-geometry ones listed as refused.
 TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   std::vector<ArchitectureRow> rows = ArchitectureRows();
   int accepted = 0;
@@ -335,6 +388,9 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   EXPECT_EQ(find("GPT2LMHeadModel").mlp, "dense (2-matrix)");
   EXPECT_EQ(find("Qwen3NextForCausalLM").layers, "linear (gated delta-net) + full");
   EXPECT_FALSE(find("NemotronHForCausalLM").accepted);
+  EXPECT_EQ(find("Olmo3ForCausalLM").layers, "sliding + full");
+  EXPECT_FALSE(find("DeciLMForCausalLM").accepted);
+  EXPECT_NE(find("DeciLMForCausalLM").notes.find("block_configs"), std::string::npos);
 }
 
 }  // namespace
