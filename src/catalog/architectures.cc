@@ -59,8 +59,9 @@ constexpr MambaKeys kGraniteMambaKeys = {"mamba_n_heads",   "mamba_d_head",   "m
                                          "mamba_conv_bias", "mamba_proj_bias"};
 
 // ---- archs2: the data of the issue-14 architectures appended at the end of the table. ----
-// transformers olmo3/configuration_olmo3.py Olmo3Config.__init__: sliding_window=4096 (and
-// layer_types 3 sliding : 1 full, ArchitectureInfo::sliding_every).
+// transformers olmo3/configuration_olmo3.py Olmo3Config.__init__ (vLLM
+// transformers_utils/configs/olmo3.py has the same): sliding_window=4096, and
+// layer_types 3 sliding : 1 full (ArchitectureInfo::sliding_every).
 constexpr FieldDefault kOlmo3Defaults[] = {{"sliding_window", 4096}};
 
 // ERNIE-4.5 MoE (transformers ernie4_5_moe/configuration_ernie4_5_moe.py
@@ -439,21 +440,22 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .refused_flags = kErnieRefused},
     // hunyuan_v1_dense/modeling_hunyuan_v1_dense.py (vLLM hunyuan_v1.py): Llama
     // layers with per-head query/key RMSNorm (query_layernorm, key_layernorm)
+    // when use_qk_norm
     {.architecture = "HunYuanDenseV1ForCausalLM",
      .model_type = "hunyuan_v1_dense",
      .family_name = "hunyuan",
      .family = ModelFamily::kDense,
-     .qk_norm = true,
      .aliases = kHunyuanAliases,
-     .refused_flags = kHunyuanRefused},
+     .refused_flags = kHunyuanRefused,
+     .reads_use_qk_norm = true},
     // hunyuan_v1_moe/modeling_hunyuan_v1_moe.py (vLLM hunyuan_v1.py
     // HunYuanSparseMoeBlock): routed experts of moe_intermediate_size beside an
-    // ungated shared MLP of num_shared_expert x intermediate_size (use_mixed_mlp_moe)
+    // ungated shared MLP of num_shared_expert x intermediate_size
+    // (use_mixed_mlp_moe); q/k norms when use_qk_norm, as every MoE family reads it
     {.architecture = "HunYuanMoEV1ForCausalLM",
      .model_type = "hunyuan_v1_moe",
      .family_name = "hunyuan_moe",
      .family = ModelFamily::kMoe,
-     .qk_norm = true,
      .aliases = kHunyuanAliases,
      .uniform_lists = kHunyuanPerLayerKeys,
      .shared_mlp_multiple = "num_shared_expert",

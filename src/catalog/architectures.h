@@ -124,6 +124,9 @@ struct ArchitectureInfo {
   // The last MoE layer's index key (ERNIE moe_layer_end_index): later layers are dense.
   const char* last_moe_layer = "";
   std::span<const RefusedFlag> refused_flags = {};
+  // Per-head q/k norms when the config's use_qk_norm says so, whatever the
+  // family (the MoE families read it anyway): Hunyuan dense.
+  bool reads_use_qk_norm = false;
 };
 
 // nullptr when unsupported.

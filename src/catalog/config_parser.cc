@@ -649,7 +649,7 @@ void RefuseTableFlags(const Json& cfg, const std::string& origin, const Architec
 
 // The layouts the architecture table gives as data (architectures.h, "Layouts
 // given as data"): a default sliding pattern, an ungated shared MLP sized as a
-// multiple of intermediate_size, the last MoE layer.
+// multiple of intermediate_size, q/k norms by use_qk_norm, the last MoE layer.
 void ReadTableLayout(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch,
                      ModelSpec& m, LayerPlan& plan) {
   // transformers Olmo3Config: without layer_types, layer i slides unless (i + 1) % 4 == 0.
@@ -662,6 +662,10 @@ void ReadTableLayout(const Json& cfg, const std::string& origin, const Architect
     m.shared_expert_intermediate_size = ToInt(
         CheckedMul(n, m.intermediate_size, "shared MLP width"), arch.shared_mlp_multiple, origin);
     m.shared_expert_gate = false;
+  }
+  // vLLM hunyuan_v1.py HunYuanAttention: query/key_layernorm when use_qk_norm.
+  if (arch.reads_use_qk_norm) {
+    m.qk_norm = m.qk_norm || OptBool(cfg, "use_qk_norm", origin).value_or(false);
   }
   if (*arch.last_moe_layer) {
     std::optional<int64_t> last = OptInt(cfg, arch.last_moe_layer, origin);

@@ -254,6 +254,11 @@ TEST(RealConfigs, HunyuanPerLayerListsAndCrossLayerAttention) {
   std::string e = ConfigErrorOf(R"({"architectures":["HunYuanMoEV1ForCausalLM"],)" + geometry +
                                 R"("moe_topk":[2,4]})");
   EXPECT_NE(e.find("\"moe_topk\" differs between layers"), std::string::npos) << e;
+  // q/k norms only when use_qk_norm says so (the real configs do: their rows).
+  const std::string dense = R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
+      "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100)";
+  EXPECT_FALSE(ParseModelConfig(dense + "}", "synthetic.json").qk_norm);
+  EXPECT_TRUE(ParseModelConfig(dense + R"(,"use_qk_norm":true})", "synthetic.json").qk_norm);
   e = ConfigErrorOf(R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
       "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100,
       "use_cla":true,"cla_share_factor":2})");
