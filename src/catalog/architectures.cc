@@ -106,6 +106,46 @@ constexpr MambaKeys kJambaMambaKeys = {.heads = "",
                                        .layout = HybridLayout::kPeriodic,
                                        .dt_rank = "mamba_dt_rank"};
 
+// ---- archs2: the data of the issue-14 architectures appended at the end of the table. ----
+// transformers olmo3/configuration_olmo3.py Olmo3Config.__init__ (vLLM
+// transformers_utils/configs/olmo3.py has the same): sliding_window=4096, and
+// layer_types 3 sliding : 1 full (ArchitectureInfo::sliding_every).
+constexpr FieldDefault kOlmo3Defaults[] = {{"sliding_window", 4096}};
+
+// ERNIE-4.5 MoE (transformers ernie4_5_moe/configuration_ernie4_5_moe.py
+// Ernie4_5_MoeConfig attribute names; vLLM ernie45_moe.py reads the same keys):
+// layer i is MoE when moe_layer_start_index <= i <= moe_layer_end_index and
+// (i + 1) % moe_layer_interval == 0; the shared experts are one MLP of
+// moe_num_shared_experts x moe_intermediate_size.
+constexpr FieldAlias kErnieMoeAliases[] = {
+    {"num_experts", "moe_num_experts"},
+    {"num_experts_per_tok", "moe_k"},
+    {"n_shared_experts", "moe_num_shared_experts"},
+    {"first_k_dense_replace", "moe_layer_start_index"},
+    {"decoder_sparse_step", "moe_layer_interval"},
+};
+
+// transformers Ernie4_5Config / Ernie4_5_MoeConfig use_bias: biases on q/k/v/o
+// and the MLPs, which the released configs turn off and the table does not count.
+constexpr RefusedFlag kErnieRefused[] = {{"use_bias", "biases on every projection (use_bias)"}};
+
+// Hunyuan (vLLM hunyuan_v1.py; the remote-code configs name the head size
+// attention_head_dim and the top-k moe_topk, often as one value per layer).
+constexpr FieldAlias kHunyuanAliases[] = {
+    {"head_dim", "attention_head_dim"},
+    {"num_experts_per_tok", "moe_topk"},
+    {"first_k_dense_replace", "moe_layer_num_skipped"},
+};
+constexpr const char* kHunyuanPerLayerKeys[] = {"moe_topk", "moe_intermediate_size",
+                                                "num_shared_expert"};
+// vLLM hunyuan_v1.py HunYuanAttention: use_cla shares one layer's KV with the
+// next cla_share_factor - 1 layers; use_mla (Hunyuan-Large remote code) is
+// latent attention. Neither is described by the table.
+constexpr RefusedFlag kHunyuanRefused[] = {
+    {"use_cla", "cross-layer attention (use_cla: layers share one KV cache)"},
+    {"use_mla", "latent attention (use_mla)"},
+};
+
 // One entry per architecture; the comment names the model file whose layers
 // the entry describes (transformers src/transformers/models/<x>/modeling_<x>.py
 // unless said otherwise; SGLang python/sglang/srt/models/, vLLM
@@ -440,6 +480,106 @@ constexpr ArchitectureInfo kArchitectures[] = {
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
     {"LlamaForCausalLMEagle3", "", "eagle3", ModelFamily::kEagle3},
     {"Eagle3LlamaForCausalLM", "", "eagle3", ModelFamily::kEagle3},
+    // ---- archs2: the remaining architectures of issue 14. ----
+    // smollm3/modeling_smollm3.py: Llama layers; every 4th layer skips RoPE
+    // (no_rope_layers), which changes no weight and no KV; SmolLM3Config ties the embedding
+    {.architecture = "SmolLM3ForCausalLM",
+     .model_type = "smollm3",
+     .family_name = "smollm3",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults},
+    // olmo3/modeling_olmo3.py: OLMo-2's layers (q/k RMSNorm over the whole
+    // projections, post-norms) with sliding-window attention on 3 of 4 layers
+    {.architecture = "Olmo3ForCausalLM",
+     .model_type = "olmo3",
+     .family_name = "olmo3",
+     .family = ModelFamily::kDense,
+     .defaults = kOlmo3Defaults,
+     .qk_norm = true,
+     .sliding_every = 4},
+    // ernie4_5/modeling_ernie4_5.py: Llama layers (use_bias false in the released
+    // configs); Ernie4_5Config ties the embedding. The hub configs say
+    // Ernie4_5_ForCausalLM (remote code), transformers Ernie4_5ForCausalLM
+    {.architecture = "Ernie4_5_ForCausalLM",
+     .model_type = "ernie4_5",
+     .family_name = "ernie4_5",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .refused_flags = kErnieRefused},
+    {.architecture = "Ernie4_5ForCausalLM",
+     .model_type = "ernie4_5",
+     .family_name = "ernie4_5",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .refused_flags = kErnieRefused},
+    // ernie4_5_moe/modeling_ernie4_5_moe.py: Llama attention, routed experts of
+    // moe_intermediate_size and shared experts, the first layer(s) dense
+    {.architecture = "Ernie4_5_MoeForCausalLM",
+     .model_type = "ernie4_5_moe",
+     .family_name = "ernie4_5_moe",
+     .family = ModelFamily::kMoe,
+     .defaults = kTiedEmbeddingDefaults,
+     .aliases = kErnieMoeAliases,
+     .last_moe_layer = "moe_layer_end_index",
+     .refused_flags = kErnieRefused},
+    // hunyuan_v1_dense/modeling_hunyuan_v1_dense.py (vLLM hunyuan_v1.py): Llama
+    // layers with per-head query/key RMSNorm (query_layernorm, key_layernorm)
+    // when use_qk_norm
+    {.architecture = "HunYuanDenseV1ForCausalLM",
+     .model_type = "hunyuan_v1_dense",
+     .family_name = "hunyuan",
+     .family = ModelFamily::kDense,
+     .aliases = kHunyuanAliases,
+     .refused_flags = kHunyuanRefused,
+     .reads_use_qk_norm = true},
+    // hunyuan_v1_moe/modeling_hunyuan_v1_moe.py (vLLM hunyuan_v1.py
+    // HunYuanSparseMoeBlock): routed experts of moe_intermediate_size beside an
+    // ungated shared MLP of num_shared_expert x intermediate_size
+    // (use_mixed_mlp_moe); q/k norms when use_qk_norm, as every MoE family reads it
+    {.architecture = "HunYuanMoEV1ForCausalLM",
+     .model_type = "hunyuan_v1_moe",
+     .family_name = "hunyuan_moe",
+     .family = ModelFamily::kMoe,
+     .aliases = kHunyuanAliases,
+     .uniform_lists = kHunyuanPerLayerKeys,
+     .shared_mlp_multiple = "num_shared_expert",
+     .refused_flags = kHunyuanRefused},
+    // ministral3 (transformers ministral3/modeling_ministral3.py): Mistral's
+    // layers; Ministral-3's text_config inside Mistral3ForConditionalGeneration
+    {"Ministral3ForCausalLM", "ministral3", "mistral", ModelFamily::kDense},
+};
+
+// Architectures whose layers differ in a way the engines' KV rules do not
+// take yet: refused by name with the reason rather than planned as uniform
+// layers (each comment names the model file that shows the difference).
+struct UnmodelledLayers {
+  std::string_view architecture;
+  std::string_view reason;
+};
+constexpr UnmodelledLayers kUnmodelledLayers[] = {
+    // nemotron_nas (vLLM nemotron_nas.py): block_configs give each layer its own
+    // attention (n_heads_in_group, or no_op: no attention, no KV) and FFN width (ffn_mult)
+    {"DeciLMForCausalLM",
+     "per-layer block_configs (layers without attention, each layer's own KV heads and FFN)"},
+    // gemma3n/modeling_gemma3n.py: the last num_kv_shared_layers reuse earlier
+    // layers' KV (no cache of their own); per-layer embeddings, AltUp, LAuReL
+    {"Gemma3nForConditionalGeneration",
+     "KV shared by the last num_kv_shared_layers layers, per-layer embeddings"},
+    {"Gemma3nForCausalLM",
+     "KV shared by the last num_kv_shared_layers layers, per-layer embeddings"},
+    // gemma4/modeling_gemma4.py: full-attention layers have their own head size
+    // and KV heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v)
+    {"Gemma4ForConditionalGeneration",
+     "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
+    {"Gemma4ForCausalLM",
+     "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
+    // mimo_v2_flash (vLLM mimo_v2_flash.py): sliding layers use
+    // swa_num_key_value_heads, full layers num_key_value_heads; V head 128, K 192
+    {"MiMoV2FlashForCausalLM",
+     "sliding layers with their own KV heads (swa_num_key_value_heads), V narrower than K"},
+    // deepseek_v4 (DeepSeek-V4 inference code): per-layer KV compression
+    // (compress_ratios) beside a sliding window, hyper-connections
+    {"DeepseekV4ForCausalLM", "per-layer compressed attention (compress_ratios)"},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -473,6 +613,13 @@ const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type)
 std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
   for (std::string_view a : kUnmodelledState) {
     if (a == architecture) return a;
+  }
+  return {};
+}
+
+std::string_view UnmodelledLayerArchitecture(std::string_view architecture) {
+  for (const UnmodelledLayers& u : kUnmodelledLayers) {
+    if (u.architecture == architecture) return u.reason;
   }
   return {};
 }
@@ -529,11 +676,16 @@ std::vector<ArchitectureRow> ArchitectureRows() {
       if (f.family == family) r.layers = f.layers, r.mlp = f.mlp;
     }
     if (a.mlp == MlpKind::kPlain) r.mlp = "dense (2-matrix)";
+    if (a.sliding_every > 0) r.layers = "sliding + full";
     rows.push_back(std::move(r));
   }
   for (std::string_view a : kUnmodelledState) {
     rows.push_back({std::string(a), "", "mamba / linear-attention state + attention", "-",
                     "refused: state memory not modelled", false});
+  }
+  for (const UnmodelledLayers& u : kUnmodelledLayers) {
+    rows.push_back({std::string(u.architecture), "", "per-layer KV geometry", "-",
+                    "refused: " + std::string(u.reason), false});
   }
   return rows;
 }

@@ -87,6 +87,13 @@ struct MambaKeys {
   const char* dt_rank = "";       // Mamba-1: the dt projection rank (Jamba mamba_dt_rank)
 };
 
+// A config flag that turns on a layer kind kvplan does not model (Hunyuan's
+// use_cla: cross-layer KV sharing): the config is refused, naming it.
+struct RefusedFlag {
+  const char* key;
+  const char* what;  // e.g. "cross-layer attention (KV shared between layers)"
+};
+
 struct ArchitectureInfo {
   const char* architecture;  // architectures[0]
   const char* model_type;    // the matching model_type
@@ -120,6 +127,22 @@ struct ArchitectureInfo {
   bool multi_query_key = false;
   // Mamba2 hybrids (ModelFamily::kMamba2Hybrid): where the mixer geometry is.
   const MambaKeys* mamba = nullptr;
+  // ---- Layouts given as data (config_parser.cc ReadTableLayout). ----
+  // Without layer_types, layer i is full attention when (i + 1) % this == 0
+  // and sliding otherwise (OLMo-3: 4); 0 = every layer full.
+  int sliding_every = 0;
+  // Keys a config may give as one value per layer (Hunyuan's moe_topk): read
+  // as that value when every layer has the same, refused otherwise.
+  std::span<const char* const> uniform_lists = {};
+  // The key whose value times intermediate_size is the width of an ungated
+  // shared expert beside the routed ones (Hunyuan num_shared_expert); "" = none.
+  const char* shared_mlp_multiple = "";
+  // The last MoE layer's index key (ERNIE moe_layer_end_index): later layers are dense.
+  const char* last_moe_layer = "";
+  std::span<const RefusedFlag> refused_flags = {};
+  // Per-head q/k norms when the config's use_qk_norm says so, whatever the
+  // family (the MoE families read it anyway): Hunyuan dense.
+  bool reads_use_qk_norm = false;
 };
 
 // nullptr when unsupported.
@@ -144,5 +167,10 @@ std::vector<ArchitectureRow> ArchitectureRows();
 // per-request state (mamba / linear attention) kvplan does not model yet: the
 // refusal text says so, so that it is never planned as all-attention.
 std::string_view UnmodelledStateArchitecture(std::string_view architecture);
+
+// Non-empty when `architecture` is a known model whose layers differ in a way
+// the engines' KV rules cannot take yet (per-layer KV geometry, KV shared
+// between layers, compressed attention): the reason, for the refusal text.
+std::string_view UnmodelledLayerArchitecture(std::string_view architecture);
 
 }  // namespace kvplan

@@ -37,6 +37,7 @@ struct LayerPlan {
   std::vector<int64_t> mlp_only_layers;  // Qwen MoE: dense layers
   // Per-layer MLP tables a hybrid's layout gives outright (Nemotron-H); empty: the rules above.
   std::vector<bool> moe_layers, mlp_layers;
+  int last_moe_layer = -1;  // ERNIE moe_layer_end_index (-1: the last layer)
 };
 
 Json ParseRoot(std::string_view text, const std::string& origin) {
@@ -57,6 +58,16 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
+// A known model whose layers the engines' KV rules cannot take yet
+// (architectures.cc kUnmodelledLayers): refused with the reason.
+void RefuseUnmodelledLayers(const std::string& arch, const std::string& origin) {
+  std::string_view reason = UnmodelledLayerArchitecture(arch);
+  if (reason.empty()) return;
+  throw InputError(origin + ": \"" + arch + "\" has " + std::string(reason) +
+                   ", which kvplan's architecture table does not describe yet; refused rather "
+                   "than planned as uniform layers");
+}
+
 const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, std::string& arch) {
   std::vector<std::string> archs = StringList(root, "architectures", origin);
   std::string model_type = OptString(root, "model_type", origin).value_or("");
@@ -69,6 +80,7 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
         root.contains("draft_vocab_size")) {
       info = FindArchitecture("LlamaForCausalLMEagle3");
     }
+    if (info == nullptr) RefuseUnmodelledLayers(arch, origin);
     if (info == nullptr && !UnmodelledStateArchitecture(arch).empty()) {
       throw InputError(origin + ": \"" + arch +
                        "\" mixes attention with mamba / linear-attention layers, whose "
@@ -651,6 +663,7 @@ void FillMoeLayers(const LayerPlan& plan, ModelSpec& m) {
   for (int i = 0; i < m.num_layers; ++i) {
     bool moe = i >= m.first_k_dense_layers && i % m.moe_layer_freq == 0;
     // Qwen2/3-MoE, Qwen3-Next: transformers' decoder_sparse_step / mlp_only_layers rule.
+    moe = moe && (plan.last_moe_layer < 0 || i <= plan.last_moe_layer);
     moe = moe && (i + 1) % plan.decoder_sparse_step == 0 &&
           std::find(plan.mlp_only_layers.begin(), plan.mlp_only_layers.end(), i) ==
               plan.mlp_only_layers.end();
@@ -764,6 +777,64 @@ void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const 
   ReadVisionTower(root, *vision, origin, m);
 }
 
+// Keys the architecture lets a config give one value per layer
+// (architectures.cc uniform_lists, Hunyuan's moe_topk): read as that value when
+// every layer has the same; the weights and the engines take one value, so
+// layers that differ are refused.
+Json WithUniformLists(const Json& text, const ArchitectureInfo& arch, const std::string& origin) {
+  Json cfg = text;
+  for (const char* key : arch.uniform_lists) {
+    auto it = cfg.find(key);
+    if (it == cfg.end() || !it->is_array()) continue;
+    if (it->empty()) throw InputError(origin + ": config key \"" + key + "\" is an empty list");
+    for (const Json& v : *it) {
+      if (v != it->front()) {
+        throw InputError(origin + ": config key \"" + key +
+                         "\" differs between layers; kvplan models one value for every layer");
+      }
+    }
+    Json first = it->front();
+    *it = std::move(first);
+  }
+  return cfg;
+}
+
+void RefuseTableFlags(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch) {
+  for (const RefusedFlag& f : arch.refused_flags) {
+    if (OptBool(cfg, f.key, origin).value_or(false)) {
+      throw InputError(origin + ": \"" + f.key + "\": true asks for " + f.what +
+                       ", which kvplan's architecture table does not describe; refused rather "
+                       "than planned without it");
+    }
+  }
+}
+
+// The layouts the architecture table gives as data (architectures.h, "Layouts
+// given as data"): a default sliding pattern, an ungated shared MLP sized as a
+// multiple of intermediate_size, q/k norms by use_qk_norm, the last MoE layer.
+void ReadTableLayout(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch,
+                     ModelSpec& m, LayerPlan& plan) {
+  // transformers Olmo3Config: without layer_types, layer i slides unless (i + 1) % 4 == 0.
+  if (arch.sliding_every > 0 && plan.layer_types.empty()) plan.sliding_pattern = arch.sliding_every;
+  // vLLM hunyuan_v1.py HunYuanSparseMoeBlock: with use_mixed_mlp_moe a shared
+  // HunYuanMLP of intermediate_size x num_shared_expert, no gate.
+  if (*arch.shared_mlp_multiple && m.IsMoe() &&
+      OptBool(cfg, "use_mixed_mlp_moe", origin).value_or(true)) {
+    const int n = OptPositiveInt(cfg, arch.shared_mlp_multiple, origin, 0);
+    m.shared_expert_intermediate_size = ToInt(
+        CheckedMul(n, m.intermediate_size, "shared MLP width"), arch.shared_mlp_multiple, origin);
+    m.shared_expert_gate = false;
+  }
+  // vLLM hunyuan_v1.py HunYuanAttention: query/key_layernorm when use_qk_norm.
+  if (arch.reads_use_qk_norm) {
+    m.qk_norm = m.qk_norm || OptBool(cfg, "use_qk_norm", origin).value_or(false);
+  }
+  if (*arch.last_moe_layer) {
+    std::optional<int64_t> last = OptInt(cfg, arch.last_moe_layer, origin);
+    if (last && *last >= 0) plan.last_moe_layer = ToInt(*last, arch.last_moe_layer, origin);
+  }
+}
+
 }  // namespace
 
 ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin) {
@@ -774,10 +845,16 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   const Json& text = TextConfig(root, outer, origin);
   const ArchitectureInfo& arch = InnerArchitecture(text, outer, origin);
   m.family = arch.family_name;
-  Json cfg = WithDefaults(root, text, arch);
+  // Only the architectures with per-layer lists pay for a second copy.
+  Json flat;
+  const Json& listed =
+      arch.uniform_lists.empty() ? text : (flat = WithUniformLists(text, arch, origin));
+  Json cfg = WithDefaults(root, listed, arch);
+  RefuseTableFlags(cfg, origin, arch);
   ReadCommon(root, cfg, origin, arch, m);
   LayerPlan plan;
   ReadFamily(root, cfg, origin, arch, m, plan);
+  ReadTableLayout(cfg, origin, arch, m, plan);
   m.rope_cache_elements = RopeCacheElements(cfg, m, origin);
   ReadUncountedTowers(root, outer, origin, m);
   // Wrappers may keep it beside the text model (Kimi-K2.5's text_config).

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "catalog/model.h"
 #include "catalog/weights.h"
@@ -151,6 +152,118 @@ TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
   EXPECT_NE(e.find("KimiLinearForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("state memory"), std::string::npos) << e;
   EXPECT_NE(e.find("not model"), std::string::npos) << e;
+}
+
+// Models whose layers differ in a way the engines' KV rules do not take yet,
+// each on its real config (tests/data/real/configs/SOURCES.md): refused by
+// name with the reason, never planned as uniform layers.
+TEST(RealConfigs, PerLayerGeometryModelsAreRefusedWithTheReason) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"nvidia--Llama-3_3-Nemotron-Super-49B-v1.json", "block_configs"},
+      {"XiaomiMiMo--MiMo-V2-Flash.json", "swa_num_key_value_heads"},
+      {"google--gemma-4-26B-A4B.json", "global_head_dim"},
+      {"deepseek-ai--DeepSeek-V4-Flash.json", "compress_ratios"},
+  };
+  for (const auto& [file, reason] : kCases) {
+    std::string e;
+    try {
+      Real(file);
+    } catch (const InputError& err) {
+      e = err.what();
+    }
+    EXPECT_NE(e.find(reason), std::string::npos) << file << ": " << e;
+    EXPECT_NE(e.find("refused rather than planned as uniform layers"), std::string::npos) << e;
+  }
+  // Gemma-3n (no public config.json found; synthetic, its wrapper's name):
+  // the last num_kv_shared_layers layers keep no KV of their own.
+  std::string e = ConfigErrorOf(R"({"architectures":["Gemma3nForConditionalGeneration"],
+      "text_config":{"num_kv_shared_layers":10}})");
+  EXPECT_NE(e.find("num_kv_shared_layers"), std::string::npos) << e;
+}
+
+// Synthetic (no public OLMo-3 config.json was found): the Olmo3Config
+// defaults, sliding_window 4096 and layer i full when (i + 1) % 4 == 0, fill
+// what the config omits; OLMo-2's q/k norms. 8 layers: 2 full, 6 sliding.
+TEST(RealConfigs, Olmo3SlidesOnThreeOfFourLayersByDefault) {
+  ModelSpec m = ParseModelConfig(R"({"architectures":["Olmo3ForCausalLM"],"hidden_size":512,
+      "num_hidden_layers":8,"num_attention_heads":8,"intermediate_size":1024,
+      "vocab_size":1000})",
+                                 "synthetic.json");
+  EXPECT_EQ(m.family, "olmo3");
+  EXPECT_TRUE(m.qk_norm);
+  EXPECT_EQ(m.sliding_window, 4096);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 2);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kSliding), 6);
+  EXPECT_EQ(m.layer_kinds[3], LayerKind::kFull);
+  // layer_types, when given, decide.
+  ModelSpec t = ParseModelConfig(R"({"architectures":["Olmo3ForCausalLM"],"hidden_size":512,
+      "num_hidden_layers":2,"num_attention_heads":8,"intermediate_size":1024,"vocab_size":1000,
+      "sliding_window":64,"layer_types":["full_attention","sliding_attention"]})",
+                                 "synthetic.json");
+  EXPECT_EQ(t.layer_kinds[0], LayerKind::kFull);
+  EXPECT_EQ(t.sliding_window, 64);
+}
+
+// Synthetic, with the geometry public fixtures give ERNIE-4.5-21B-A3B (no
+// public config.json was found): ERNIE's expert keys read through the table's
+// aliases. Layer 0 dense (moe_layer_start_index 1), the others 64 experts of
+// 1536, top-6, two shared experts (one MLP of 2 x 1536); moe_layer_end_index
+// 26 leaves the last layer dense. Parameters by hand (the config is
+// synthetic, so no published size is claimed): tied embedding 103424 x 2560,
+// attention 15,728,640 and norms 5,120 a layer, layer 0's MLP 3 x 2560 x
+// 12288, each MoE layer's 64 experts of 3 x 2560 x 1536, shared 3 x 2560 x
+// 3072 and router 64 x 2560, the final norm: 21.8B.
+TEST(RealConfigs, ErnieMoeReadsItsExpertKeys) {
+  const std::string text = R"({"architectures":["Ernie4_5_MoeForCausalLM"],"hidden_size":2560,
+      "intermediate_size":12288,"num_hidden_layers":28,"num_attention_heads":20,
+      "num_key_value_heads":4,"head_dim":128,"vocab_size":103424,"moe_num_experts":64,
+      "moe_num_shared_experts":2,"moe_k":6,"moe_layer_start_index":1,"moe_layer_interval":1,
+      "moe_intermediate_size":1536,"use_bias":false,"moe_layer_end_index":)";
+  ModelSpec m = ParseModelConfig(text + "27}", "synthetic.json");
+  EXPECT_EQ(m.family, "ernie4_5_moe");
+  EXPECT_EQ(m.num_experts, 64);
+  EXPECT_EQ(m.experts_per_token, 6);
+  EXPECT_EQ(m.num_shared_experts, 2);
+  EXPECT_EQ(m.NumMoeLayers(), 27);
+  EXPECT_TRUE(m.tie_word_embeddings);  // Ernie4_5_MoeConfig default
+  const int64_t attention_and_norms = 15'728'640 + 5'120;
+  const int64_t moe_layer =
+      attention_and_norms + 64 * int64_t{3 * 2560 * 1536} + int64_t{3} * 2560 * 3072 + 64 * 2560;
+  EXPECT_EQ(Params(m), int64_t{103424} * 2560 + attention_and_norms + int64_t{3} * 2560 * 12288 +
+                           27 * moe_layer + 2560);
+  EXPECT_EQ(KvBytesPerToken(m), 28 * 2 * 4 * 128 * 2);
+  EXPECT_EQ(ParseModelConfig(text + "26}", "synthetic.json").NumMoeLayers(), 26);
+  EXPECT_NE(ConfigErrorOf(R"({"architectures":["Ernie4_5_ForCausalLM"],"use_bias":true})")
+                .find("use_bias"),
+            std::string::npos);
+}
+
+// Hunyuan's per-layer lists are read as one value only when every layer has
+// the same; cross-layer attention (use_cla) is refused, not planned as
+// per-layer KV. Synthetic.
+TEST(RealConfigs, HunyuanPerLayerListsAndCrossLayerAttention) {
+  const std::string geometry = R"("hidden_size":64,"num_hidden_layers":2,
+      "num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":32,"vocab_size":100,
+      "num_experts":4,"moe_intermediate_size":[16,16],"num_shared_expert":[1,1],)";
+  ModelSpec m = ParseModelConfig(
+      R"({"architectures":["HunYuanMoEV1ForCausalLM"],)" + geometry + R"("moe_topk":[2,2]})",
+      "synthetic.json");
+  EXPECT_EQ(m.experts_per_token, 2);
+  EXPECT_EQ(m.moe_intermediate_size, 16);
+  EXPECT_EQ(m.shared_expert_intermediate_size, 32);
+  std::string e = ConfigErrorOf(R"({"architectures":["HunYuanMoEV1ForCausalLM"],)" + geometry +
+                                R"("moe_topk":[2,4]})");
+  EXPECT_NE(e.find("\"moe_topk\" differs between layers"), std::string::npos) << e;
+  // q/k norms only when use_qk_norm says so (the real configs do: their rows).
+  const std::string dense = R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
+      "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100)";
+  EXPECT_FALSE(ParseModelConfig(dense + "}", "synthetic.json").qk_norm);
+  EXPECT_TRUE(ParseModelConfig(dense + R"(,"use_qk_norm":true})", "synthetic.json").qk_norm);
+  e = ConfigErrorOf(R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
+      "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100,
+      "use_cla":true,"cla_share_factor":2})");
+  EXPECT_NE(e.find("use_cla"), std::string::npos) << e;
+  EXPECT_NE(e.find("cross-layer attention"), std::string::npos) << e;
 }
 
 }  // namespace
