@@ -42,6 +42,30 @@ std::vector<RunRecord> ScanAndRender(const std::string& path) {
   return runs;
 }
 
+// Found by log_scanner_fuzz (a mutated SGLang log: a KV line whose sizes and token count
+// imply a 65 MB cell, over a tp_size of 2,027): re-planned with --set, the stand-in model's
+// hidden size overflowed an int. Now one line names the implausible cell.
+TEST(Hostile, FuzzFoundKvCellTooLargeForAStandInIsAClearError) {
+  const std::string path = Hostile("fuzz_kv_cell_overflows_stand_in.log");
+  ScanResult r = ScanLogFile(path);
+  std::vector<RunRecord> runs = ReadRunsOrThrow(path, r);
+  ASSERT_FALSE(runs.empty());
+  int refused = 0;
+  for (const RunRecord& run : runs) {
+    ExplainOptions o;
+    o.sets.push_back({"--mem-fraction-static", "0.5"});
+    try {
+      (void)ExplainText(run, path, static_cast<int>(runs.size()), o);
+    } catch (const InputError& e) {
+      std::string what = e.what();
+      EXPECT_NE(what.find("B per token per rank"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos);
+      ++refused;
+    }
+  }
+  EXPECT_GE(refused, 1);
+}
+
 TEST(Hostile, BinaryJunkIsAClearError) {
   try {
     ScanAndRender(Hostile("binary_junk.bin"));
