@@ -176,13 +176,13 @@ TEST(RealConfigFamilies, MiniMaxM2) {
 
 // Qwen/Qwen3.5-397B-A17B (the name's 397B total): Qwen3-Next's layers read
 // through text_config; 15 of 60 layers are full attention and hold KV, the
-// others gated delta-net state. The vision tower is not counted.
+// others gated delta-net state. The vision tower is counted (vision_towers_test.cc).
 TEST(RealConfigFamilies, Qwen35MoeWrapsQwen3Next) {
   ModelSpec m = RealFamily("Qwen--Qwen3.5-397B-A17B.json");
   EXPECT_EQ(m.family, "qwen3_next");
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 15);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 45);
-  EXPECT_EQ(m.uncounted_weights, "vision tower");
+  EXPECT_EQ(m.uncounted_weights, "");
   ExpectNear1Percent(TotalParams(m), 397e9, "Qwen3.5-397B-A17B");
   // Full-attention layers only: 15 x 2 x 2 KV heads x 256 x 2 bytes; tp 4
   // replicates the 2 heads (1 a rank).
@@ -224,34 +224,37 @@ TEST(RealConfigFamilies, Glm47FlashMla) {
 
 // moonshotai/Kimi-K2.5: Kimi-K2's DeepSeek-V3 text model in text_config, whose
 // int4 compressed-tensors quantization_config sits in text_config too. The
-// text model is Kimi-K2's: the same parameters as the catalog's Kimi-K2.
+// text model is Kimi-K2's: the same parameters as the catalog's Kimi-K2, plus
+// the MoonViT tower (vision_towers_test.cc).
 TEST(RealConfigFamilies, KimiK25WrapsDeepseekV3) {
   ModelSpec m = RealFamily("moonshotai--Kimi-K2.5.json");
   EXPECT_EQ(m.family, "deepseek");
   EXPECT_EQ(m.num_experts, 384);
-  EXPECT_EQ(m.uncounted_weights, "MoonViT vision tower");
+  EXPECT_EQ(m.uncounted_weights, "");
   EXPECT_EQ(m.quant.method, "compressed-tensors");
   EXPECT_EQ(m.quant.weight_bits, 4);
-  EXPECT_EQ(TotalParams(m), TotalParams(LoadModel("moonshotai/Kimi-K2-Instruct")));
+  EXPECT_EQ(TotalParams(m) - m.vision_params,
+            TotalParams(LoadModel("moonshotai/Kimi-K2-Instruct")));
   EXPECT_EQ(MlaBytesPerTokenPerRank(m), 61 * (512 + 64) * 2);
 }
 
 // microsoft/Phi-3.5-vision-instruct: Phi-3's text fields at the root; the text
-// model is Phi-3.5-mini's (its model card: 3.8B parameters), the CLIP tower
-// (the vision model card's 4.2B in all) is not counted and says so.
+// model is Phi-3.5-mini's (its model card: 3.8B parameters); with the CLIP
+// tower, counted from img_processor, the Hub's 4.15B (vision_towers_test.cc).
 TEST(RealConfigFamilies, Phi3VisionWrapsPhi3) {
   ModelSpec m = RealFamily("microsoft--Phi-3.5-vision-instruct.json");
   EXPECT_EQ(m.family, "phi3");
   EXPECT_TRUE(m.multimodal);
-  EXPECT_EQ(m.uncounted_weights, "CLIP vision tower");
-  ExpectNear1Percent(TotalParams(m), 3.8e9, "Phi-3.5-vision text model");
+  EXPECT_EQ(m.uncounted_weights, "");
+  ExpectNear1Percent(TotalParams(m) - m.vision_params, 3.8e9, "Phi-3.5-vision text model");
+  ExpectNear1Percent(TotalParams(m), 4.15e9, "Phi-3.5-vision");
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 1), 32 * 2 * 32 * 96 * 2);  // 3072 / 32 = 96
   EXPECT_EQ(KvBytesPerTokenPerRank(m, 2), 32 * 2 * 16 * 96 * 2);
 }
 
-// Qwen/Qwen3.5-27B (the name's 27B; its vision tower of 27 blocks of 1152 is
-// not counted): the same layers as Qwen3.5-MoE with a dense MLP, 16 of 64
-// layers full attention.
+// Qwen/Qwen3.5-27B (the name's 27B, checked on the text model; its vision
+// tower of 27 blocks of 1152 is counted, 0.46B, vision_towers_test.cc): the
+// same layers as Qwen3.5-MoE with a dense MLP, 16 of 64 layers full attention.
 TEST(RealConfigFamilies, Qwen35DenseWrapsQwen3Next) {
   ModelSpec m = RealFamily("Qwen--Qwen3.5-27B.json");
   EXPECT_EQ(m.family, "qwen3_next");
@@ -259,7 +262,7 @@ TEST(RealConfigFamilies, Qwen35DenseWrapsQwen3Next) {
   EXPECT_EQ(m.intermediate_size, 17408);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 16);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 48);
-  ExpectNear1Percent(TotalParams(m), 27e9, "Qwen3.5-27B");
+  ExpectNear1Percent(TotalParams(m) - m.vision_params, 27e9, "Qwen3.5-27B text model");
   // Full-attention layers only: 16 x 2 x 4 KV heads x 256 x 2 bytes; tp 2: 2 heads a rank.
   const int64_t full = m.NumLayersOfKind(LayerKind::kFull);
   EXPECT_EQ(full * 2 * (m.num_kv_heads / 1) * m.head_dim * 2, 16 * 2 * 4 * 256 * 2);
