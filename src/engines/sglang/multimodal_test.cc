@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "catalog/model_loader.h"
+#include "catalog/weights.h"
+#include "engines/sglang/multimodal.h"
 #include "engines/sglang/sglang.h"
+#include "engines/sglang/weight_loading.h"
 #include "testing/sglang_test_models.h"
 #include "testing/test_data.h"
 
@@ -61,6 +64,23 @@ TEST(SglangMultimodal, NoVisionConfigNoFactor) {
 TEST(SglangMultimodal, FlatFactorBefore0410) {
   const ModelSpec m = LoadModel(RealData("configs/Qwen--Qwen2.5-VL-3B-Instruct.json"));
   EXPECT_NEAR(FactorOf("0.4.9", m), 0.90, 1e-9);
+}
+
+// Under TP, SGLang's Qwen VL towers split their linears (models/qwen2_5_vl.py
+// Qwen2_5_VisionBlock: Column/RowParallelLinear): at TP 2 a rank holds half of
+// Qwen2.5-VL-3B's 668,684,288-parameter tower, 668,684,288 B of bf16 less than
+// the replicated estimate. Gemma-3's SigLIP stays replicated.
+TEST(SglangMultimodal, QwenVlTowerSplitsOverTp) {
+  const ModelSpec m = LoadModel(RealData("configs/Qwen--Qwen2.5-VL-3B-Instruct.json"));
+  SglangArgs a;
+  a.tp = 2;
+  a.mem_fraction_static = 0.8;
+  const PlanResult r = PlanSglang("0.5.2", m, H100(), a, SglangMeasured{});
+  EXPECT_EQ(r.weights_bytes_per_gpu,
+            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2})) - 668'684'288);
+  const WeightEstimate g = EstimateWeights(Gemma3_27B(), Parallelism{.tp = 2});
+  EXPECT_EQ(SglangEncoderWeightsOvercount(Gemma3_27B(), g, 2), 0);
+  EXPECT_EQ(SglangEncoderWeightsOvercount(m, EstimateWeights(m, {}), 1), 0);
 }
 
 }  // namespace
