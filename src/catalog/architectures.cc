@@ -250,11 +250,12 @@ constexpr ArchitectureInfo kArchitectures[] = {
      "Qwen3ForCausalLM", TW::kFromVisionConfig, "vision tower"},
     {"Qwen3VLMoeForConditionalGeneration", "qwen3_vl_moe", "qwen3_moe", ModelFamily::kMoe,
      "text_config", "Qwen3MoeForCausalLM", TW::kFromVisionConfig, "vision tower"},
-    // qwen3_omni_moe/modeling_qwen3_omni_moe.py: the thinker's text model is
-    // served; its audio and vision encoders and the talker are not counted
+    // qwen3_omni_moe/modeling_qwen3_omni_moe.py: the thinker is served (its text
+    // model, vision and audio encoders, sized by vision_towers.cc); vLLM and
+    // SGLang do not load the talker
     {"Qwen3OmniMoeForConditionalGeneration", "qwen3_omni_moe", "qwen3_moe", ModelFamily::kMoe,
-     "thinker_config.text_config", "Qwen3MoeForCausalLM", TW::kUncounted,
-     "audio and vision encoders, talker"},
+     "thinker_config.text_config", "Qwen3MoeForCausalLM", TW::kFromVisionConfig,
+     "audio and vision encoders"},
     // mistral3/modeling_mistral3.py (Mistral-Small-3.x, Pixtral tower)
     {"Mistral3ForConditionalGeneration", "mistral3", "mistral", ModelFamily::kDense, "text_config",
      "MistralForCausalLM", TW::kFromVisionConfig, "Pixtral vision tower"},
@@ -265,10 +266,10 @@ constexpr ArchitectureInfo kArchitectures[] = {
      "LlamaForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // InternVL (remote code modeling_internvl_chat.py; vLLM internvl.py): llm_config
     {"InternVLChatModel", "internvl_chat", "qwen2", ModelFamily::kDense, "llm_config",
-     "Qwen2ForCausalLM", TW::kUncounted, "InternViT vision tower"},
+     "Qwen2ForCausalLM", TW::kFromVisionConfig, "InternViT vision tower"},
     // Kimi-VL (remote code; vLLM kimi_vl.py): a DeepSeek-V3 text model
     {"KimiVLForConditionalGeneration", "kimi_vl", "deepseek", ModelFamily::kDeepseek, "text_config",
-     "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+     "DeepseekV3ForCausalLM", TW::kFromVisionConfig, "MoonViT vision tower"},
     // ---- Dense and MoE families with Llama's KV cache and their own layer shapes. ----
     // internlm2 (remote code modeling_internlm2.py; vLLM internlm2.py): Llama
     // layers with a fused wqkv (same parameters)
@@ -359,7 +360,7 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // qwen3_5_moe (vLLM qwen3_5.py): Qwen3-Next's gated delta-net + gated full
     // attention text model under text_config, with a vision tower
     {"Qwen3_5MoeForConditionalGeneration", "qwen3_5_moe", "qwen3_next", ModelFamily::kQwen3Next,
-     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+     "text_config", "Qwen3NextForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // glm4_moe_lite (vLLM glm4_moe_lite.py): GLM-4.7-Flash, DeepSeek-V3's MLA +
     // shared-expert MoE under GLM's name
     {"Glm4MoeLiteForCausalLM", "glm4_moe_lite", "deepseek", ModelFamily::kDeepseek},
@@ -369,15 +370,15 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // Kimi-K2.5 (remote code modeling_kimi_k25.py; vLLM kimi_k25.py): a
     // DeepSeek-V3 text model in text_config, MoonViT vision tower
     {"KimiK25ForConditionalGeneration", "kimi_k25", "deepseek", ModelFamily::kDeepseek,
-     "text_config", "DeepseekV3ForCausalLM", TW::kUncounted, "MoonViT vision tower"},
+     "text_config", "DeepseekV3ForCausalLM", TW::kFromVisionConfig, "MoonViT vision tower"},
     // phi3_v (remote code modeling_phi3_v.py; vLLM phi3v.py): Phi-3's text
     // fields at the root, a CLIP ViT-L image encoder (img_processor)
     {"Phi3VForCausalLM", "phi3_v", "phi3", ModelFamily::kDense, "", "Phi3ForCausalLM",
-     TW::kUncounted, "CLIP vision tower"},
+     TW::kFromVisionConfig, "CLIP vision tower"},
     // qwen3_5 (vLLM qwen3_5.py): the dense Qwen3.5 sizes, the same layers with
     // a dense MLP
     {"Qwen3_5ForConditionalGeneration", "qwen3_5", "qwen3_next", ModelFamily::kQwen3Next,
-     "text_config", "Qwen3NextForCausalLM", TW::kUncounted, "vision tower"},
+     "text_config", "Qwen3NextForCausalLM", TW::kFromVisionConfig, "vision tower"},
     // exaone (remote code modeling_exaone.py; vLLM exaone.py): Llama layers
     // under GPT-2-style names (num_layers, c_fc_0/c_fc_1/c_proj)
     {.architecture = "ExaoneForCausalLM",

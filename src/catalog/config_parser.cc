@@ -750,6 +750,9 @@ void ReadVisionTower(const Json& root, const Json& vision, const std::string& or
   if (!hidden) hidden = OptInt(vision, "embed_dim", origin);  // Qwen2-VL
   m.vision_layers = layers ? ToInt(*layers, "vision_config.num_hidden_layers", origin) : 0;
   m.vision_hidden_size = hidden ? ToInt(*hidden, "vision_config.hidden_size", origin) : 0;
+  // The MLP width (vLLM's encoder profiling peak reads it).
+  std::optional<int64_t> inter = OptInt(vision, "intermediate_size", origin);
+  m.vision_intermediate_size = inter ? ToInt(*inter, "vision_config.intermediate_size", origin) : 0;
   m.vision_params = VisionTowerParams(root, vision, m.vision_kind, m.hidden_size, origin);
   if (m.vision_params > 0) m.uncounted_weights.clear();
 }
@@ -773,6 +776,8 @@ void ReadUncountedTowers(const Json& root, const ArchitectureInfo& outer, const 
       }
     }
   }
+  // Phi-3-vision names its CLIP encoder in img_processor (vision_towers.cc sizes it).
+  if (vision == nullptr) vision = OptObject(root, "img_processor", origin);
   if (vision == nullptr) return;
   ReadVisionTower(root, *vision, origin, m);
 }

@@ -42,6 +42,12 @@ int64_t KvBytesPerTokenPerRank(const ModelSpec& m, Kv kind, int tp) {
   return layers * 2 * std::max(1, m.num_kv_heads / tp) * m.head_dim * 2;
 }
 
+// |actual - published| / published under 1 % (a row's extra check on part of a model).
+void ExpectNear1Percent(int64_t actual, double published, const char* what) {
+  EXPECT_LT(std::fabs(static_cast<double>(actual) - published) / published, 0.01)
+      << what << ": " << actual << " vs published " << published;
+}
+
 struct FamilyRow {
   const char* file;
   const char* family;  // ModelSpec::family
@@ -159,7 +165,7 @@ const FamilyRow kRows[] = {
      }},
     // Qwen/Qwen3.5-397B-A17B (the name's 397B total): Qwen3-Next's layers read
     // through text_config; 15 of 60 layers are full attention and hold KV, the
-    // others gated delta-net state. The vision tower is not counted. Full
+    // others gated delta-net state. The vision tower is counted (vision_towers_test.cc). Full
     // layers only: 15 x 2 x 2 KV heads x 256 x 2 bytes; tp 4 replicates the 2
     // heads (1 a rank).
     {"Qwen--Qwen3.5-397B-A17B.json", "qwen3_next", 397e9, 0, Kv::kFullLayers,
@@ -167,7 +173,7 @@ const FamilyRow kRows[] = {
      [](const ModelSpec& m) {
        EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 15);
        EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 45);
-       EXPECT_EQ(m.uncounted_weights, "vision tower");
+       EXPECT_EQ(m.uncounted_weights, "");
      }},
     // zai-org/GLM-5 (model card: 744B total parameters, 40B active):
     // DeepSeek-V3.2's MLA with the indexer, 3 dense layers then 75 MoE layers.
@@ -193,37 +199,41 @@ const FamilyRow kRows[] = {
     // moonshotai/Kimi-K2.5: Kimi-K2's DeepSeek-V3 text model in text_config,
     // whose int4 compressed-tensors quantization_config sits in text_config
     // too. The text model is Kimi-K2's: the same parameters as the catalog's
-    // Kimi-K2 (compared in the facts). MLA: 61 x (512 + 64) x 2 bytes.
+    // Kimi-K2 (compared in the facts) plus the MoonViT tower (vision_towers_test.cc).
+    // MLA: 61 x (512 + 64) x 2 bytes.
     {"moonshotai--Kimi-K2.5.json", "deepseek", 0, 0, Kv::kMla, 61 * (512 + 64) * 2, 8,
      61 * (512 + 64) * 2,
      [](const ModelSpec& m) {
        EXPECT_EQ(m.num_experts, 384);
-       EXPECT_EQ(m.uncounted_weights, "MoonViT vision tower");
+       EXPECT_EQ(m.uncounted_weights, "");
        EXPECT_EQ(m.quant.method, "compressed-tensors");
        EXPECT_EQ(m.quant.weight_bits, 4);
-       EXPECT_EQ(TotalParams(m), TotalParams(LoadModel("moonshotai/Kimi-K2-Instruct")));
+       EXPECT_EQ(TotalParams(m) - m.vision_params,
+                 TotalParams(LoadModel("moonshotai/Kimi-K2-Instruct")));
      }},
     // microsoft/Phi-3.5-vision-instruct: Phi-3's text fields at the root; the
-    // text model is Phi-3.5-mini's (its model card: 3.8B parameters), the CLIP
-    // tower (the vision model card's 4.2B in all) is not counted and says so.
+    // text model is Phi-3.5-mini's (its model card: 3.8B parameters); with the CLIP
+    // tower, counted from img_processor, the Hub's 4.15B (vision_towers_test.cc).
     // 32 x 2 x 32 x 96 (3072 / 32) x 2 bytes; tp 2: 16 heads a rank.
-    {"microsoft--Phi-3.5-vision-instruct.json", "phi3", 3.8e9, 0, Kv::kEveryLayer,
+    {"microsoft--Phi-3.5-vision-instruct.json", "phi3", 4.15e9, 0, Kv::kEveryLayer,
      32 * 2 * 32 * 96 * 2, 2, 32 * 2 * 16 * 96 * 2,
      [](const ModelSpec& m) {
        EXPECT_TRUE(m.multimodal);
-       EXPECT_EQ(m.uncounted_weights, "CLIP vision tower");
+       EXPECT_EQ(m.uncounted_weights, "");
+       ExpectNear1Percent(TotalParams(m) - m.vision_params, 3.8e9, "Phi-3.5-vision text model");
      }},
-    // Qwen/Qwen3.5-27B (the name's 27B; its vision tower of 27 blocks of 1152
-    // is not counted): the same layers as Qwen3.5-MoE with a dense MLP, 16 of
+    // Qwen/Qwen3.5-27B (the name's 27B, checked on the text model; its vision tower of
+    // 27 blocks of 1152 is counted, 0.46B, vision_towers_test.cc): the same layers as Qwen3.5-MoE with a dense MLP, 16 of
     // 64 layers full attention. Full layers only: 16 x 2 x 4 KV heads x 256 x
     // 2 bytes; tp 2: 2 heads a rank.
-    {"Qwen--Qwen3.5-27B.json", "qwen3_next", 27e9, 0, Kv::kFullLayers, 16 * 2 * 4 * 256 * 2, 2,
+    {"Qwen--Qwen3.5-27B.json", "qwen3_next", 0, 0, Kv::kFullLayers, 16 * 2 * 4 * 256 * 2, 2,
      16 * 2 * 2 * 256 * 2,
      [](const ModelSpec& m) {
        EXPECT_FALSE(m.IsMoe());
        EXPECT_EQ(m.intermediate_size, 17408);
        EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 16);
        EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 48);
+       ExpectNear1Percent(TotalParams(m) - m.vision_params, 27e9, "Qwen3.5-27B text model");
      }},
     // LGAI-EXAONE/EXAONE-3.0-7.8B-Instruct (the name's 7.8B): Llama layers,
     // the layer count under num_layers. 32 x 2 x 8 x 128 x 2 bytes; tp 8: 1

@@ -3,6 +3,7 @@
 // the bytes SGLang gives the KV cache.
 #include "base/units.h"
 #include "catalog/weights.h"
+#include "engines/sglang/multimodal.h"
 #include "engines/sglang/stages.h"
 #include "engines/sglang/weight_loading.h"
 
@@ -44,7 +45,9 @@ SglangWeights SglangWeightsOf(const SglangLaunch& l, const ModelSpec& model, con
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
   par.dp_lm_head = a.enable_dp_lm_head;
-  w.weights = SglangLoadedWeightBytes(model, EstimateWeights(model, par));
+  const WeightEstimate estimate = EstimateWeights(model, par);
+  w.weights = SglangLoadedWeightBytes(model, estimate) -
+              SglangEncoderWeightsOvercount(model, estimate, a.tp);
   w.draft_weights = l.spec && draft != nullptr ? EstimateWeights(*draft, par).bytes_per_rank : 0;
   if (measured.post_load_free_bytes) {
     w.post_measured = true;

@@ -1,9 +1,11 @@
 // The settings stage: the era's defaults for what the user left unset, and
 // the values the engine derives from them before it measures memory.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/core.h>
 
+#include "catalog/vision_towers.h"
 #include "engines/sglang/attention_backend.h"
 #include "engines/sglang/stages.h"
 #include "kvplan/error.h"
@@ -55,9 +57,16 @@ double MultimodalFactor(const SglangLaunch& l, const ModelSpec& model) {
   const bool scales_user_value = l.version_key < SglangVersionKey(0, 4, 9);
   if (!model.multimodal || (!scales_user_value && l.args.mem_fraction_static)) return 0;
   if (l.version_key < SglangVersionKey(0, 4, 10)) return 0.90;
-  // server_args.py adjust_mem_fraction_for_vlm (#6881): ViT-Large (24 x 1024) baseline
-  const double layers = model.vision_layers > 0 ? model.vision_layers : 24;
-  const double hidden = model.vision_hidden_size > 0 ? model.vision_hidden_size : 1024;
+  // server_args.py @v0.4.10 adjust_mem_fraction_for_vlm (#6881), unchanged to
+  // v0.5.9: getattr(hf_config, "vision_config", None), none (Qwen3-Omni keeps it
+  // in thinker_config, Phi-3-vision has img_processor) leaves the fraction alone;
+  // else getattr(vision_config, "num_hidden_layers", 24) and ("hidden_size",
+  // 1024) on the loaded config class, whose Qwen VL classes name the depth
+  // `depth` (so 24 is read); ViT-Large (24 x 1024) is the baseline.
+  const std::optional<TowerConfigAttributes> vit = TowerConfigAsLoaded(model);
+  if (!vit) return 0;
+  const double layers = static_cast<double>(vit->num_hidden_layers.value_or(24));
+  const double hidden = static_cast<double>(vit->hidden_size.value_or(1024));
   const double complexity = layers * hidden * hidden / (24.0 * 1024 * 1024);
   return 0.95 * std::clamp(1.0 - 0.1 * (complexity - 1.0), 0.8, 1.05);
 }

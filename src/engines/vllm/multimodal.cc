@@ -43,6 +43,43 @@ int64_t MaxImageTokens(const ModelSpec& m) {
   return 0;
 }
 
+// The encoder's activation peak on `items` largest images, where vLLM's
+// vision model holds its widest set of tensors: a block's residual input and
+// norm output (2 x width), the MLP's intermediate tensors, and the pixel
+// values, per patch, in the model dtype. The attention runs through
+// flash/memory-efficient kernels (no patches^2 matrix). 0 for a tower whose
+// shape the model spec does not carry.
+int64_t EncoderForwardPeak(const ModelSpec& m, int64_t items, int64_t tokens_per_item) {
+  const std::string& k = m.vision_kind;
+  const int64_t w = m.vision_hidden_size, i = m.vision_intermediate_size;
+  if (w <= 0 || i <= 0 || items <= 0) return 0;
+  int64_t patches = 0, live = 0, pixels = 0;  // live and pixels are per patch
+  if (k == "qwen2_5_vl") {
+    // qwen2_5_vl.py @v0.10.1 Qwen2_5_VisionMLP: gate_up [2i], SiluAndMul [i];
+    // a 2 x 2 merge (28 x 28 px per text token), 3 x 2 x 14 x 14 pixel values.
+    patches = items * tokens_per_item * 4;
+    live = 2 * w + 3 * i;
+    pixels = 3 * 2 * 14 * 14;
+  } else if (k == "qwen3_vl" || k == "qwen3_vl_moe" || k == "qwen3_5" || k == "qwen3_5_moe") {
+    // qwen3_vl.py @v0.11.0 Qwen3_VisionMLP: linear_fc1 [i], its activation [i];
+    // a 2 x 2 merge (32 x 32 px per token), 3 x 2 x 16 x 16 pixel values.
+    patches = items * tokens_per_item * 4;
+    live = 2 * w + 2 * i;
+    pixels = 3 * 2 * 16 * 16;
+  } else if (k == "siglip" && m.vision_patch_size > 0) {
+    // siglip.py @v0.10.1 SiglipMLP fc1 [i] + activation [i], every patch of the
+    // image (gemma3_mm.py pools them to mm_tokens_per_image afterwards).
+    const int64_t side = m.vision_image_size / m.vision_patch_size;
+    patches = items * side * side;
+    live = 2 * w + 2 * i;
+    pixels = int64_t{m.vision_num_channels} * m.vision_patch_size * m.vision_patch_size;
+  } else {
+    return 0;
+  }
+  const std::string_view what = "the encoder's profiling peak";
+  return CheckedMul(CheckedMul(patches, live + pixels, what), m.dtype_bytes, what);
+}
+
 std::string Lowered(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -134,9 +171,19 @@ VllmEncoderBudget VllmEncoderBudgetOf(const ModelSpec& m, const VllmArgs& a, int
   const std::string_view what = "the encoder's profiling outputs";
   b.profile_output_bytes = CheckedMul(CheckedMul(b.profile_items, b.max_tokens_per_item, what),
                                       int64_t{m.hidden_size} * m.dtype_bytes, what);
+  b.encoder_peak_bytes = EncoderForwardPeak(m, b.profile_items, b.max_tokens_per_item);
   b.rule = fmt::format("{} image(s) of {} tokens, encoder budget max({}, {})", b.profile_items,
                        b.max_tokens_per_item, mnbt, b.max_tokens_per_item);
   return b;
+}
+
+int64_t VllmProfileActivation(int64_t text_peak, const VllmEncoderBudget& b) {
+  // v1/worker/gpu_model_runner.py @v0.10.1 profile_run: the dummy images are
+  // encoded (self.model.get_multimodal_embeddings), the outputs cached in
+  // self.encoder_cache, then _dummy_run(max_num_tokens) profiles the text model;
+  // gpu_worker.py reads the torch peak over both.
+  const int64_t text_phase = CheckedAdd(text_peak, b.profile_output_bytes, "the profile peak");
+  return std::max(text_phase, b.encoder_peak_bytes);
 }
 
 int64_t VllmEncoderWeightsOvercount(const WeightEstimate& w, const VllmArgs& a) {

@@ -21,12 +21,21 @@ struct VllmEncoderBudget {
   int64_t cache_size = 0;            // encoder cache, in text tokens
   int64_t profile_items = 0;         // images in profile_run's dummy batch
   int64_t profile_output_bytes = 0;  // their encoder outputs, held through the text dummy run
-  std::string rule;                  // how the figures were found
+  // The encoder's own forward peak on that batch (0 where kvplan has no shape
+  // for it): the patches' live activations at the widest point of a block.
+  int64_t encoder_peak_bytes = 0;
+  std::string rule;  // how the figures were found
 };
 
 // `mnbt` and `max_num_seqs` as resolved for the launch (VllmDefaults).
 VllmEncoderBudget VllmEncoderBudgetOf(const ModelSpec& m, const VllmArgs& a, int64_t mnbt,
                                       int64_t max_num_seqs);
+
+// The torch activation peak of V1's profile_run given the text model's dummy
+// run peak `text_peak`: the encoder runs on the dummy batch first and frees its
+// temporaries, then its outputs stay held while the text model runs, so the
+// peak is max(encoder forward peak, outputs + text peak).
+int64_t VllmProfileActivation(int64_t text_peak, const VllmEncoderBudget& b);
 
 // Bytes the weight estimate (which replicates the vision tower on every rank)
 // over-counts on one rank: vLLM's default --mm-encoder-tp-mode weights shards

@@ -33,6 +33,33 @@ TEST(VllmMultimodal, Qwen25VlBudgetIsOneLargestImage) {
   EXPECT_EQ(VllmEncoderBudgetOf(MultimodalQwen25Vl3b(), two, 65536, 2).profile_items, 2);
 }
 
+// The encoder's own peak on that one image: 16,384 tokens x 2 x 2 merged
+// patches = 65,536 patches, each holding the residual and norm output (2 x
+// 1280), gate_up and its activation (3 x 3420) and its pixel values (3 x 2 x
+// 14 x 14 = 1176): 65,536 x 13,996 x 2 B = 1,834,483,712 B (1.71 GiB). The
+// profile's peak is the larger of it and the text run's peak plus the held
+// outputs (64 MiB).
+TEST(VllmMultimodal, Qwen25VlEncoderPeak) {
+  const VllmEncoderBudget b = VllmEncoderBudgetOf(MultimodalQwen25Vl3b(), VllmArgs{}, 8192, 1024);
+  EXPECT_EQ(b.encoder_peak_bytes, 65536LL * (2 * 1280 + 3 * 3420 + 1176) * 2);
+  EXPECT_EQ(b.encoder_peak_bytes, 1'834'483'712);
+  const int64_t gib = int64_t{1} << 30;
+  EXPECT_EQ(VllmProfileActivation(2 * gib, b), 2 * gib + (int64_t{64} << 20));
+  EXPECT_EQ(VllmProfileActivation(gib, b), 1'834'483'712);
+  // Four images at 65,536 batched tokens: four times the patches.
+  EXPECT_EQ(VllmEncoderBudgetOf(MultimodalQwen25Vl3b(), VllmArgs{}, 65536, 1024).encoder_peak_bytes,
+            4 * b.encoder_peak_bytes);
+}
+
+// Gemma-3-27B's SigLIP (896 px / 14 = 64 x 64 = 4,096 patches an image, before
+// the pooling to 256 tokens): 32 images x 4,096 patches x (2 x 1152 + 2 x 4304 +
+// 3 x 14 x 14) x 2 B = 3,014,656,000 B.
+TEST(VllmMultimodal, Gemma3EncoderPeak) {
+  const VllmEncoderBudget b =
+      VllmEncoderBudgetOf(LoadModel("google/gemma-3-27b-it"), VllmArgs{}, 8192, 256);
+  EXPECT_EQ(b.encoder_peak_bytes, 32LL * 4096 * (2 * 1152 + 2 * 4304 + 588) * 2);
+}
+
 TEST(VllmMultimodal, ImageLimitZeroDisablesTheBudget) {
   VllmArgs a;
   a.limit_mm_per_prompt = "image=0,video=0";

@@ -67,9 +67,11 @@ void ActivationTerm(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& 
   } else {
     t->activation =
         EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release, gpu);
-    // V1 profiles with the dummy images' encoder outputs held (multimodal.h).
+    // V1 profiles the encoder on the dummy images, then the text model with
+    // their outputs held (multimodal.h).
     if (!IsV0(d.era)) {
-      t->activation += VllmEncoderBudgetOf(model, a, d.mnbt, d.max_num_seqs).profile_output_bytes;
+      t->activation = VllmProfileActivation(t->activation,
+                                            VllmEncoderBudgetOf(model, a, d.mnbt, d.max_num_seqs));
     }
     t->activation_src = "estimated";
   }
