@@ -15,30 +15,8 @@
 namespace kvplan {
 namespace {
 
-int64_t RoundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
-
-// vllm/model_executor/layers/quantization/mxfp4.py (the Marlin and Triton backends, which GPUs
-// without native FP4, compute capability below 10.0, run): the MoE weights are created with
-// hidden_size rounded up to 256 and intermediate_size_per_partition to 128. gpt-oss-120b on H100:
-// 2880 x 2880 experts stored as 3072 x 2944 ("Model loading took 65.9651 GiB" at 0.10.1,
-// vllm#23278; the checkpoint is 60.8 GiB).
-int64_t Mxfp4ExpertPadding(const ModelSpec& m, const WeightEstimate& w, const VllmArgs& a,
-                           const GpuSpec& gpu) {
-  if (m.quant.method != "mxfp4" || gpu.compute_capability >= 100 || m.hidden_size <= 0) return 0;
-  int64_t inter = a.enable_expert_parallel ? m.moe_intermediate_size
-                                           : m.moe_intermediate_size / std::max(1, a.tp);
-  if (inter <= 0) return 0;
-  for (const WeightPart& p : w.parts) {
-    if (p.name != "experts") continue;
-    int64_t h = m.hidden_size;
-    int64_t padded = p.bytes_per_rank / (h * inter) * (RoundUp(h, 256) * RoundUp(inter, 128));
-    return std::max<int64_t>(0, padded - p.bytes_per_rank);
-  }
-  return 0;
-}
-
 int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& a,
-                         const ModelSpec* draft) {
+                         const VllmRelease& release, const ModelSpec* draft) {
   Parallelism par;
   par.tp = a.tp;
   par.pp = a.pp;
@@ -46,7 +24,8 @@ int64_t EstimatedWeights(const ModelSpec& model, const GpuSpec& gpu, const VllmA
   // vLLM's expert-parallel size is tp * dp; EstimateWeights shards experts by ep x tp.
   par.ep = a.enable_expert_parallel ? a.dp : 1;
   WeightEstimate w = EstimateWeights(model, par);
-  int64_t weights = VllmLoadedWeightBytes(model, w) + Mxfp4ExpertPadding(model, w, a, gpu) -
+  int64_t weights = VllmLoadedWeightBytes(model, w) +
+                    VllmMxfp4ExpertExtraBytes(model, w, a, gpu, release) -
                     VllmEncoderWeightsOvercount(w, a);
   int mtp = VllmExtraMtpLayers(model, a);
   if (mtp > 0 && model.num_layers > 0) weights += weights / model.num_layers * mtp;
@@ -104,7 +83,7 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
   t.total_src = ms.total ? "measured" : "catalog";
   if (t.total <= 0)
     throw InputError(fmt::format("GPU '{}' has no total memory in the catalog", gpu.id));
-  t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, gpu, a, draft);
+  t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, gpu, a, d.release, draft);
   t.weights_src = ms.weights ? "measured" : "estimated";
   ActivationTerm(model, gpu, a, d, ms, &t);
   t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, d.release, a.tp, gpu);

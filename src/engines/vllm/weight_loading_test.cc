@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "base/units.h"
 #include "catalog/weights.h"
 #include "kvplan/error.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -41,6 +43,41 @@ TEST(VllmWeightLoading, DtypeAndRefusals) {
   EXPECT_THROW(ModelAsLaunched(LoadModel("Qwen/Qwen3-8B"), VllmWeightLoading(a)), InputError);
   a.quantization = "bitsandbytes";  // in-flight 4-bit
   EXPECT_EQ(ModelAsLaunched(LoadModel("Qwen/Qwen3-8B"), VllmWeightLoading(a)).quant.weight_bits, 4);
+}
+
+// The MXFP4 MoE backend by release and GPU: Marlin on Ampere always and on Hopper until 0.12.0
+// (vllm#23278 at 0.10.1 logs Marlin's warning on H100); Triton on Hopper from 0.12.0 (vllm#33155
+// at 0.14.1 logs "Using Triton backend" on H100); Blackwell's FlashInfer layouts are not modelled.
+TEST(VllmWeightLoading, Mxfp4BackendByReleaseAndGpu) {
+  const GpuSpec h100 = testing::H100(), a100 = FindGpu("a100-80gb"), b200 = testing::B200();
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.10.1"), h100), VllmMxfp4Backend::kMarlin);
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.11.0"), h100), VllmMxfp4Backend::kMarlin);
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.12.0"), h100), VllmMxfp4Backend::kTriton);
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.19.0"), h100), VllmMxfp4Backend::kTriton);
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.19.0"), a100), VllmMxfp4Backend::kMarlin);
+  EXPECT_EQ(VllmMxfp4BackendFor(ParseVllmRelease("0.19.0"), b200), VllmMxfp4Backend::kNotModelled);
+}
+
+// gpt-oss-120b on one H100 under Triton, by hand: 36 layers x 128 experts, each w13 5760 x 1440 B
+// and w2 2880 x 1440 B (12,441,600 B), its scales twice (5760 x 90 + 2880 x 90 = 777,600 B as
+// loaded, then 5888 x 90 + 3072 x 90 = 806,400 B swizzled) and float32 biases (8640 x 4 B), against
+// the checkpoint's 12,441,600 + 777,600 + 8640 x 2 B.
+TEST(VllmWeightLoading, Mxfp4TritonLayoutOfGptOss120bByHand) {
+  const ModelSpec m = testing::GptOss120B();
+  const WeightEstimate w = EstimateWeights(m, {});
+  const int64_t units = 36 * 128;
+  const int64_t triton = units * (12441600LL + 777600 + 806400 + 8640 * 4);
+  const int64_t checkpoint = units * (12441600LL + 777600 + 8640 * 2);
+  EXPECT_EQ(
+      VllmMxfp4ExpertExtraBytes(m, w, VllmArgs{}, testing::H100(), ParseVllmRelease("0.14.1")),
+      triton - checkpoint);
+}
+
+// vllm#33155 (0.14.1, one H100, "Using Triton backend"): "Model loading took 64.38 GiB" for
+// gpt-oss-120b, 1.6 GiB under 0.10.1's Marlin layout (65.9651 GiB, vllm#23278).
+TEST(VllmWeightLoading, GptOss120bWeightsUnderTritonMatchVllm33155) {
+  PlanResult r = PlanVllm("0.14.1", testing::GptOss120B(), testing::H100(), VllmArgs{}, {});
+  EXPECT_NEAR(ToGiB(r.weights_bytes_per_gpu), 64.38, 0.01 * 64.38);
 }
 
 }  // namespace
