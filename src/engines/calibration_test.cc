@@ -8,8 +8,7 @@
 // Reached: vLLM 62 logs, median 0.02 %, p95 3.59 %, 59 of 62 within 5 % = 95.2 % (the issue's
 // targets: median 1 %: met; 5 % on >= 95 %: met). Releases: 0.6.3 (2), 0.8.4 (1), 0.9.2 (2),
 // 0.11.0 (1), 0.15.0 to 0.18.0 (one each: the llm-d-planner version sweep of Qwen3-14B on one
-// H100, within 0.2 %), 0.19.0 (52: the llm-d-planner campaign, median 0.05 %, largest 4.1 %, the
-// two 72B TP2 launches where 3 GiB of KV is left and 0.1 GiB of weights is 3 %; both in
+// H100, within 0.2 %), 0.19.0 (52: the llm-d-planner campaign, median 0.01 %, largest 1.06 %;
 // tests/data/real/calibration/SOURCES.md). The three beyond 5 % are older single logs, each
 // checked against vLLM's source at its release without finding a missing term:
 // - vllm#17122 at 0.8.4 (+20.5 %): gpu_memory_utilization is not shown; 0.8.4's profile_run
