@@ -744,15 +744,12 @@ void ReadVisionTower(const Json& root, const Json& vision, const std::string& or
                      ModelSpec& m) {
   m.vision_kind = OptString(vision, "model_type", origin)
                       .value_or(OptString(root, "model_type", origin).value_or(""));
-  std::optional<int64_t> layers = OptInt(vision, "num_hidden_layers", origin);
-  if (!layers) layers = OptInt(vision, "depth", origin);  // Qwen2/2.5/3-VL
-  std::optional<int64_t> hidden = OptInt(vision, "hidden_size", origin);
-  if (!hidden) hidden = OptInt(vision, "embed_dim", origin);  // Qwen2-VL
-  m.vision_layers = layers ? ToInt(*layers, "vision_config.num_hidden_layers", origin) : 0;
-  m.vision_hidden_size = hidden ? ToInt(*hidden, "vision_config.hidden_size", origin) : 0;
+  const TowerGeometry g = VisionTowerGeometry(vision, origin);
+  m.vision_layers = g.layers ? ToInt(*g.layers, "vision_config.num_hidden_layers", origin) : 0;
+  m.vision_hidden_size = g.hidden ? ToInt(*g.hidden, "vision_config.hidden_size", origin) : 0;
   // The MLP width (vLLM's encoder profiling peak reads it).
-  std::optional<int64_t> inter = OptInt(vision, "intermediate_size", origin);
-  m.vision_intermediate_size = inter ? ToInt(*inter, "vision_config.intermediate_size", origin) : 0;
+  m.vision_intermediate_size =
+      g.intermediate ? ToInt(*g.intermediate, "vision_config.intermediate_size", origin) : 0;
   m.vision_params = VisionTowerParams(root, vision, m.vision_kind, m.hidden_size, origin);
   if (m.vision_params > 0) m.uncounted_weights.clear();
 }

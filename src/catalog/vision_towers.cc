@@ -462,8 +462,9 @@ constexpr TowerKind kTowerKinds[] = {
     {"moonvit", [](const TowerInput& t) { return MoonVitTower(t.v, t.text, t.o); }, true, true, 27,
      1152},
     // Kimi-K2.5: vision_config names no model_type; SGLang configs/kimi_k25.py
-    // KimiK25VisionConfig has num_hidden_layers 27, hidden_size 1152 (the
-    // config.json's vt_* keys are other names)
+    // KimiK25VisionConfig has num_hidden_layers 27, hidden_size 1152 by default;
+    // the config.json names them vt_* (VisionTowerGeometry reads those, the
+    // same 27 x 1152 in the published config)
     {"kimi_k25", [](const TowerInput& t) { return MoonVitTower(t.v, t.text, t.o); }, true, true, 27,
      1152},
     // Phi-3-vision: no vision_config; img_processor names the CLIP encoder
@@ -490,6 +491,19 @@ int64_t VisionTowerParams(const Json& root, const Json& vision, const std::strin
   const TowerKind* k = FindTowerKind(kind);
   if (k == nullptr || k->count == nullptr) return 0;
   return k->count(TowerInput{root, vision, text_hidden, origin});
+}
+
+TowerGeometry VisionTowerGeometry(const Json& vision, const std::string& origin) {
+  // The first of `keys` the config holds.
+  auto first = [&](std::initializer_list<const char*> keys) -> std::optional<int64_t> {
+    for (const char* k : keys) {
+      if (std::optional<int64_t> x = config_json::OptInt(vision, k, origin)) return x;
+    }
+    return std::nullopt;
+  };
+  return TowerGeometry{first({"num_hidden_layers", "depth", "vt_num_hidden_layers"}),
+                       first({"hidden_size", "embed_dim", "vt_hidden_size"}),
+                       first({"intermediate_size", "vt_intermediate_size"})};
 }
 
 std::optional<TowerConfigAttributes> TowerConfigAsLoaded(const ModelSpec& m) {

@@ -38,6 +38,15 @@ struct TowerConfigAttributes {
 // Qwen3-Omni keeps it in thinker_config; Phi-3-vision has img_processor).
 std::optional<TowerConfigAttributes> TowerConfigAsLoaded(const ModelSpec& m);
 
+// A tower's depth and widths under the names its vision_config gives them:
+// the Qwen VL configs say depth (and Qwen2-VL embed_dim, its hidden_size being
+// the merger's output), Kimi-K2.5's remote-code config vt_num_hidden_layers,
+// vt_hidden_size and vt_intermediate_size. nullopt for a field it leaves out.
+struct TowerGeometry {
+  std::optional<int64_t> layers, hidden, intermediate;
+};
+TowerGeometry VisionTowerGeometry(const nlohmann::json& vision, const std::string& origin);
+
 // SigLIP (Gemma-3) and Llama-4 towers, from the fields ReadVision fills.
 int64_t SiglipOrLlama4TowerParams(const ModelSpec& m);
 

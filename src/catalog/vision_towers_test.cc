@@ -157,6 +157,11 @@ TEST(VisionTowers, Qwen35RealConfigs) {
 TEST(VisionTowers, KimiK25MoonVitRealConfig) {
   ModelSpec m = LoadModel(testing::RealData("configs/moonshotai--Kimi-K2.5.json"));
   EXPECT_EQ(m.vision_kind, "kimi_k25");
+  // The geometry `models show` prints, from vt_num_hidden_layers,
+  // vt_hidden_size and vt_intermediate_size.
+  EXPECT_EQ(m.vision_layers, 27);
+  EXPECT_EQ(m.vision_hidden_size, 1152);
+  EXPECT_EQ(m.vision_intermediate_size, 4304);
   const int64_t tower =
       27 * kBlock1152 + 678'528 + 4'718'592 + 2'304 + 2'304 + 21'238'272 + 33'037'312;
   EXPECT_EQ(m.vision_params, tower);

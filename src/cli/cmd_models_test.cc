@@ -90,5 +90,12 @@ TEST(ModelsVerb, ShowSaysWhenTheEngineRefusesTheSharding) {
       << r.out;
 }
 
+// Kimi-K2.5's MoonViT: its config names the fields vt_* (27 x 1152).
+TEST(ModelsVerb, ShowPrintsTheKimiK25Tower) {
+  CliRun r = testing::RunKvplanShell("models show moonshotai/Kimi-K2.5");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\nvision        27 layers, hidden 1152\n"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace kvplan::cli

@@ -25,7 +25,8 @@ struct RawFlags {
   std::optional<std::string> model_path, kv_dtype, quantization, dtype, spec_algo, draft_path,
       backend;
   std::optional<int64_t> tp, pp, dp, ep;
-  std::optional<bool> dp_attention, dp_lm_head, disable_graph, piecewise_on, piecewise_off;
+  std::optional<bool> dp_attention, dp_lm_head, dp_encoder, disable_graph, piecewise_on,
+      piecewise_off;
   std::optional<std::string> mamba_ssm_dtype;
   std::optional<bool> disable_radix_cache;
 };
@@ -38,6 +39,7 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--ep-size", "--ep", "--expert-parallel-size"}, &f.ep);
   p.Bool({"--enable-dp-attention"}, &f.dp_attention);
   p.Bool({"--enable-dp-lm-head"}, &f.dp_lm_head);
+  p.Bool({"--mm-enable-dp-encoder"}, &f.dp_encoder);
   p.Double({"--mem-fraction-static"}, &a.mem_fraction_static);
   p.String({"--kv-cache-dtype"}, &f.kv_dtype);
   p.Int({"--page-size"}, &a.page_size);
@@ -111,6 +113,7 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   a.ep = SmallInt("--ep-size", f.ep, 1);
   a.enable_dp_attention = f.dp_attention.value_or(false);
   a.enable_dp_lm_head = f.dp_lm_head.value_or(false);
+  a.mm_enable_dp_encoder = f.dp_encoder.value_or(false);
   a.kv_cache_dtype = f.kv_dtype.value_or("auto");
   a.quantization = f.quantization.value_or("");
   a.dtype = f.dtype.value_or("auto");

@@ -133,5 +133,15 @@ TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {
   EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_FOO=1"}));
 }
 
+// server_args.py: --mm-enable-dp-encoder is a store_true flag from v0.5.6
+// (#13126); v0.5.3's parser does not know it.
+TEST(SglangArgs, DpEncoderFromRelease056) {
+  EXPECT_FALSE(ParseSglangArgs({"--model-path", "m"}, "0.5.6").mm_enable_dp_encoder);
+  EXPECT_TRUE(ParseSglangArgs({"--model-path", "m", "--mm-enable-dp-encoder"}, "0.5.6")
+                  .mm_enable_dp_encoder);
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mm-enable-dp-encoder"}, "0.5.3"),
+            "launch_server.py: error: unrecognized arguments: --mm-enable-dp-encoder");
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -12,8 +12,7 @@ int64_t SglangEncoderWeightsOvercount(const ModelSpec& m, const WeightEstimate& 
   // Column/RowParallelLinear, as is the patch merger's MLP; qwen2_vl.py and
   // qwen3_vl.py (Qwen3.5 and Qwen3-VL-MoE reuse it) build theirs the same way.
   // Their norms, patch embed and position table (under 1 %) are taken as split
-  // too. --mm-enable-dp-encoder (v0.5.6) would replicate them; kvplan does not
-  // read it.
+  // too. --mm-enable-dp-encoder (v0.5.6) replicates them: budget.cc passes TP 1.
   const std::string& k = m.vision_kind;
   const bool sharded = k == "qwen2_vl" || k == "qwen2_5_vl" || k == "qwen3_vl" ||
                        k == "qwen3_vl_moe" || k == "qwen3_5" || k == "qwen3_5_moe";

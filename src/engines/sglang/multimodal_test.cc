@@ -3,6 +3,8 @@
 // v0.5.9; #6881) and model_runner.py's 0.9 before it: the factor is the ratio
 // of the multimodal model's fraction to the same text model's.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -81,6 +83,32 @@ TEST(SglangMultimodal, QwenVlTowerSplitsOverTp) {
   const WeightEstimate g = EstimateWeights(Gemma3_27B(), Parallelism{.tp = 2});
   EXPECT_EQ(SglangEncoderWeightsOvercount(Gemma3_27B(), g, 2), 0);
   EXPECT_EQ(SglangEncoderWeightsOvercount(m, EstimateWeights(m, {}), 1), 0);
+}
+
+// --mm-enable-dp-encoder (v0.5.6): the tower runs data-parallel, so each rank
+// loads all of it and the TP split above is not taken. At TP 2 a rank holds
+// 668,684,288 more parameters' worth than when split: 668,684,288 x 2 B x
+// (1 - 1/2) = 668,684,288 B; at TP 4, x (1 - 1/4): 1,003,026,432 B.
+TEST(SglangMultimodal, DpEncoderKeepsTheWholeTower) {
+  const ModelSpec m = LoadModel(RealData("configs/Qwen--Qwen2.5-VL-3B-Instruct.json"));
+  const std::vector<std::string> split = {"--model-path",          "m",  "--tp", "2",
+                                          "--mem-fraction-static", "0.8"};
+  std::vector<std::string> dp = split;
+  dp.push_back("--mm-enable-dp-encoder");
+  const PlanResult tp_split =
+      PlanSglang("0.5.6", m, H100(), ParseSglangArgs(split, "0.5.6"), SglangMeasured{});
+  const PlanResult dp_whole =
+      PlanSglang("0.5.6", m, H100(), ParseSglangArgs(dp, "0.5.6"), SglangMeasured{});
+  EXPECT_EQ(dp_whole.weights_bytes_per_gpu - tp_split.weights_bytes_per_gpu, 668'684'288);
+  EXPECT_EQ(dp_whole.weights_bytes_per_gpu,
+            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2})));
+  SglangArgs a = ParseSglangArgs(dp, "0.5.6");
+  a.tp = 4;
+  SglangArgs b = a;
+  b.mm_enable_dp_encoder = false;
+  const PlanResult dp4 = PlanSglang("0.5.6", m, H100(), a, SglangMeasured{});
+  const PlanResult split4 = PlanSglang("0.5.6", m, H100(), b, SglangMeasured{});
+  EXPECT_EQ(dp4.weights_bytes_per_gpu - split4.weights_bytes_per_gpu, 1'003'026'432);
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ struct SglangArgs {
   bool enable_dp_attention = false;
   // server_args.py (0.4.9+) --enable-dp-lm-head: lm_head split over the attention-TP group.
   bool enable_dp_lm_head = false;
+  // server_args.py (0.5.6+) --mm-enable-dp-encoder: every rank holds the whole vision tower.
+  bool mm_enable_dp_encoder = false;
   std::optional<double> mem_fraction_static;
   std::string kv_cache_dtype = "auto";
   std::optional<int64_t> page_size;
