@@ -50,6 +50,33 @@ struct Figure {
   std::string text;  // set instead of value for non-numeric figures
 };
 
+// What a plan's KV token count covers (issue 11 item 4). Every engine sizes one
+// pool per rank from per-rank heads and layers, and every rank of a TP x PP group
+// ends with the same count: SGLang's max_total_num_tokens (model_runner.py
+// profile_max_num_token: cell of the attention-TP-local heads, the free memory the
+// minimum over ranks) and vLLM's "GPU KV cache size" (v1/core/kv_cache_utils.py
+// get_kv_cache_configs: every worker's num_blocks set to the minimum over workers).
+// Each GPU holds its share of every token, so the group serves the count once, not
+// once per GPU. Each vLLM DP replica, SGLang DP-attention rank or TRT-LLM
+// attention-DP rank has a pool of its own.
+struct KvScope {
+  enum class Kind {
+    kGpu,      // one GPU holds the pool
+    kReplica,  // a TP x PP group of `gpus` shares it
+    kDpRank,   // an attention-DP rank of `gpus` (its attention-TP group) holds its own
+  };
+  Kind kind = Kind::kGpu;
+  int gpus = 1;   // GPUs that share one pool
+  int pools = 1;  // pools in the whole deployment (DP replicas or DP ranks)
+};
+
+// The scope of `pools` pools of `gpus_per_pool` GPUs each; one GPU is kGpu whatever
+// the parallelism, since then the two readings agree.
+KvScope KvScopeOf(int gpus_per_pool, int pools, bool dp_attention);
+
+// The label a renderer prints: "per GPU", "per replica", "per DP attention rank".
+const char* KvScopeName(KvScope::Kind kind);
+
 struct PlanResult {
   std::string engine;          // "sglang", "vllm", "trtllm"
   std::string engine_version;  // the release asked for, e.g. "0.5.3"
@@ -67,9 +94,10 @@ struct PlanResult {
   int64_t pre_load_free_bytes = 0;
   int64_t post_load_free_bytes = 0;
   int64_t weights_bytes_per_gpu = 0;
-  int64_t rest_memory_bytes = 0;  // bytes the engine gives the KV cache
-  int64_t cell_size_bytes = 0;    // KV bytes per token per rank
-  int64_t max_total_num_tokens = 0;
+  int64_t rest_memory_bytes = 0;     // bytes the engine gives the KV cache
+  int64_t cell_size_bytes = 0;       // KV bytes per token per rank
+  int64_t max_total_num_tokens = 0;  // tokens of one pool, see kv_scope
+  KvScope kv_scope;
   int64_t max_running_requests = 0;
   int64_t context_length = 0;
 

@@ -24,6 +24,27 @@ nlohmann::json FiguresJson(const std::vector<Figure>& figures) {
   return j;
 }
 
+const char* KvScopeKey(KvScope::Kind kind) {
+  switch (kind) {
+    case KvScope::Kind::kGpu:
+      return "gpu";
+    case KvScope::Kind::kReplica:
+      return "replica";
+    case KvScope::Kind::kDpRank:
+      return "dp_attention_rank";
+  }
+  return "gpu";
+}
+
+// Whose tokens max_total_num_tokens counts, and the whole deployment's.
+nlohmann::json KvScopeJson(const PlanResult& r) {
+  const KvScope& s = r.kv_scope;
+  return {{"per", KvScopeKey(s.kind)},
+          {"gpus_per_pool", s.gpus},
+          {"pools", s.pools},
+          {"deployment_kv_tokens", r.max_total_num_tokens * s.pools}};
+}
+
 }  // namespace
 
 nlohmann::json IntOrNull(std::optional<int64_t> v) { return v ? nlohmann::json(*v) : nullptr; }
@@ -47,6 +68,7 @@ nlohmann::json PlanToJson(const PlanResult& r, const PlanContext& ctx) {
   j["rest_memory_bytes"] = r.rest_memory_bytes;
   j["cell_size_bytes"] = r.cell_size_bytes;
   j["max_total_num_tokens"] = r.max_total_num_tokens;
+  j["kv_scope"] = KvScopeJson(r);
   j["max_running_requests"] = r.max_running_requests;
   j["context_length"] = r.context_length;
   json settings = json::array();

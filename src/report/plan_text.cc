@@ -26,6 +26,24 @@ double FullLengthRequests(const PlanResult& r) {
              : 0;
 }
 
+// Whose tokens the count is (issue 11 item 4): "per GPU" only where one GPU holds
+// the pool; a TP x PP group shares one count, each GPU holding its share of every
+// token, and a deployment of several pools adds its total.
+std::string KvTokensPhrase(const PlanResult& r) {
+  const KvScope& s = r.kv_scope;
+  const std::string name = KvScopeName(s.kind);
+  std::string out = fmt::format("{} KV tokens per {}", WithThousands(r.max_total_num_tokens), name);
+  if (s.gpus > 1) out += fmt::format(" ({} GPUs)", s.gpus);
+  if (s.pools > 1) {
+    out += fmt::format(", {} in the whole deployment",
+                       WithThousands(r.max_total_num_tokens * s.pools));
+    out += s.gpus > 1 ? fmt::format(" ({} {}s, {} GPUs)", s.pools, name, s.pools * s.gpus)
+                      : fmt::format(" ({} GPUs)", s.pools);
+  }
+  return out + fmt::format(" ({} B per token{})", WithThousands(r.cell_size_bytes),
+                           s.gpus > 1 ? " on each GPU" : "");
+}
+
 std::string StageValue(const Stage& s) {
   if (!s.value.empty()) return s.value;
   if (s.bytes == 0) return "";
@@ -85,14 +103,11 @@ std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
   }
   if (r.ok) {
     const double per_request = FullLengthRequests(r);
-    out += WrapText(
-               fmt::format("Verdict: OK. {} KV tokens per GPU ({} B per token), "
-                           "max_running_requests {}, {:.2f} full-length ({} tokens) "
-                           "requests at once.",
-                           WithThousands(r.max_total_num_tokens), WithThousands(r.cell_size_bytes),
-                           WithThousands(r.max_running_requests), per_request,
-                           WithThousands(r.context_length)),
-               2) +
+    out += WrapText(fmt::format("Verdict: OK. {}, max_running_requests {}, {:.2f} full-length ({} "
+                                "tokens) requests at once.",
+                                KvTokensPhrase(r), WithThousands(r.max_running_requests),
+                                per_request, WithThousands(r.context_length)),
+                    2) +
            "\n";
   } else {
     out += "Verdict: FAILS at start-up. The engine says:\n" + WrapText("  " + r.error_message, 2) +

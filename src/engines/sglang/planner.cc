@@ -77,6 +77,10 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   r.engine_version = l.version;
   r.era = l.era->id;
   r.fraction_name = "mem_fraction_static";
+  // model_runner.py @v0.4.6 profile_max_num_token: a pool per attention-TP group (tp / dp with DP
+  // attention), one per DP replica without it.
+  r.kv_scope = KvScopeOf(l.args.tp * l.args.pp / (l.args.enable_dp_attention ? l.args.dp : 1),
+                         l.args.dp, l.args.enable_dp_attention);
   if (explain) DescribeSglangLaunchWarnings(l, version, draft, &r);
   if (!l.context_refusal.empty()) {
     r = Refused(l, std::move(r), gpu, l.context_refusal);

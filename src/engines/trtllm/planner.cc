@@ -54,6 +54,10 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   out.engine_version = d.release.text;
   out.era = d.py ? "PyTorch backend (KvCacheCreator)" : "TensorRT engine (C++ KV cache manager)";
   out.fraction_name = "free_gpu_memory_fraction";
+  // _torch/pyexecutor/_util.py @d8ae02ca KvCacheCreator: attention DP gives each TP rank its own
+  // pool.
+  out.kv_scope =
+      a.enable_attention_dp ? KvScopeOf(a.pp, a.tp, true) : KvScopeOf(a.tp * a.pp, 1, false);
   out.fraction = d.fraction;
   out.fraction_user = a.free_gpu_memory_fraction.has_value();
   out.settings = DescribeTrtllmSettings(d, a);

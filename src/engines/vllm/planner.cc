@@ -121,6 +121,8 @@ PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const 
   out.engine_version = d.release.text;
   out.era = VllmEraName(d.era);
   out.fraction_name = "gpu_memory_utilization";
+  // v1/core/kv_cache_utils.py @v0.11.0 get_kv_cache_configs: a pool per TP x PP group, per DP rank.
+  out.kv_scope = KvScopeOf(d.gpus_per_replica, a.dp, false);
   out.fraction = d.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
   out.ok = false;
@@ -159,6 +161,8 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   out.engine_version = d.release.text;
   out.era = VllmEraName(d.era);
   out.fraction_name = "gpu_memory_utilization";
+  // v1/core/kv_cache_utils.py @v0.11.0 get_kv_cache_configs: a pool per TP x PP group, per DP rank.
+  out.kv_scope = KvScopeOf(d.gpus_per_replica, a.dp, false);
   out.fraction = d.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
   out.ok = b.error.empty() && rep.ok;
