@@ -64,6 +64,7 @@ bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
                                                                                            : 2;
   const SglangArgs& a = in->args;
   int attn_tp = a.enable_dp_attention && a.dp > 0 ? std::max(1, a.tp / a.dp) : a.tp;
+  if (!StandInCanCarry(in->log_cell_bytes, elem, attn_tp)) return false;
   std::string id = run.model.empty() ? "(model from the log)" : run.model;
   in->model =
       StandInModel(id, in->log_cell_bytes, elem, attn_tp, a.pp, a.context_length.value_or(32768));

@@ -178,7 +178,11 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
   } catch (const std::exception&) {
   }
   std::optional<double> tokens = LoggedKvTokens(r);
-  if (!tokens || *tokens <= 0 || in->logged_kv_gib <= 0) {
+  const int64_t cell =
+      tokens && *tokens > 0 && in->logged_kv_gib > 0
+          ? std::llround(in->logged_kv_gib * static_cast<double>(kGiB) / *tokens / 64) * 64
+          : 0;
+  if (cell <= 0 || !StandInCanCarry(cell, 2, in->args.tp)) {
     // The budget sum needs no model: a nominal cell, and no tokens reported.
     in->budget_only = true;
     in->model = StandInModel(r.model.empty() ? "(no model)" : r.model, 512, 2, in->args.tp,
@@ -189,7 +193,6 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
         r.model));
     return;
   }
-  int64_t cell = std::llround(in->logged_kv_gib * static_cast<double>(kGiB) / *tokens / 64) * 64;
   in->model = StandInModel(r.model, cell, 2, in->args.tp, in->args.pp,
                            in->args.max_model_len.value_or(32768));
   in->notes.push_back(fmt::format(

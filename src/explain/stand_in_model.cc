@@ -9,6 +9,12 @@
 
 namespace kvplan {
 
+bool StandInCanCarry(int64_t cell_bytes_per_rank, int elem_bytes, int attention_tp) {
+  if (cell_bytes_per_rank <= 0 || cell_bytes_per_rank > (int64_t{1} << 24)) return false;
+  const int64_t head_dim = cell_bytes_per_rank / (2 * std::max(1, elem_bytes));
+  return head_dim * std::max(1, attention_tp) <= std::numeric_limits<int>::max();
+}
+
 ModelSpec StandInModel(const std::string& id, int64_t cell_bytes_per_rank, int elem_bytes,
                        int attention_tp, int pp, int64_t context_length) {
   ModelSpec m;

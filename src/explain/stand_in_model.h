@@ -12,6 +12,12 @@
 
 namespace kvplan {
 
+// Whether a stand-in can carry the cell: the largest real cells are under 1 MiB per token per
+// rank, so a cell past 16 MiB (or one whose hidden size would pass 2^31) is a garbled KV line,
+// and the re-plan goes on as if the log named no model.
+bool StandInCanCarry(int64_t cell_bytes_per_rank, int elem_bytes, int attention_tp);
+
+// Throws InputError when !StandInCanCarry (callers check first).
 ModelSpec StandInModel(const std::string& id, int64_t cell_bytes_per_rank, int elem_bytes,
                        int attention_tp, int pp, int64_t context_length);
 
