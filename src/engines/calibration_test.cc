@@ -51,6 +51,7 @@
 #include "engines/engine.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
+#include "testing/tsv.h"
 
 namespace kvplan {
 namespace {
@@ -62,27 +63,17 @@ struct CalibrationRow {
   double bound_pct = 0;
 };
 
-std::vector<std::string> SplitOn(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  std::string part;
-  while (std::getline(in, part, sep)) {
-    if (!part.empty() || sep == '\t') out.push_back(part);
-  }
-  return out;
-}
-
 std::vector<CalibrationRow> ReadCalibrationTable() {
   std::ifstream in(testing::RealData("calibration.tsv"));
   std::vector<CalibrationRow> rows;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> c = SplitOn(line, '\t');
+    std::vector<std::string> c = testing::SplitFields(line, '\t');
     if (c.size() != 11) ADD_FAILURE() << "calibration.tsv: 11 columns expected: " << line;
     if (c.size() != 11) continue;
     CalibrationRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[9], c[10], {}, 0, 0};
-    if (c[5] != "-") r.args = SplitOn(c[5], ' ');
+    if (c[5] != "-") r.args = testing::SplitFields(c[5], ' ');
     r.logged = std::stod(c[7]);
     r.bound_pct = std::stod(c[8]);
     rows.push_back(r);

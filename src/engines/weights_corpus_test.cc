@@ -18,6 +18,7 @@
 #include "engines/engine.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
+#include "testing/tsv.h"
 
 namespace kvplan {
 namespace {
@@ -28,29 +29,19 @@ struct WeightsRow {
   double bound_pct = 0;
 };
 
-std::vector<std::string> SplitFields(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  std::string part;
-  while (std::getline(in, part, sep)) {
-    if (!part.empty() || sep == '\t') out.push_back(part);
-  }
-  return out;
-}
-
 std::vector<WeightsRow> ReadWeightsTable() {
   std::ifstream in(testing::RealData("weights.tsv"));
   std::vector<WeightsRow> rows;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> c = SplitFields(line, '\t');
+    std::vector<std::string> c = testing::SplitFields(line, '\t');
     if (c.size() != 10) {
       ADD_FAILURE() << "weights.tsv: 10 columns expected: " << line;
       continue;
     }
     WeightsRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[9], {}, 0};
-    if (c[5] != "-") r.args = SplitFields(c[5], ' ');
+    if (c[5] != "-") r.args = testing::SplitFields(c[5], ' ');
     if (c[8] != "-") r.bound_pct = std::stod(c[8]);
     rows.push_back(r);
   }
