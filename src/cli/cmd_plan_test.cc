@@ -182,5 +182,24 @@ TEST(Help, EveryVerbHasHelp) {
   }
 }
 
+// Help is output like any other: no line wider than the 100 columns the rest keeps to.
+TEST(Help, FitsOneHundredColumns) {
+  for (const char* verb : {"", "plan", "compare", "explain", "diff", "perf", "tune", "simulate",
+                           "ingest", "runs", "models", "gpus"}) {
+    std::vector<std::string> args;
+    if (*verb != '\0') args.push_back(verb);
+    args.push_back("--help");
+    CliResult r = RunKvplan(args);
+    EXPECT_EQ(r.exit_code, 0) << verb;
+    size_t start = 0;
+    while (start < r.out.size()) {
+      size_t end = r.out.find('\n', start);
+      if (end == std::string::npos) end = r.out.size();
+      EXPECT_LE(end - start, 100u) << verb << ": " << r.out.substr(start, end - start);
+      start = end + 1;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -2,13 +2,18 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
+#include <sstream>
+#include <string>
 
 #include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
+#include "base/format.h"
 #include "base/untrusted_text.h"
 #include "kvplan/error.h"
+#include "report/fit_columns.h"
 
 namespace kvplan::cli {
 
@@ -86,12 +91,65 @@ std::string UnknownVerbMessage(CLI::App& app, const char* word) {
   return fmt::format("unknown verb '{}' (expected one of: {})", word, verbs);
 }
 
+// CLI11 (2.1) writes each option's or verb's description on one line however
+// long; help is output like any other, so descriptions are reflowed to the
+// 100 columns (the description column is CLI11's 30): prose lines join into one
+// paragraph, a line indented two or more spaces (an example command) stays a
+// line of its own and continues four columns further in.
+std::string ReflowDescription(const std::string& text, size_t width) {
+  std::string out, paragraph;
+  auto flush = [&] {
+    if (!paragraph.empty()) out += WrapText(paragraph, 0, width);
+    paragraph.clear();
+  };
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    if (indent == line.size()) continue;
+    if (indent >= 2) {
+      flush();
+      out += WrapText(line, indent + 4, width);
+    } else {
+      paragraph += (paragraph.empty() ? "" : " ") + line;
+    }
+  }
+  flush();
+  if (!out.empty()) out.pop_back();  // format_help ends the entry itself
+  return out;
+}
+
+class FittedFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    return ReflowDescription(CLI::Formatter::make_option_desc(opt), Width());
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             ReflowDescription(sub->get_description(), Width()),
+                             get_column_width());
+    return out.str();
+  }
+  std::string make_description(const CLI::App* app) const override {
+    return FitToColumns(CLI::Formatter::make_description(app));
+  }
+
+ private:
+  size_t Width() const { return kTextColumns - get_column_width(); }
+};
+
 }  // namespace
 
 int RunCommandLine(int argc, char** argv, const std::string& description,
                    const std::string& version,
                    const std::function<void(Command& app)>& register_verbs) {
   CLI::App app{description};
+  // Before the verbs: each subcommand copies its parent's formatter.
+  app.formatter(std::make_shared<FittedFormatter>());
   app.require_subcommand(1);
   app.set_version_flag("--version", version);
   Command root(&app);
