@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engines/sglang/sglang.h"
+#include "testing/kv_scope_expect.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -17,43 +18,31 @@ KvScope SglangScopeOf(std::vector<std::string> flags) {
 }
 
 TEST(SglangKvScope, OneGpuHoldsThePool) {
-  KvScope s = SglangScopeOf({});
-  EXPECT_EQ(s.kind, KvScope::Kind::kGpu);
-  EXPECT_EQ(s.gpus, 1);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(testing::ScopeIs(SglangScopeOf({}), KvScope::Kind::kGpu, 1, 1));
 }
 
 TEST(SglangKvScope, TensorAndPipelineRanksShareOnePool) {
-  KvScope s = SglangScopeOf({"--tp", "4", "--pp", "2"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 8);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(
+      testing::ScopeIs(SglangScopeOf({"--tp", "4", "--pp", "2"}), KvScope::Kind::kReplica, 8, 1));
 }
 
 TEST(SglangKvScope, EachDataParallelReplicaHasItsOwnPool) {
-  KvScope s = SglangScopeOf({"--tp", "2", "--dp", "3"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 2);
-  EXPECT_EQ(s.pools, 3);
+  EXPECT_TRUE(
+      testing::ScopeIs(SglangScopeOf({"--tp", "2", "--dp", "3"}), KvScope::Kind::kReplica, 2, 3));
 }
 
 TEST(SglangKvScope, EachAttentionDpRankHasItsOwnPool) {
-  KvScope s = SglangScopeOf({"--tp", "8", "--dp", "4", "--enable-dp-attention"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kDpRank);
-  EXPECT_EQ(s.gpus, 2);  // attention TP 8 / 4
-  EXPECT_EQ(s.pools, 4);
-  KvScope one = SglangScopeOf({"--tp", "4", "--dp", "4", "--enable-dp-attention"});
-  EXPECT_EQ(one.kind, KvScope::Kind::kGpu);
-  EXPECT_EQ(one.gpus, 1);
-  EXPECT_EQ(one.pools, 4);
+  // two GPUs per rank: attention TP 8 / 4 ranks
+  EXPECT_TRUE(testing::ScopeIs(SglangScopeOf({"--tp", "8", "--dp", "4", "--enable-dp-attention"}),
+                               KvScope::Kind::kDpRank, 2, 4));
+  EXPECT_TRUE(testing::ScopeIs(SglangScopeOf({"--tp", "4", "--dp", "4", "--enable-dp-attention"}),
+                               KvScope::Kind::kGpu, 1, 4));
 }
 
 TEST(SglangKvScope, DpAttentionWithOneRankIsOneReplica) {
   // server_args.py turns DP attention off with dp_size 1: the TP group shares one pool.
-  KvScope s = SglangScopeOf({"--tp", "2", "--enable-dp-attention"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 2);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(testing::ScopeIs(SglangScopeOf({"--tp", "2", "--enable-dp-attention"}),
+                               KvScope::Kind::kReplica, 2, 1));
 }
 
 }  // namespace

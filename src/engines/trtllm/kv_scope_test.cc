@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engines/trtllm/trtllm.h"
+#include "testing/kv_scope_expect.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -16,19 +17,14 @@ KvScope TrtllmScopeOf(TrtllmArgs a) {
 }
 
 TEST(TrtllmKvScope, TheTensorParallelGroupSharesOneCount) {
-  KvScope s = TrtllmScopeOf(ParseTrtllmArgs({"m", "--tp_size", "4"}));
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 4);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(testing::ScopeIs(TrtllmScopeOf(ParseTrtllmArgs({"m", "--tp_size", "4"})),
+                               KvScope::Kind::kReplica, 4, 1));
 }
 
 TEST(TrtllmKvScope, AttentionDpGivesEveryRankItsOwnPool) {
   TrtllmArgs a = ParseTrtllmArgs({"m", "--tp_size", "4"});
   a.enable_attention_dp = true;
-  KvScope s = TrtllmScopeOf(a);
-  EXPECT_EQ(s.kind, KvScope::Kind::kGpu);
-  EXPECT_EQ(s.gpus, 1);
-  EXPECT_EQ(s.pools, 4);
+  EXPECT_TRUE(testing::ScopeIs(TrtllmScopeOf(a), KvScope::Kind::kGpu, 1, 4));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engines/vllm/vllm.h"
+#include "testing/kv_scope_expect.h"
 #include "testing/test_models.h"
 
 namespace kvplan {
@@ -16,24 +17,19 @@ KvScope VllmScopeOf(std::vector<std::string> flags) {
 }
 
 TEST(VllmKvScope, OneGpuHoldsThePool) {
-  KvScope s = VllmScopeOf({});
-  EXPECT_EQ(s.kind, KvScope::Kind::kGpu);
-  EXPECT_EQ(s.gpus, 1);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(testing::ScopeIs(VllmScopeOf({}), KvScope::Kind::kGpu, 1, 1));
 }
 
 TEST(VllmKvScope, TheReplicasWorkersShareOneCount) {
-  KvScope s = VllmScopeOf({"--tensor-parallel-size", "2", "--pipeline-parallel-size", "2"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 4);
-  EXPECT_EQ(s.pools, 1);
+  EXPECT_TRUE(testing::ScopeIs(
+      VllmScopeOf({"--tensor-parallel-size", "2", "--pipeline-parallel-size", "2"}),
+      KvScope::Kind::kReplica, 4, 1));
 }
 
 TEST(VllmKvScope, EachDataParallelRankHasItsOwnCache) {
-  KvScope s = VllmScopeOf({"--tensor-parallel-size", "2", "--data-parallel-size", "4"});
-  EXPECT_EQ(s.kind, KvScope::Kind::kReplica);
-  EXPECT_EQ(s.gpus, 2);
-  EXPECT_EQ(s.pools, 4);
+  EXPECT_TRUE(
+      testing::ScopeIs(VllmScopeOf({"--tensor-parallel-size", "2", "--data-parallel-size", "4"}),
+                       KvScope::Kind::kReplica, 2, 4));
 }
 
 TEST(VllmKvScope, ARefusedLaunchStillSaysWhoseCountItWas) {
