@@ -154,7 +154,8 @@ TEST(WeightsCorpus, WeightsPerGpuAgainstEveryPublicLog) {
   EXPECT_LE(within, kWithin1Pct) << "more logs within 1 % than the floor: raise kWithin1Pct";
 }
 
-// The table covers every public log that prints a weight figure, and only those.
+// The table covers every public log that prints a weight figure, once each (that each row's
+// log prints the row's figure is checked above).
 TEST(WeightsCorpus, EveryLogWithAWeightLineHasARow) {
   std::set<std::string> rows;
   for (const WeightsRow& row : ReadWeightsTable()) {
