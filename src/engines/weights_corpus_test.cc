@@ -3,12 +3,15 @@
 // that prints a weight figure; the rows whose model has a real config are planned through
 // PlanLaunch with only what the user would type, and the plan's weights per GPU are compared with
 // the figure the log prints. Rows that cannot be within 1 % keep a bound and a reason; rows that
-// cannot be planned say what is missing. The count of rows within 1 % is asserted (kWithin1Pct).
+// cannot be planned say what is missing. The count of rows within 1 % is asserted (kWithin1Pct),
+// and every log under tests/data/real/ that prints a weight figure must have a row.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -57,17 +60,43 @@ double PrintedGiB(const std::string& printed) {
   return printed.substr(end + 1) == "MB" ? value / 1024 : value;
 }
 
+// A line on which an engine prints its weight memory: SGLang's "Load weight end ... mem
+// usage=X GB" (older releases print only the free memory there), vLLM's "Model loading took X GiB"
+// and "Loading model weights took X GB".
+bool PrintsWeightFigure(const std::string& line) {
+  return (line.find("Load weight end") != std::string::npos &&
+          line.find("mem usage=") != std::string::npos) ||
+         line.find("Model loading took") != std::string::npos ||
+         line.find("Loading model weights took") != std::string::npos;
+}
+
 // The log holds `printed` on one of its weight lines: the row reads what the log says.
 bool LogPrints(const WeightsRow& row) {
   std::ifstream in(testing::RealData(row.log));
   std::string line;
   while (std::getline(in, line)) {
-    bool weight_line = line.find("Load weight end") != std::string::npos ||
-                       line.find("Model loading took") != std::string::npos ||
-                       line.find("Loading model weights took") != std::string::npos;
-    if (weight_line && line.find(row.printed) != std::string::npos) return true;
+    if (PrintsWeightFigure(line) && line.find(row.printed) != std::string::npos) return true;
   }
   return false;
+}
+
+// Every .log under tests/data/real/ with a weight line, as a path relative to that folder.
+std::set<std::string> LogsThatPrintWeights() {
+  namespace fs = std::filesystem;
+  const fs::path root = testing::RealData("");
+  std::set<std::string> logs;
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(root)) {
+    if (!e.is_regular_file() || e.path().extension() != ".log") continue;
+    std::ifstream in(e.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (PrintsWeightFigure(line)) {
+        logs.insert(e.path().lexically_relative(root).generic_string());
+        break;
+      }
+    }
+  }
+  return logs;
 }
 
 double PlannedGiB(const WeightsRow& row) {
@@ -85,21 +114,22 @@ double PlannedGiB(const WeightsRow& row) {
   return std::nan("");
 }
 
-// Rows within 1 % now: a change that takes one out of 1 % fails its row, one that brings a
-// bound row within 1 % fails until the row is promoted, so this count only moves deliberately.
-constexpr int kWithin1Pct = 55;
+// Rows within 1 % now, a floor that only rises: a change that takes one out of 1 % fails its
+// row and this floor; a row newly planned within 1 %, or a bound row brought within 1 %, fails
+// until the count here is raised (and the row promoted), so it moves only deliberately.
+constexpr int kWithin1Pct = 66;
 
 TEST(WeightsCorpus, WeightsPerGpuAgainstEveryPublicLog) {
   int planned = 0, within = 0, not_planned = 0;
   std::string table = fmt::format("{:<66} {:<7} {:>9} {:>9} {:>7}  {}\n", "log", "check", "logged",
                                   "planned", "error%", "");
+  std::string unplanned = "not planned, and why:\n";
   for (const WeightsRow& row : ReadWeightsTable()) {
     EXPECT_TRUE(LogPrints(row)) << row.log << " prints no weight line with '" << row.printed << "'";
     const double logged = PrintedGiB(row.printed);
     if (row.check == "none") {
       ++not_planned;
-      table += fmt::format("{:<66} {:<7} {:>9.4g} {:>9} {:>7}  {}\n", row.log, row.check, logged,
-                           "-", "-", row.why);
+      unplanned += fmt::format("  {}: {}\n", row.log, row.why);
       continue;
     }
     ASSERT_TRUE(row.check == "1%" || row.check == "bound") << row.log << ": check " << row.check;
@@ -117,10 +147,23 @@ TEST(WeightsCorpus, WeightsPerGpuAgainstEveryPublicLog) {
     table += fmt::format("{:<66} {:<7} {:>9.4g} {:>9.4g} {:>+7.2f}\n", row.log, row.check, logged,
                          got, err);
   }
-  std::cout << table
+  std::cout << table << unplanned
             << fmt::format("weights: {} logs planned, {} within 1 %, {} not planned\n", planned,
                            within, not_planned);
-  EXPECT_EQ(within, kWithin1Pct);
+  EXPECT_GE(within, kWithin1Pct) << "fewer logs within 1 % than the floor";
+  EXPECT_LE(within, kWithin1Pct) << "more logs within 1 % than the floor: raise kWithin1Pct";
+}
+
+// The table covers every public log that prints a weight figure, once each (that each row's
+// log prints the row's figure is checked above).
+TEST(WeightsCorpus, EveryLogWithAWeightLineHasARow) {
+  std::set<std::string> rows;
+  for (const WeightsRow& row : ReadWeightsTable()) {
+    EXPECT_TRUE(rows.insert(row.log).second) << row.log << ": two rows";
+  }
+  for (const std::string& log : LogsThatPrintWeights()) {
+    EXPECT_TRUE(rows.count(log)) << log << " prints a weight figure but has no row in weights.tsv";
+  }
 }
 
 // The figure parser reads the three spellings the table uses.
