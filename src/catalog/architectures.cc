@@ -607,11 +607,9 @@ constexpr UnmodelledLayers kUnmodelledLayers[] = {
 // (mamba conv + SSM state, linear-attention state) needs engine memory rules
 // kvplan does not have yet (the gated delta-net and Mamba2 hybrids are modelled).
 constexpr std::string_view kUnmodelledState[] = {
-    "MambaForCausalLM",          "Mamba2ForCausalLM",    "JambaForCausalLM",
-    "FalconH1ForCausalLM",       "Zamba2ForCausalLM",    "Lfm2ForCausalLM",
-    "MiniMaxText01ForCausalLM",  "MiniMaxM1ForCausalLM", "Plamo2ForCausalLM",
-    "RecurrentGemmaForCausalLM",
-
+    "MambaForCausalLM",  "Mamba2ForCausalLM",         "Zamba2ForCausalLM",
+    "Lfm2ForCausalLM",   "MiniMaxText01ForCausalLM",  "MiniMaxM1ForCausalLM",
+    "Plamo2ForCausalLM", "RecurrentGemmaForCausalLM",
 };
 
 }  // namespace
