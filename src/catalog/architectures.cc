@@ -106,6 +106,17 @@ constexpr MambaKeys kJambaMambaKeys = {.heads = "",
                                        .layout = HybridLayout::kPeriodic,
                                        .dt_rank = "mamba_dt_rank"};
 
+// Kimi-Linear's remote-code KimiLinearConfig names (configuration_kimi.py; vLLM
+// transformers_utils/configs/kimi_linear.py reads the same): the MoE fields under Kimi's
+// names, and the context length as model_max_length, which both engines read when
+// max_position_embeddings is absent (vLLM config _get_and_verify_max_len possible_keys,
+// SGLang hf_transformers_utils.py CONTEXT_LENGTH_KEYS).
+constexpr FieldAlias kKimiLinearAliases[] = {
+    {"num_experts_per_tok", "num_experts_per_token"},
+    {"n_shared_experts", "num_shared_experts"},
+    {"max_position_embeddings", "model_max_length"},
+};
+
 // ---- archs2: the data of the issue-14 architectures appended at the end of the table. ----
 // transformers olmo3/configuration_olmo3.py Olmo3Config.__init__ (vLLM
 // transformers_utils/configs/olmo3.py has the same): sliding_window=4096, and
@@ -476,6 +487,15 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .family_name = "jamba",
      .family = ModelFamily::kMamba2Hybrid,
      .mamba = &kJambaMambaKeys},
+    // kimi_linear (remote code modeling_kimi.py; vLLM models/kimi_linear.py @v0.11.1, SGLang
+    // models/kimi_linear.py): Kimi delta attention (KDA: q/k/v projections with short
+    // convolutions, low-rank f and g gates, per-head beta) on the kda_layers, MLA without
+    // q_lora on the others; a dense first layer, then routed experts with a shared expert
+    {.architecture = "KimiLinearForCausalLM",
+     .model_type = "kimi_linear",
+     .family_name = "kimi_linear",
+     .family = ModelFamily::kKimiLinear,
+     .aliases = kKimiLinearAliases},
     // EAGLE drafts (SGLang llama_eagle.py, llama_eagle3.py)
     {"LlamaForCausalLMEagle", "", "eagle", ModelFamily::kEagle},
     {"EagleLlamaForCausalLM", "", "eagle", ModelFamily::kEagle},
@@ -587,11 +607,9 @@ constexpr UnmodelledLayers kUnmodelledLayers[] = {
 // (mamba conv + SSM state, linear-attention state) needs engine memory rules
 // kvplan does not have yet (the gated delta-net and Mamba2 hybrids are modelled).
 constexpr std::string_view kUnmodelledState[] = {
-    "MambaForCausalLM",         "Mamba2ForCausalLM",         "JambaForCausalLM",
-    "FalconH1ForCausalLM",      "Zamba2ForCausalLM",         "Lfm2ForCausalLM",
-    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM",      "KimiLinearForCausalLM",
-    "Plamo2ForCausalLM",        "RecurrentGemmaForCausalLM",
-
+    "MambaForCausalLM",  "Mamba2ForCausalLM",         "Zamba2ForCausalLM",
+    "Lfm2ForCausalLM",   "MiniMaxText01ForCausalLM",  "MiniMaxM1ForCausalLM",
+    "Plamo2ForCausalLM", "RecurrentGemmaForCausalLM",
 };
 
 }  // namespace
@@ -644,6 +662,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
     {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
     {ModelFamily::kMamba2Hybrid, "linear (mamba2 or mamba-1) + full", "moe + shared / dense"},
+    {ModelFamily::kKimiLinear, "linear (kimi delta attention) + mla",
+     "moe + shared, first-k dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
 };

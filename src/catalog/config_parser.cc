@@ -508,6 +508,40 @@ void ReadMamba2Hybrid(const Json& cfg, const std::string& origin, const MambaKey
   ReadMamba2(cfg, origin, k, m);
 }
 
+// Kimi-Linear (vLLM models/kimi_linear.py @v0.11.1, SGLang configs/kimi_linear.py): layer i is
+// a Kimi delta attention layer when i + 1 is in linear_attn_config.kda_layers (is_kda_layer,
+// 1-based), an MLA layer otherwise; MoE from first_k_dense_replace with num_shared_experts
+// shared experts and a 16-bit e_score_correction_bias (vLLM KimiMoE:
+// nn.Parameter(torch.empty(num_experts)) in the model dtype), counted as a router bias. A KDA
+// layer keeps a gated delta-rule state: the linear_* fields with as many key heads as value
+// heads (StateKind::kGatedDeltaNet); family "kimi_linear" tells its mixer and state dtypes
+// apart (catalog/weights.cc, engines/vllm/hybrid.cc).
+void ReadKimiLinear(const Json& cfg, const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  if (cfg.contains("num_experts") && !cfg["num_experts"].is_null()) {
+    ReadMoe(cfg, origin, m, plan);
+    m.router_bias = true;
+  }
+  ReadMla(cfg, origin, m);
+  const Json* lin = OptObject(cfg, "linear_attn_config", origin);
+  const std::vector<int64_t> kda =
+      lin != nullptr ? IntList(*lin, "kda_layers", origin) : std::vector<int64_t>{};
+  for (int64_t l : kda) {
+    if (l < 1 || l > m.num_layers) {
+      throw InputError(origin + ": linear_attn_config.kda_layers names layer " + std::to_string(l) +
+                       " (1-based) of " + std::to_string(m.num_layers));
+    }
+  }
+  plan.layer_types.assign(m.num_layers, "full_attention");
+  for (int64_t l : kda) plan.layer_types[l - 1] = "linear_attention";
+  if (kda.empty()) return;
+  auto need = [&](const char* key) {
+    return ToInt(RequirePositive(*lin, key, origin), key, origin);
+  };
+  m.linear_num_key_heads = m.linear_num_value_heads = need("num_heads");
+  m.linear_key_head_dim = m.linear_value_head_dim = need("head_dim");
+  m.linear_conv_kernel_dim = need("short_conv_kernel_size");
+}
+
 // An MoE variant under a dense architecture name (MiniCPM-MoE) would be
 // priced as dense: refuse it until the table describes it.
 void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const ModelSpec& m) {
@@ -517,6 +551,19 @@ void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const Model
                      "\" with routed experts is not described by kvplan's architecture table "
                      "(only its dense form is); refused rather than priced as dense");
   }
+}
+
+// EAGLE-1/2 and EAGLE-3 drafts: their fc input, norms and (EAGLE-3) reduced vocabulary.
+void ReadEagleDraft(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch,
+                    ModelSpec& m) {
+  m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
+  m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
+  m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
+  if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
+    throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
+                     " must be in 1..vocab_size");
+  }
+  m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
 }
 
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
@@ -571,6 +618,9 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kMamba2Hybrid:
       ReadMamba2Hybrid(cfg, origin, *arch.mamba, m, plan);
       break;
+    case ModelFamily::kKimiLinear:
+      ReadKimiLinear(cfg, origin, m, plan);
+      break;
     case ModelFamily::kLlama4:
       ReadMoe(cfg, origin, m, plan);
       // Experts and the one shared expert use intermediate_size; dense layers
@@ -588,14 +638,7 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
-      m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
-      m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
-      m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
-      if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
-        throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
-                         " must be in 1..vocab_size");
-      }
-      m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
+      ReadEagleDraft(cfg, origin, arch, m);
       break;
   }
 }

@@ -183,5 +183,78 @@ TEST(HybridFamilies, Jamba15MiniByHand) {
   EXPECT_EQ(HybridStateShapes(m, 2).BytesPerRequest(2, 2), 8'716'288 / 2);
 }
 
+// moonshotai/Kimi-Linear-48B-A3B-Instruct: "48B total" by the name; the checkpoint's tensors
+// (tests/data/real/configs/SOURCES.md) hold 49,122,681,728 parameters, which the hand count
+// below reproduces (the name is 2.3 % below it). 27 layers: the kda_layers (1-based) are Kimi
+// delta attention, layers 4, 8, ..., 24 and 27 MLA; layer 0 has a dense MLP, the 26 others
+// experts. By hand, hidden 2304, 32 KDA heads of 128 (proj 4096), kernel 4:
+//   KDA: q/k/v 3 x 4096 x 2304 = 28,311,552, conv1d 3 x 4096 x 4 = 49,152, f_a and g_a 128 x
+//     2304 each, f_b and g_b 4096 x 128 each (1,638,400), b_proj 32 x 2304 = 73,728, A_log 32,
+//     dt_bias 4096, o_norm 128, o_proj 2304 x 4096 = 9,437,184: 39,514,272.
+//   MLA (no q_lora): q 32 x 192 x 2304 = 14,155,776, kv_a 576 x 2304 = 1,327,104, its norm 512,
+//     kv_b 32 x 256 x 512 = 4,194,304, o 9,437,184: 29,114,880.
+//   dense MLP 3 x 9216 x 2304 = 63,700,992; MoE 256 x 3 x 1024 x 2304 = 1,811,939,328, router
+//     256 x 2304 + 256 (e_score_correction_bias), shared 3 x 1024 x 2304: 1,819,607,296.
+//   two norms a layer, a final norm; embedding and lm_head (untied) 163840 x 2304 each.
+TEST(HybridFamilies, KimiLinear48BByHand) {
+  ModelSpec m =
+      LoadModel(kvplan::testing::RealData("configs/moonshotai--Kimi-Linear-48B-A3B-Instruct.json"));
+  EXPECT_EQ(m.family, "kimi_linear");
+  EXPECT_EQ(m.state_kind, StateKind::kGatedDeltaNet);  // a gated delta rule, nk = nv
+  EXPECT_EQ(m.attention, AttentionKind::kMla);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 20);
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 7);
+  EXPECT_EQ(m.layer_kinds[0], LayerKind::kLinear);
+  EXPECT_EQ(m.layer_kinds[3], LayerKind::kFull);
+  EXPECT_EQ(m.layer_kinds[26], LayerKind::kFull);
+  EXPECT_EQ(CountTrue(m.layer_is_moe), 26);
+  EXPECT_FALSE(m.layer_is_moe[0]);
+  EXPECT_EQ(m.experts_per_token, 8);
+  EXPECT_EQ(m.num_shared_experts, 1);
+  // model_max_length, which both engines read without max_position_embeddings; NoPE MLA
+  // builds no rotary table.
+  EXPECT_EQ(m.max_position_embeddings, 1048576);
+  EXPECT_EQ(m.rope_cache_elements, 0);
+  const int64_t kda = 39'514'272, mla = 29'114'880, dense = 63'700'992, moe = 1'819'607'296;
+  const int64_t expected =
+      20 * kda + 7 * mla + dense + 26 * moe + 27 * 2 * 2304 + 2304 + 2 * int64_t{163840} * 2304;
+  EXPECT_EQ(expected, 49'122'681'728);
+  EXPECT_EQ(HybridParams(m), expected);
+  // KV: 7 MLA layers x (512 + 64) x 2 B = 8,064 B per token, the same on every rank.
+  EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull) * (m.kv_lora_rank + m.qk_rope_head_dim) * 2, 8064);
+  // State, bf16 conv and float32 recurrent: TP 1 conv 3 x 4096 x 3 x 2 = 73,728 B, recurrent
+  // 32 x 128 x 128 x 4 = 2,097,152 B, 2,170,880 B a layer, 43,417,600 B for 20 layers; TP 4 a
+  // quarter of both (8 heads a rank); TP 3 does not divide the 32 heads.
+  HybridState s1 = HybridStateShapes(m, 1);
+  EXPECT_EQ(s1.layers, 20);
+  EXPECT_EQ(s1.conv_dim, 3 * 4096);
+  EXPECT_EQ(s1.shape.ConvElements(), 3 * 4096 * 3);
+  EXPECT_EQ(s1.shape.TemporalElements(), 32 * 128 * 128);
+  EXPECT_EQ(s1.BytesPerRequest(2, 4), 43'417'600);
+  EXPECT_EQ(HybridStateShapes(m, 4).BytesPerRequest(2, 4),
+            20 * (3 * 1024 * 3 * 2 + 8 * 128 * 128 * 4));
+  EXPECT_THROW(HybridStateShapes(m, 3), InputError);
+}
+
+// A kda_layers entry outside 1..num_hidden_layers (the list is 1-based) is refused.
+TEST(HybridFamilies, KimiLinearLayerListsAreOneBased) {
+  auto config = [](const std::string& kda) {
+    return R"({"architectures": ["KimiLinearForCausalLM"], "vocab_size": 1024,
+      "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "intermediate_size": 512, "kv_lora_rank": 64, "qk_nope_head_dim": 32,
+      "qk_rope_head_dim": 16, "v_head_dim": 32, "q_lora_rank": null,
+      "linear_attn_config": {"kda_layers": )" +
+           kda + R"(, "full_attn_layers": [2], "num_heads": 4, "head_dim": 32,
+      "short_conv_kernel_size": 4}})";
+  };
+  ModelSpec m = ParseModelConfig(config("[1]"), "synthetic");
+  ASSERT_EQ(m.layer_kinds.size(), 2u);
+  EXPECT_EQ(m.layer_kinds[0], LayerKind::kLinear);
+  EXPECT_EQ(m.layer_kinds[1], LayerKind::kFull);
+  EXPECT_EQ(m.num_experts, 0);
+  EXPECT_THROW(ParseModelConfig(config("[0]"), "synthetic"), InputError);
+  EXPECT_THROW(ParseModelConfig(config("[3]"), "synthetic"), InputError);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -399,7 +399,16 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   EXPECT_EQ(find("Qwen3NextForCausalLM").layers, "linear (gated delta-net) + full");
   EXPECT_TRUE(find("NemotronHForCausalLM").accepted);
   EXPECT_EQ(find("NemotronHForCausalLM").layers, "linear (mamba2 or mamba-1) + full");
-  EXPECT_FALSE(find("KimiLinearForCausalLM").accepted);
+  EXPECT_TRUE(find("KimiLinearForCausalLM").accepted);
+  EXPECT_EQ(find("KimiLinearForCausalLM").layers, "linear (kimi delta attention) + mla");
+  EXPECT_FALSE(find("MiniMaxM1ForCausalLM").accepted);
+  // Each architecture once: a modelled hybrid is not also listed as refused.
+  for (const char* name : {"JambaForCausalLM", "FalconH1ForCausalLM", "KimiLinearForCausalLM"}) {
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(),
+                            [&](const ArchitectureRow& r) { return r.architecture == name; }),
+              1)
+        << name;
+  }
   EXPECT_EQ(find("Olmo3ForCausalLM").layers, "sliding + full");
   EXPECT_FALSE(find("DeciLMForCausalLM").accepted);
   EXPECT_NE(find("DeciLMForCausalLM").notes.find("block_configs"), std::string::npos);

@@ -91,6 +91,10 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
     return 0;
   }
   if (RopeString(cfg, "position_embedding_type") == "nope") return 0;
+  // Kimi-Linear's NoPE MLA (vLLM models/kimi_linear.py @v0.11.1: rotary_emb=None).
+  if (auto it = cfg.find("mla_use_nope"); it != cfg.end() && it->is_boolean() && it->get<bool>()) {
+    return 0;
+  }
   const nlohmann::json* scaling = nullptr;
   for (const char* key : {"rope_scaling", "rope_parameters"}) {
     auto it = cfg.find(key);

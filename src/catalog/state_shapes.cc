@@ -81,6 +81,11 @@ HybridState HybridStateShapes(const ModelSpec& m, int tp) {
     // intermediate = value heads x value dim, n_groups = key heads,
     // head_dim = value dim and state_size = key dim; the key heads divide
     // evenly wherever the value heads do in released checkpoints.
+    // Kimi delta attention (Kimi-Linear) is the same state with key heads = value heads:
+    // SGLang configs/mamba_utils.py KimiLinearStateShape.create (sgl-project/sglang#12469,
+    // 2025-10-31) and vLLM MambaStateShapeCalculator.kda_state_shape @v0.11.1 keep q, k and v
+    // conv windows of heads x head_dim / tp channels each (3 x heads x head_dim in all) and a
+    // (heads / tp, head_dim, head_dim) recurrent state.
     s = Mamba2Shape(m, tp, int64_t{m.linear_num_value_heads} * m.linear_value_head_dim,
                     m.linear_num_key_heads, m.linear_num_value_heads, m.linear_value_head_dim,
                     m.linear_key_head_dim, m.linear_conv_kernel_dim);

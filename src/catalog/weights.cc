@@ -208,10 +208,35 @@ class Estimator {
     if (m_.mamba_inner_norms) a += Vector(rank + 2 * state, 1);
   }
 
+  // Kimi delta attention (vLLM layers/kda.py KimiDeltaAttention @v0.11.1): column-parallel
+  // q/k/v projections, each with a depthwise short conv1d (no bias); the forget (f) and
+  // output-gate (g) projections as a replicated hidden -> head_dim down-projection and a
+  // column-parallel up-projection; beta (b_proj, one per head); float32 A_log per head and
+  // dt_bias per channel; a per-head-dim RMSNorm (o_norm); a row-parallel o_proj.
+  void KdaMixer(Costs& c) const {
+    const int64_t h = m_.hidden_size, hd = m_.linear_value_head_dim;
+    const int64_t heads = m_.linear_num_value_heads, proj = heads * hd;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(3 * proj, h, qz, tp);                           // q_proj, k_proj, v_proj
+    a += Vector(Mul(3 * proj, m_.linear_conv_kernel_dim), tp);  // q/k/v conv1d
+    for (int gate = 0; gate < 2; ++gate) {                      // f_a/f_b, g_a/g_b
+      a += Linear(hd, h, false, 1);
+      a += Linear(proj, hd, false, tp);
+    }
+    a += Linear(heads, h, false, tp);  // b_proj
+    a += Vector(heads, tp, 4);         // A_log
+    a += Vector(proj, tp, 4);          // dt_bias
+    a += Vector(hd, 1);                // o_norm
+    a += Linear(h, proj, qz, tp);      // o_proj
+  }
+
   // Qwen3-Next gated delta-net; all head-parallel except the norm.
   void LinearAttention(Costs& c) const {
     if (m_.state_kind == StateKind::kMamba2) return Mamba2Mixer(c);
     if (m_.state_kind == StateKind::kMamba1) return Mamba1Mixer(c);
+    if (m_.family == "kimi_linear") return KdaMixer(c);
     const int64_t h = m_.hidden_size;
     const int64_t key_dim = int64_t{m_.linear_num_key_heads} * m_.linear_key_head_dim;
     const int64_t value_dim = int64_t{m_.linear_num_value_heads} * m_.linear_value_head_dim;

@@ -39,7 +39,16 @@ constexpr HybridSince kHybridSince[] = {
     // release commit (2025-10-06, sglang-memory.md's table); its NVFP4 follow-up #11866 was
     // reverted on 2025-10-23: so 0.5.4 [inferred from the PR dates].
     {"NemotronHForCausalLM", SglangVersionKey(0, 5, 4), "0.5.4"},
+    // models/kimi_linear.py arrived with PR #12469 (opened 2025-10-31), after 0.5.3; kvplan
+    // plans it from 0.5.5, the next release it models [inferred: merge date not checked].
+    {"KimiLinearForCausalLM", SglangVersionKey(0, 5, 5), "0.5.5"},
 };
+
+// server_args.py (#12469; _handle_mamba_radix_cache(support_mamba_cache=False) at main
+// 2026): "Disabling Radix Cache for KimiLinearForCausalLM as it is not yet supported."
+bool RadixCacheOff(const SglangArgs& a, const ModelSpec& m) {
+  return a.disable_radix_cache || m.architecture == "KimiLinearForCausalLM";
+}
 
 int AttentionTp(const SglangArgs& a) { return a.enable_dp_attention ? a.tp / a.dp : a.tp; }
 
@@ -137,8 +146,9 @@ SglangStatePool SglangStatePoolOf(const SglangLaunch& l, const SglangSettings& s
           CheckedMul(CheckedMul(p.per_req, p.intermediate_reqs, kWhat), s.spec.draft_tokens, kWhat);
       rest -= static_cast<double>(p.intermediate_bytes) / gib;
     }
-    p.slots_per_request = a.disable_radix_cache ? 1 : kSlotsPerRequestWithRadix;
-    if (a.disable_radix_cache || a.max_mamba_cache_size) {
+    const bool radix_off = RadixCacheOff(a, model);
+    p.slots_per_request = radix_off ? 1 : kSlotsPerRequestWithRadix;
+    if (radix_off || a.max_mamba_cache_size) {
       FixedSlots(a, &p);
       p.slots /= dp;
     } else {

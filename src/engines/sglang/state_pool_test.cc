@@ -239,6 +239,35 @@ TEST(SglangStatePool, MambaOneLayersAreRefused) {
   EXPECT_NE(r.error_message.find("Mamba-1"), std::string::npos) << r.error_message;
 }
 
+// Kimi-Linear-48B (tests/data/real/configs/) at TP 4 under 0.5.5, measured 78 / 40 GiB,
+// fraction 0.8: SGLang turns the radix cache off for it (server_args.py), so the state pool
+// holds --max-running-requests slots, or 512 without it, not a share of rest_memory. One
+// request's state: 20 KDA layers x (3 x 1,024 x 3 x 2 + 8 x 128 x 128 x 4) = 10,854,400 B;
+// 512 slots take 5,557,452,800 B. The cell is 7 MLA layers x (512 + 64) x 2 B = 8,064 B, so
+// the KV cache gets int((24.4 - 5,557,452,800 / 2^30) x 2^30) // 8,064 = 2,559,752 tokens.
+TEST(SglangStatePool, KimiLinearRadixCacheOffSlots) {
+  const ModelSpec kimi =
+      LoadModel(kvplan::testing::RealData("configs/moonshotai--Kimi-Linear-48B-A3B-Instruct.json"));
+  PlanResult r = PlanSglang("0.5.5", kimi, FindGpu("h100"), Tp4(), Measured(78, 40));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 10854400);
+  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 512);
+  EXPECT_EQ(r.cell_size_bytes, 8064);
+  EXPECT_EQ(r.max_total_num_tokens, 2559752);
+  SglangArgs a = Tp4();
+  a.max_running_requests = 64;
+  PlanResult capped = PlanSglang("0.5.5", kimi, FindGpu("h100"), a, Measured(78, 40));
+  ASSERT_TRUE(capped.ok) << capped.error_message;
+  EXPECT_EQ(StateFig(capped, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(capped.max_running_requests, 64);
+  // 0.5.3 has no models/kimi_linear.py.
+  PlanResult early = PlanSglang("0.5.3", kimi, FindGpu("h100"), Tp4(), Measured(78, 40));
+  EXPECT_FALSE(early.ok);
+  EXPECT_NE(early.error_message.find("does not serve KimiLinearForCausalLM; it arrived in 0.5.5"),
+            std::string::npos)
+      << early.error_message;
+}
+
 // Attention-only models have no state pool and no state figures.
 TEST(SglangStatePool, AttentionOnlyModelsAreUnchanged) {
   PlanResult r = PlanSglang("0.5.5", LoadModel("Qwen/Qwen3-8B"), FindGpu("h100"), SglangArgs{},

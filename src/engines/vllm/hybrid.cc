@@ -38,16 +38,21 @@ std::string SsmDtypeFlag(const ModelSpec& m, const VllmArgs& a) {
   return m.config_ssm_dtype;
 }
 
+// Kimi delta attention (kda_state_dtype @v0.11.1): the q/k/v conv windows in the conv dtype
+// and the recurrent state in float32 whatever the flags say; kda_state_shape @v0.11.1 takes
+// num_spec but leaves the conv windows at kernel - 1.
 std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
                                           const VllmRelease& r) {
   const HybridState hs = HybridStateShapes(m, a.tp);
-  const bool gdn = m.state_kind == StateKind::kGatedDeltaNet;
+  const bool kda = m.family == "kimi_linear";
+  const bool gdn = m.state_kind == StateKind::kGatedDeltaNet && !kda;
   const int64_t num_spec = gdn && a.speculative ? a.speculative->num_speculative_tokens : 0;
   const int64_t conv = hs.shape.conv_channels * (hs.shape.conv_width + num_spec);
   const int conv_bytes =
       MambaDtypeBytes(a.mamba_cache_dtype, m.dtype_bytes > 0 ? m.dtype_bytes : 2);
-  const int ssm_bytes =
+  int ssm_bytes =
       !gdn || r.AtLeast(0, 17, 0) ? MambaDtypeBytes(SsmDtypeFlag(m, a), conv_bytes) : conv_bytes;
+  if (kda) ssm_bytes = 4;
   return {{"conv", conv, conv_bytes}, {"ssm", hs.shape.TemporalElements(), ssm_bytes}};
 }
 
@@ -64,8 +69,19 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
         "linear-attention/mamba state is not modelled",
         r.text);
   }
-  if (m.attention == AttentionKind::kMla) {
-    return "MLA attention with mamba/linear-attention state layers is not modelled";
+  const bool kda = m.family == "kimi_linear";
+  if (kda && !r.AtLeast(0, 11, 1)) {
+    // models/kimi_linear.py arrived with vllm-project/vllm#27654 (opened 2025-10-28; the
+    // recipe of 2025-10-31, vllm-project/recipes#108, needs a nightly), after 0.11.0.
+    return fmt::format(
+        "vLLM {} does not serve {}; it arrived in 0.11.1 (its state is not modelled)", r.text,
+        m.architecture);
+  }
+  if (m.attention == AttentionKind::kMla && (!kda || r.AtLeast(0, 18, 0))) {
+    // From 0.18 the MLA backend's kernel block sizes decide the alignment
+    // (platforms/interface.py _align_hybrid_block_size), which kvplan does not model.
+    return "MLA attention with mamba/linear-attention state layers is not modelled at this "
+           "release";
   }
   if (m.state_kind == StateKind::kGatedDeltaNet && m.linear_num_value_heads <= 0) {
     return "this model's state layers have no gated delta-net geometry: their state is not "
@@ -80,6 +96,9 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
 // @v0.20.0: the smallest kernel block size (16) or the block size already chosen, the larger.
 int64_t KernelAlignment(const ModelSpec& m, const GpuSpec& gpu, const VllmRelease& r,
                         int64_t block_size) {
+  // config.py HybridAttentionMambaModelConfig @v0.11.1: MLA aligns to 64 (128 with
+  // VLLM_ATTENTION_BACKEND=CUTLASS_MLA, which kvplan does not read).
+  if (m.attention == AttentionKind::kMla) return 64;
   int64_t align = 16;
   bool blackwell = gpu.compute_capability >= 100 && gpu.compute_capability < 110;
   if (r.AtLeast(0, 11, 1) && !r.AtLeast(0, 18, 0) && blackwell && m.head_dim == 256) align = 32;
@@ -126,8 +145,9 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
       "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
       "a mamba state ({})",
       h.alignment, WithThousands(h.state_bytes), h.alignment, WithThousands(h.attn_bytes_per_token),
-      release.AtLeast(0, 20, 0)
-          ? "platforms/interface.py _align_hybrid_block_size @v0.20.0"
+      release.AtLeast(0, 20, 0) ? "platforms/interface.py _align_hybrid_block_size @v0.20.0"
+      : model.attention == AttentionKind::kMla
+          ? "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.11.1, MLA: 64"
           : "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2");
   return h;
 }

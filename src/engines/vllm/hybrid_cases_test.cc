@@ -77,6 +77,44 @@ TEST(VllmHybridCases, Qwen3NextTp2FromTheRoundedAvailableFigure) {
   EXPECT_EQ(testing::PlanFigure(r, "num_gpu_blocks"), 7162);
 }
 
+// Kimi-Linear-48B at tp 2 (vllm-project/vllm#28228, a build of 2025-11-06 planned as 0.11.1,
+// --max-model-len 120000). By hand: the KDA state of a layer at tp 2 is conv 3 x 2,048 x 3 x
+// 2 B + recurrent 16 x 128 x 128 x 4 B = 1,085,440 B; the MLA page of a token 1,152 B; MLA
+// aligns to 64: 64 x cdiv(1085440, 73728) = 960 tokens, pages of 1,105,920 B. 7 MLA and 20 KDA
+// layers make groups of 7 (one attention, three state groups, one padding layer). The log's
+// concurrency 2.48 = blocks / (cdiv(120000, 960) + 3) needs 318 blocks, i.e. between 318 and
+// 319 x 7 x 1,105,920 B available, which prints as the log's 2.30 GiB; then 318 // 4 x 960 =
+// 75,840 tokens. The rounded 2.30 GiB itself gives 319 blocks and the same tokens.
+TEST(VllmHybridCases, KimiLinearTp2Issue28228) {
+  const std::string log = ReadLog("kimi-linear-48b-tp2-vllm-issue28228.log");
+  ASSERT_FALSE(log.empty());
+  const ModelSpec kimi =
+      LoadModel(testing::RealData("configs/moonshotai--Kimi-Linear-48B-A3B-Instruct.json"));
+  VllmArgs a =
+      ParseVllmArgs({"--tensor-parallel-size", "2", "--max-model-len", "120000"}, "0.11.1");
+  VllmMeasured ms;
+  ms.available_kv = int64_t{318} * 7 * 1105920;
+  PlanResult r = PlanVllm("0.11.1", kimi, testing::H100(), a, ms);
+  ASSERT_TRUE(r.ok) << r.error_message;
+  EXPECT_EQ(testing::PlanFigure(r, "block_size"), 960);
+  EXPECT_EQ(testing::PlanFigure(r, "num_gpu_blocks"), 318);
+  EXPECT_EQ(testing::PlanFigure(r, "kv_cache_groups"), 4);
+  EXPECT_EQ(r.max_total_num_tokens, 75840);
+  for (const char* key : {"GPU KV cache size", "Maximum concurrency for"}) {
+    std::string line = key + After(log, key, "\n");
+    EXPECT_TRUE(HasLine(r, line)) << line;
+  }
+  bool padding = false;
+  for (const std::string& w : r.warnings)
+    padding |= w == "Add 1 padding layers, may waste at most 5.00% KV cache memory";
+  EXPECT_TRUE(padding);
+  const double gib = std::stod(After(log, "Available KV cache memory: ", " "));
+  PlanResult rounded =
+      PlanVllm("0.11.1", kimi, testing::H100(), a, VllmMeasuredFromGiB({{"kv_cache", gib}}));
+  EXPECT_EQ(testing::PlanFigure(rounded, "num_gpu_blocks"), 319);
+  EXPECT_EQ(rounded.max_total_num_tokens, 75840);
+}
+
 // DeepSeek-V3.2 at tp 8 on H200 with 40 GiB for the KV cache: each of the 61 MLA
 // layers carries a 132 B/token indexer cache beside it, a block of 64 tokens costs
 // every layer's page, and the cache dtype follows the release (hand arithmetic from

@@ -298,5 +298,70 @@ TEST(VllmHybrid, FalconH1StatePage) {
   EXPECT_EQ(h.block_size, 1568);
 }
 
+// Kimi-Linear-48B (tests/data/real/configs/) on 0.11.1, its first release: the KDA state is
+// three conv windows in bf16 and a float32 recurrent state whatever the flags
+// (kda_state_dtype): TP 1 conv 3 x 4096 x 3 x 2 = 73,728 B, recurrent 32 x 128 x 128 x 4 =
+// 2,097,152 B, 2,170,880 B. The MLA page of one token is (512 + 64) x 2 = 1,152 B on every
+// rank, and MLA aligns to 64: 64 x cdiv(2170880, 64 x 1152) = 64 x 30 = 1,920 tokens, a page
+// of 2,211,840 B (1.89 % padding). TP 4: 18,432 + 524,288 = 542,720 B, 64 x 8 = 512 tokens.
+ModelSpec KimiLinear() {
+  return LoadModel(testing::RealData("configs/moonshotai--Kimi-Linear-48B-A3B-Instruct.json"));
+}
+
+TEST(VllmHybrid, KimiLinearKdaStateAndMlaAlignment) {
+  VllmHybridBlock h = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(1),
+                                               ParseVllmRelease("0.11.1"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  ASSERT_EQ(h.state.size(), 2u);
+  EXPECT_EQ(h.state[0].elements, 3 * 4096 * 3);
+  EXPECT_EQ(h.state[0].dtype_bytes, 2);
+  EXPECT_EQ(h.state[1].elements, 32 * 128 * 128);
+  EXPECT_EQ(h.state[1].dtype_bytes, 4);
+  EXPECT_EQ(h.state_bytes, 2'170'880);
+  EXPECT_EQ(h.attn_bytes_per_token, 1152);
+  EXPECT_EQ(h.alignment, 64);
+  EXPECT_EQ(h.block_size, 1920);
+  EXPECT_EQ(h.page_bytes, 2'211'840);
+  std::vector<std::string> lines = VllmHybridLogLines(h);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("by 1.89%"), std::string::npos) << lines[1];
+  VllmHybridBlock t4 = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(4),
+                                                ParseVllmRelease("0.11.1"), true, 16);
+  EXPECT_EQ(t4.state_bytes, 542'720);
+  EXPECT_EQ(t4.block_size, 512);
+}
+
+// --mamba-ssm-cache-dtype does not reach the KDA recurrent state; speculative tokens do not
+// widen its conv windows (kda_state_shape @v0.11.1 leaves them at kernel - 1).
+TEST(VllmHybrid, KimiLinearRecurrentStateStaysFloat32) {
+  VllmArgs a = Tp(1);
+  a.mamba_ssm_cache_dtype = "float16";
+  VllmHybridBlock h = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), a,
+                                               ParseVllmRelease("0.11.1"), true, 16);
+  ASSERT_TRUE(h.modelled) << h.not_modelled_reason;
+  EXPECT_EQ(h.state[1].dtype_bytes, 4);
+  a.mamba_ssm_cache_dtype = "auto";
+  a.mamba_cache_dtype = "float32";
+  h = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), a, ParseVllmRelease("0.11.1"), true,
+                               16);
+  EXPECT_EQ(h.state_bytes, 3 * 4096 * 3 * 4 + 32 * 128 * 128 * 4);
+}
+
+// Before 0.11.1 vLLM has no kimi_linear.py; from 0.18 the MLA backend's kernel block sizes
+// set the alignment, which kvplan does not model: both say so and leave the state out.
+TEST(VllmHybrid, KimiLinearOutsideTheModelledReleases) {
+  VllmHybridBlock early = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(1),
+                                                   ParseVllmRelease("0.11.0"), true, 16);
+  EXPECT_FALSE(early.modelled);
+  EXPECT_NE(early.not_modelled_reason.find("does not serve KimiLinearForCausalLM; it arrived in "
+                                           "0.11.1"),
+            std::string::npos)
+      << early.not_modelled_reason;
+  VllmHybridBlock late = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(1),
+                                                  ParseVllmRelease("0.18.0"), true, 16);
+  EXPECT_FALSE(late.modelled);
+  EXPECT_NE(late.not_modelled_reason.find("MLA"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kvplan
