@@ -10,6 +10,7 @@
 #include "catalog/model.h"
 #include "engines/engine.h"
 #include "engines/sglang/cell.h"
+#include "engines/sglang/era.h"
 #include "kvplan/error.h"
 #include "kvplan/simulate.h"
 #include "perf/efficiency_options.h"
@@ -96,6 +97,24 @@ PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, con
   r.cuda_graph_max_bs = static_cast<int>(FigureOr(plan, "cuda_graph_max_bs", d.cuda_graph_max_bs));
   r.eff = CheckedEfficiency(eff);
   return r;
+}
+
+bool HasFlag(const PlanRequest& launch, std::string_view flag) {
+  return std::any_of(launch.args.begin(), launch.args.end(),
+                     [flag](const std::string& a) { return a == flag; });
+}
+
+// Whether the engine chooses each step's batch while the previous one runs.
+// SGLang: the overlap scheduler, on by default from v0.4 (server_args.py
+// disable_overlap_schedule; scheduler.py event_loop_overlap launches batch N,
+// then processes batch N-1's results, then receives and schedules N+1);
+// vLLM: async scheduling (VllmSchedulesAhead).
+bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan) {
+  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version);
+  std::string canonical;
+  int64_t key = 0;
+  SglangEraFor(plan.engine_version, &canonical, &key);
+  return key >= SglangVersionKey(0, 4, 0) && !HasFlag(launch, "--disable-overlap-schedule");
 }
 
 struct EngineSetup {
@@ -185,6 +204,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   };
   setup.workload = &workload;
   setup.on_request = q.on_request;
+  setup.schedules_ahead = SchedulesAhead(q.launch, plan);
   RunSimulation(setup, &out);
   return out;
 }
