@@ -145,6 +145,25 @@ TEST(SimulatorTest, VllmsV0EngineIsRefused) {
   }
 }
 
+// SGLang's --scheduler-recv-interval from the launch reaches its scheduler: at
+// a fixed concurrency whose requests finish at different times, a request sent
+// while the others decode waits up to that many decode steps, so the mean TTFT
+// grows; TPOT barely moves. A value that is not a positive count is refused.
+TEST(SimulatorTest, SglangsRecvIntervalDelaysArrivalsDuringDecode) {
+  WorkloadSpec w = testing::ClosedLoop(8, 64, 512, 128);
+  w.output = {"uniform", 100, 0.3};
+  SimulateQuery q = Query("sglang", w);
+  const SimulateResult every = Simulate(q);
+  q.launch.args = {"--scheduler-recv-interval", "30"};
+  const SimulateResult thirty = Simulate(q);
+  EXPECT_GT(thirty.ttft_ms.mean, every.ttft_ms.mean + 5 * every.itl_ms.mean);
+  EXPECT_NEAR(thirty.tpot_ms.mean, every.tpot_ms.mean, every.tpot_ms.mean * 0.1);
+  for (const char* bad : {"0", "x", "-3"}) {
+    q.launch.args = {std::string("--scheduler-recv-interval=") + bad};
+    EXPECT_THROW(Simulate(q), InputError) << bad;
+  }
+}
+
 // An engine that schedules one step ahead chose the step after the current one
 // when the current one began: a request arriving during a step waits for that
 // step and the next. Steps of 1 ms; request 0 arrives at 0 on an idle engine
