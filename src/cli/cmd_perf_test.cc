@@ -74,7 +74,7 @@ TEST(PerfVerb, TextTableOnPcie) {
 TEST(PerfVerb, StoryEagle3SaysWhyAndWhatToChange) {
   const std::string base =
       "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000 --tp 8 "
-      "--topology pcie-dual-socket --context 2048 --batch-sizes 1 --prompt-lengths 128 "
+      "--topology pcie-dual-socket --context 8192 --batch-sizes 1 --prompt-lengths 128 "
       "--speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1 "
       "--speculative-num-draft-tokens 4 --accept-length 2.28";
   const CmdRun slow = testing::RunKvplanShell(base + " --json");

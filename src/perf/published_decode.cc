@@ -22,7 +22,8 @@ const char* kKimi = "local-inference-lab/rtx6kpro models/kimi-k26-v4.md @6fbbc09
 const char* kTenstorrent = "tenstorrent/tt-inference-server#340";
 const char* kKimiMiss =
     "this SM120 stack (INT4 Marlin/b12x MoE, TRITON_MLA, a forced PCIe custom allreduce) spends "
-    "~3.5 ms per step more than kvplan's weight reads at 80 % of peak + allreduces + kernel gaps: "
+    "~2.2 ms per step more than kvplan's weight reads at 80 % of peak + allreduces + kernel "
+    "gaps and small-kernel latency: "
     "its many small per-rank GEMVs at TP 8 run below the bandwidth roofline, which kvplan does "
     "not model. The EAGLE-3 speedup on the same stack is matched "
     "(PublishedDecodes.KimiEagle3SpeedupOnPcie)";

@@ -68,6 +68,53 @@ double AttentionCoreUs(const StepContext& c, const ForwardShape& s, double batch
   return RooflineUs(flops, bytes, c.flops_bf16, c.eff.attention, c.hbm_bw, c.eff.memory);
 }
 
+// aiconfigurator's memory-op model (systems/*.yaml mem_empirical_constant_latency, the same
+// for every shipped system): a memory-bound kernel takes bytes / (bw x 0.8) plus 3 us, however
+// few bytes it moves: launch to first DRAM access, one dependent round trip, the grid drain.
+// The graph gap every kernel pays (Efficiency::kernel_graph_us) is part of those 3 us.
+constexpr double kMemoryOpLatencyUs = 3.0;
+// Of Efficiency's kernels per layer, those that are GEMMs (dense: qkv, o_proj, gate_up, down;
+// MoE: qkv, o_proj, router, the two grouped expert GEMMs) or the attention core; the rest
+// (norms, rope, KV store, activation; MoE: top-k, permute, unpermute/sum) are memory ops.
+constexpr double kDenseComputeKernels = 5;
+constexpr double kMoeComputeKernels = 6;
+
+// Linears per layer whose input is quantized by a kernel of its own: with FP8/FP4 GEMMs each
+// linear first quantizes its activations (SGLang/vLLM per_token_group_quant_fp8 for block
+// FP8, scaled_fp4_quant for NVFP4): attention qkv and o_proj (MLA: q_a/kv_a, q_b, o_proj),
+// a dense MLP's gate_up and down, an MoE's two grouped GEMMs and its shared expert's two.
+struct QuantKernels {
+  double dense = 0, moe = 0;  // per dense layer, per MoE layer
+};
+QuantKernels ActivationQuantKernels(const ModelGeometry& m) {
+  QuantKernels q;
+  if (!m.fp8_compute && !m.fp4_compute) return q;
+  const auto quantized = [](double bytes_per_param) { return bytes_per_param < 2 ? 1.0 : 0.0; };
+  const double attn = (m.mla ? 3 : 2) * quantized(m.attn_bytes_per_param);
+  q.dense = attn + 2 * quantized(m.mlp_bytes_per_param);
+  q.moe = attn + 2 * quantized(m.expert_bytes_per_param) +
+          (m.shared_expert_params > 0 ? 2 * quantized(m.shared_bytes_per_param) : 0);
+  return q;
+}
+
+// Kernels of one forward pass and what its memory ops' constant latency adds to their gaps.
+struct KernelCount {
+  double kernels = 0;
+  double memory_op_us = 0;
+};
+KernelCount CountKernels(const ModelGeometry& m, const Efficiency& e, int dense_layers,
+                         int moe_layers) {
+  const QuantKernels q = ActivationQuantKernels(m);
+  const double dense = e.kernels_per_dense_layer + q.dense;
+  const double moe = e.kernels_per_moe_layer + q.moe;
+  KernelCount k;
+  k.kernels = dense_layers * dense + moe_layers * moe + 4;
+  const double memory_ops = dense_layers * std::max(0.0, dense - kDenseComputeKernels) +
+                            moe_layers * std::max(0.0, moe - kMoeComputeKernels);
+  k.memory_op_us = memory_ops * std::max(0.0, kMemoryOpLatencyUs - e.kernel_graph_us);
+  return k;
+}
+
 }  // namespace
 
 StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
@@ -127,15 +174,15 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   out.comm_us = comm.us;
   out.collectives = comm.Count();
 
-  const double kernels =
-      dense_layers * e.kernels_per_dense_layer + moe_layers * e.kernels_per_moe_layer + 4;
-  const double gpu_us = out.gemm_us + out.attention_us + out.comm_us;
-  out.overhead_us = kernels * e.kernel_graph_us;
+  // Launch gaps and the memory ops' constant latency (GPU time, graphed or not).
+  const KernelCount k = CountKernels(m, e, dense_layers, moe_layers);
+  const double gpu_us = out.gemm_us + out.attention_us + out.comm_us + k.memory_op_us;
+  out.overhead_us = k.kernels * e.kernel_graph_us + k.memory_op_us;
   if (!s.cuda_graph) {
     // Eager: the host launches every kernel; the GPU waits when it is faster.
-    out.overhead_us += std::max(0.0, kernels * e.kernel_eager_us - gpu_us);
+    out.overhead_us += std::max(0.0, k.kernels * e.kernel_eager_us - gpu_us);
   }
-  out.total_us = gpu_us + out.overhead_us;
+  out.total_us = out.gemm_us + out.attention_us + out.comm_us + out.overhead_us;
   return out;
 }
 

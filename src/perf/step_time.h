@@ -1,8 +1,8 @@
 // Time of one forward pass on one rank: GEMMs and weight reads (MoE: only the
-// experts the batch touches), attention FLOPs and KV reads at the current
-// context, a roofline per part with the factors of perf/efficiency.h, kernel
-// launch overheads with and without CUDA graphs, and the collectives the
-// parallel layout needs (perf/collectives.h).
+// experts the batch touches), attention FLOPs and KV reads at the current context,
+// a roofline per part with the factors of perf/efficiency.h, kernel launch gaps with
+// and without CUDA graphs and the small memory kernels' constant latency, and the
+// collectives the parallel layout needs (perf/collectives.h).
 #pragma once
 
 #include "catalog/weights.h"

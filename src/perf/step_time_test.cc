@@ -33,6 +33,26 @@ TEST(StepTime, Llama8BOnOneH100MatchesSglangDocs) {
   EXPECT_NEAR(tok_s, 158.34, 158.34 * 0.25);
 }
 
+// First principles: the small memory-bound kernels each take at least
+// aiconfigurator's 3 us constant latency whatever the batch, so the part of a step that is not
+// GEMMs, attention or collectives is the same at batch 1 and 64; an FP8 MoE
+// layer (routing, permute, an activation quantization before each FP8 linear)
+// carries more of them than a BF16 dense layer.
+TEST(StepTime, SmallKernelLatencyIsPerKernelNotPerToken) {
+  const ModelGeometry dsv3 = MakeGeometry(ReferenceModel("deepseek-v3"));
+  const StepContext c = Context(&dsv3, "h200", Topology::kNvswitch, 8);
+  const StepBreakdown one = ForwardTime(c, Decode(1, 1024));
+  const StepBreakdown many = ForwardTime(c, Decode(64, 1024));
+  EXPECT_DOUBLE_EQ(one.overhead_us, many.overhead_us);
+  const ModelGeometry llama = MakeGeometry(ReferenceModel("llama-3.1-8b"));
+  const StepBreakdown dense =
+      ForwardTime(Context(&llama, "h100-sxm", Topology::kNvswitch, 1), Decode(1, 512));
+  // Llama: 32 layers x (10 kernels x 1 us gap + 5 memory ops x the 2 us more that
+  // make their 3 us) + 4 kernels.
+  EXPECT_NEAR(dense.overhead_us, 32 * (10 * 1.0 + 5 * 2.0) + 4, 1e-9);
+  EXPECT_GT(one.overhead_us / dsv3.layers, 2 * dense.overhead_us / llama.layers);
+}
+
 TEST(StepTime, MonotoneInBatchAndContext) {
   const ModelGeometry g = MakeGeometry(ReferenceModel("deepseek-v3"));
   const StepContext c = Context(&g, "h200", Topology::kNvswitch, 8);

@@ -48,13 +48,15 @@ TEST_F(StoryTest, TwoAllreducesPerLayerPlusEmbedding) {
   EXPECT_EQ(verify.allreduce_bytes, 4 * 7168 * 2);  // bs x draft tokens x hidden x bf16
 }
 
-// On PCIe the allreduces are the largest part of a decode step; on NVLink
-// they are a minor one. With the same kernels on both (split-KV attention),
-// their share of the verify step on PCIe is more than twice the NVLink share.
+// On PCIe the allreduces are the largest part of a decode step: more than the
+// GEMMs and attention together and more than the launches and small memory
+// kernels together; on NVLink they are a minor one. With the same kernels on
+// both (split-KV attention), their share of the verify step on PCIe is more
+// than twice the NVLink share.
 TEST_F(StoryTest, AllreduceDominatesOnPcie) {
   const StepBreakdown pcie = ForwardTime(Pcie(&ds_), Decode(1, kCtx));
   EXPECT_GT(pcie.comm_us, pcie.gemm_us + pcie.attention_us);
-  EXPECT_GT(pcie.comm_us / pcie.total_us, 0.5);
+  EXPECT_GT(pcie.comm_us, pcie.overhead_us);
   const StepBreakdown nv = ForwardTime(Nvlink(&ds_), Decode(1, kCtx));
   EXPECT_LT(nv.comm_us / nv.total_us, 0.35);
   StepContext pcie_split = Pcie(&ds_);
@@ -98,12 +100,29 @@ double Speedup(const StepContext& target, const StepContext& draft, double tau, 
   return SpeculativeStep(target, draft, s, SpecEngine::kSglang, 1, ctx, true).speedup;
 }
 
-// The story's EAGLE-3 outcome: on the PCIe box at the measured acceptance,
-// EAGLE-3 is slower than plain decoding; on eight H200 the same launch is
-// faster.
+// The story does not record its context, and the loss grows with it (the
+// verify kernel's work does): the context at which the model's EAGLE-3 ratio
+// on the PCIe box is the story's measured 54 / 82, by bisection over 2k-16k.
+double StoryContext(const StepContext& target, const StepContext& draft) {
+  double lo = 2048, hi = 16384;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (lo + hi) / 2;
+    (Speedup(target, draft, kMeasuredTau, mid) > 54.0 / 82.0 ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// The story's EAGLE-3 outcome: at the measured acceptance, at the context its
+// measured ratio implies, EAGLE-3 is slower than plain decoding on the PCIe box
+// and faster on eight H200 with the same launch. That context lies between 4k
+// and 8k tokens; at 2k the PCIe box gains less than 20 %.
 TEST_F(StoryTest, Eagle3SlowerOnPcieFasterOnH200AtTheMeasuredAcceptance) {
-  EXPECT_LT(Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, kCtx), 1.0);
-  EXPECT_GT(Speedup(Nvlink(&ds_), Nvlink(&draft_), kMeasuredTau, kCtx), 1.0);
+  const double ctx = StoryContext(Pcie(&ds_), Pcie(&draft_));
+  EXPECT_GT(ctx, 4096);
+  EXPECT_LT(ctx, 8192);
+  EXPECT_LT(Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, ctx), 1.0);
+  EXPECT_GT(Speedup(Nvlink(&ds_), Nvlink(&draft_), kMeasuredTau, ctx), 1.0);
+  EXPECT_LT(Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, kCtx), 1.2);
 }
 
 // Why: SGLang runs the 4-token verify through its Triton extend kernel on
@@ -124,12 +143,14 @@ TEST_F(StoryTest, VerifyAttentionIsTheCostOnTheSm120Box) {
 }
 
 // The loss grows with the context (the verify kernel's work does), and the
-// story's 54 vs 82 tok/s sits between the model's 2k and 8k contexts.
-TEST_F(StoryTest, StorysRatioLiesBetweenTwoAndEightThousandTokens) {
+// story's 54 vs 82 tok/s sits between the model's 4k and 8k contexts.
+TEST_F(StoryTest, StorysRatioLiesBetweenFourAndEightThousandTokens) {
   const double at2k = Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, 2048);
+  const double at4k = Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, 4096);
   const double at8k = Speedup(Pcie(&ds_), Pcie(&draft_), kMeasuredTau, 8192);
-  EXPECT_GT(at2k, at8k);
-  EXPECT_GT(at2k, 54.0 / 82.0);
+  EXPECT_GT(at2k, at4k);
+  EXPECT_GT(at4k, at8k);
+  EXPECT_GT(at4k, 54.0 / 82.0);
   EXPECT_LT(at8k, 54.0 / 82.0);
 }
 

@@ -19,6 +19,9 @@ struct SimRequest {
   double first_token_us = -1, last_token_us = 0;
   int preemptions = 0;
   bool done = false;  // generated == output
+  // The engine's scheduler has taken it from its input socket (SGLang's
+  // --scheduler-recv-interval delays that; every other scheduler receives at once).
+  bool received = false;
   // Tokens the engine knows (prompt and output so far): a step that brings
   // `computed` up to this samples the next token.
   int64_t Known() const { return prompt + generated; }

@@ -45,7 +45,8 @@ class RecordingScheduler final : public EngineScheduler {
 
 inline SimulateResult RunOnPool(EngineScheduler* scheduler, int64_t pages, int64_t page_tokens,
                                 const WorkloadSpec& spec, double step_us = 1000,
-                                std::function<void(const RequestOutcome&)> on_request = {}) {
+                                std::function<void(const RequestOutcome&)> on_request = {},
+                                bool schedules_ahead = false) {
   Workload w(spec);
   SimulatorSetup setup;
   setup.kv = {pages, page_tokens, pages};
@@ -54,6 +55,7 @@ inline SimulateResult RunOnPool(EngineScheduler* scheduler, int64_t pages, int64
   setup.step_us = [step_us](const BatchShape&) { return step_us; };
   setup.workload = &w;
   setup.on_request = std::move(on_request);
+  setup.schedules_ahead = schedules_ahead;
   SimulateResult out;
   RunSimulation(setup, &out);
   return out;

@@ -12,6 +12,10 @@ constexpr double kMinNewTokenRatioFactor = 0.14;  // SGLANG_MIN_NEW_TOKEN_RATIO_
 constexpr double kNewTokenRatioDecaySteps = 600;  // SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
 constexpr int64_t kRetractDecodeSteps = 20;       // SGLANG_RETRACT_DECODE_STEPS
 constexpr int64_t kClipMaxNewTokens = 4096;       // SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION
+// managers/scheduler_recv_skipper.py (v0.5): what the last batch adds to the
+// recv counter: DECODE (and TARGET_VERIFY) 1, any other forward mode 1000.
+constexpr int64_t kRecvWeightDecode = 1;
+constexpr int64_t kRecvWeightOther = 1000;
 
 int64_t ClippedNewTokens(const SimRequest& r) {
   return std::min(r.output - r.generated, kClipMaxNewTokens);
@@ -58,6 +62,8 @@ bool SglangScheduler::SchedulePrefill(SchedulerState* s, StepBatch* batch) {
     ++admitted;
   }
   while (!s->waiting.empty()) {
+    // Not yet taken from the socket (FCFS: neither is anyone behind it).
+    if (!s->waiting.front()->received) break;
     // scheduler.py get_new_batch_prefill (v0.5): stop at max_running_requests
     if (static_cast<int64_t>(s->running.size()) + admitted >= limits_.max_running_requests) break;
     // schedule_policy.py budget_state (v0.5): rem_input_tokens / rem_chunk_tokens <= 0 -> OTHER
@@ -137,14 +143,40 @@ void SglangScheduler::ScheduleDecode(SchedulerState* s, StepBatch* batch) {
   }
 }
 
+// scheduler_recv_skipper.py SchedulerRecvSkipper.handle (v0.5): the counter grows by the
+// last batch's weight and the scheduler receives once it reaches the interval.
+bool SglangScheduler::SkipperLetsReceive() {
+  if (limits_.scheduler_recv_interval <= 1) return true;
+  recv_counter_ += last_step_decoded_ ? kRecvWeightDecode : kRecvWeightOther;
+  if (recv_counter_ < limits_.scheduler_recv_interval) return false;
+  recv_counter_ = 0;
+  return true;
+}
+
+// scheduler.py recv_requests (v0.5): every request sent so far. The ones not yet
+// received are the newest, at the back of the queue. True when any was received.
+bool SglangScheduler::Receive(SchedulerState* s) const {
+  bool any = false;
+  for (auto it = s->waiting.rbegin(); it != s->waiting.rend() && !(*it)->received; ++it) {
+    (*it)->received = true;
+    any = true;
+  }
+  return any;
+}
+
 void SglangScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
   batch->Clear();
   admitted_.clear();
   retracted_ = false;
+  if (SkipperLetsReceive()) Receive(s);
   // scheduler.py get_next_batch_to_run (v0.5): a new prefill batch runs first;
   // otherwise the running batch decodes
   prefill_step_ = SchedulePrefill(s, batch);
   if (!prefill_step_ && !s->running.empty()) ScheduleDecode(s, batch);
+  // Nothing to run: the idle event loop spins (no GPU work) until the counter
+  // lets it receive, which takes microseconds.
+  if (batch->entries.empty() && Receive(s)) prefill_step_ = SchedulePrefill(s, batch);
+  last_step_decoded_ = !prefill_step_ && !batch->entries.empty();
 }
 
 void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {

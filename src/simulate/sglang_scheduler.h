@@ -2,7 +2,9 @@
 // batch (new requests and the one chunked request, admitted against the KV
 // left after reserving the running requests' future tokens at the new-token
 // ratio) or a decode batch of every running request; when a decode step
-// finds too little KV it retracts requests to recompute later. The overlap
+// finds too little KV it retracts requests to recompute later. With
+// --scheduler-recv-interval N the scheduler takes new requests from its socket
+// only every N decode steps (at once after any other step). The overlap
 // scheduler, mixed chunks, the ignore-EOS admission path and the radix cache
 // are not modelled.
 #pragma once
@@ -21,6 +23,8 @@ struct SglangSchedulerLimits {
   int64_t max_prefill_tokens = 16384;
   // server_args.py (v0.4-v0.5): schedule_conservativeness default 1.0
   double schedule_conservativeness = 1.0;
+  // server_args.py (v0.5): scheduler_recv_interval default 1 (poll every iteration)
+  int64_t scheduler_recv_interval = 1;
 };
 
 class SglangScheduler final : public EngineScheduler {
@@ -35,12 +39,16 @@ class SglangScheduler final : public EngineScheduler {
   bool SchedulePrefill(SchedulerState* s, StepBatch* batch);
   void ScheduleDecode(SchedulerState* s, StepBatch* batch);
   void Retract(SchedulerState* s);
+  bool SkipperLetsReceive();
+  bool Receive(SchedulerState* s) const;
 
   SglangSchedulerLimits limits_;
   double init_ratio_ = 0, min_ratio_ = 0, decay_ = 0, new_token_ratio_ = 0;
   SimRequest* chunked_ = nullptr;      // the request whose prompt is part done
   std::vector<SimRequest*> admitted_;  // this prefill step's whole prompts
   bool prefill_step_ = false, retracted_ = false;
+  bool last_step_decoded_ = false;  // the previous step was a decode batch
+  int64_t recv_counter_ = 0;
 };
 
 }  // namespace kvplan

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "simulate/scheduler_test_util.h"
 
 namespace kvplan {
@@ -80,6 +82,39 @@ TEST(SglangSchedulerTest, TheNewTokenRatioDecaysToItsFloorOverDecodeSteps) {
   // Past 600 decode steps it stays at init * 0.14.
   RunOnPool(&s, 100000, 1, ClosedLoop(1, 1, 10, 700));
   EXPECT_NEAR(s.new_token_ratio(), 0.7 * 0.14, 1e-12);
+}
+
+// --scheduler-recv-interval 10: a request that arrives while others decode
+// waits in the socket until ten decode steps have run since the scheduler last
+// received (a prefill step resets the count), then prefills. Steps of 1 ms:
+// request 0 arrives at 0 and prefills in [0, 1]; it receives after that
+// prefill, so request 1 (arriving at 2.5 ms) is taken at 11 ms, after the ten
+// decode steps [1, 11], and its first token comes at 12 ms.
+TEST(SglangSchedulerTest, RecvIntervalHoldsArrivalsForThatManyDecodeSteps) {
+  WorkloadSpec w;
+  w.rate = 400;  // one request every 2.5 ms
+  w.arrival = "constant";
+  w.num_requests = 2;
+  w.input = {"fixed", 10, 0};
+  w.output = {"fixed", 100, 0};
+  for (const int64_t interval : {1, 10}) {
+    SglangScheduler s({2048, 8192, 16384, 1.0, interval});
+    std::vector<double> ttft(2);
+    RunOnPool(&s, 100000, 1, w, 1000, [&](const RequestOutcome& o) { ttft[o.id] = o.ttft_ms; });
+    EXPECT_DOUBLE_EQ(ttft[0], 1.0);
+    EXPECT_DOUBLE_EQ(ttft[1], interval == 1 ? 4.0 - 2.5 : 12.0 - 2.5) << interval;
+  }
+}
+
+// With nothing running the idle loop receives at once: a closed loop of one
+// request at a time sees no delay whatever the interval.
+TEST(SglangSchedulerTest, AnIdleSchedulerReceivesAtOnce) {
+  SglangScheduler s({2048, 8192, 16384, 1.0, 30});
+  std::vector<double> ttft;
+  RunOnPool(&s, 100000, 1, ClosedLoop(1, 3, 10, 50), 1000,
+            [&](const RequestOutcome& o) { ttft.push_back(o.ttft_ms); });
+  ASSERT_EQ(ttft.size(), 3u);
+  for (double t : ttft) EXPECT_DOUBLE_EQ(t, 1.0);
 }
 
 }  // namespace

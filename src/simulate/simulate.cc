@@ -2,14 +2,18 @@
 // plans it, its KV pool and request limits handed to the engine's scheduler,
 // each step timed by the performance model, the workload run to its end.
 #include <algorithm>
+#include <charconv>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "base/checked_math.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "engines/engine.h"
 #include "engines/sglang/cell.h"
+#include "engines/sglang/era.h"
+#include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 #include "kvplan/simulate.h"
 #include "perf/efficiency_options.h"
@@ -98,12 +102,64 @@ PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, con
   return r;
 }
 
+// The integer value of an engine flag the planner does not read (`--flag N` or
+// `--flag=N`), or `fallback` when the launch does not set it.
+int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fallback) {
+  const std::vector<std::string>& a = launch.args;
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string value;
+    if (a[i] == flag && i + 1 < a.size()) {
+      value = a[i + 1];
+    } else if (a[i].starts_with(std::string(flag) + "=")) {
+      value = a[i].substr(flag.size() + 1);
+    } else {
+      continue;
+    }
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > kMaxInputCount) {
+      throw InputError(fmt::format("{} takes a whole number from 1 to {}, got '{}'",
+                                   std::string(flag), kMaxInputCount, value));
+    }
+    return v;
+  }
+  return fallback;
+}
+
+SglangSchedulerLimits SglangLimitsOf(const PlanRequest& launch, const PlanResult& plan) {
+  SglangSchedulerLimits l;
+  l.max_running_requests = plan.max_running_requests;
+  l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
+  l.max_prefill_tokens = ParseSglangArgs(launch.args, plan.engine_version)
+                             .max_prefill_tokens.value_or(l.max_prefill_tokens);
+  l.scheduler_recv_interval = IntFlagOr(launch, "--scheduler-recv-interval", 1);
+  return l;
+}
+
+bool HasFlag(const PlanRequest& launch, std::string_view flag) {
+  return std::any_of(launch.args.begin(), launch.args.end(),
+                     [flag](const std::string& a) { return a == flag; });
+}
+
+// Whether the engine chooses each step's batch while the previous one runs.
+// SGLang: the overlap scheduler, on by default from v0.4 (server_args.py
+// disable_overlap_schedule; scheduler.py event_loop_overlap launches batch N,
+// then processes batch N-1's results, then receives and schedules N+1);
+// vLLM: async scheduling (VllmSchedulesAhead).
+bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan) {
+  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version);
+  std::string canonical;
+  int64_t key = 0;
+  SglangEraFor(plan.engine_version, &canonical, &key);
+  return key >= SglangVersionKey(0, 4, 0) && !HasFlag(launch, "--disable-overlap-schedule");
+}
+
 struct EngineSetup {
   std::unique_ptr<EngineScheduler> scheduler;
   KvPool kv;
 };
 
-EngineSetup SetupEngine(const PlanResult& plan, SimulateResult* out) {
+EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, SimulateResult* out) {
   EngineSetup e;
   out->max_running_requests = plan.max_running_requests;
   if (plan.engine == "vllm") {
@@ -115,9 +171,7 @@ EngineSetup SetupEngine(const PlanResult& plan, SimulateResult* out) {
     out->token_budget = l.max_num_batched_tokens;
     e.scheduler = std::make_unique<VllmScheduler>(l);
   } else {
-    SglangSchedulerLimits l;
-    l.max_running_requests = plan.max_running_requests;
-    l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
+    const SglangSchedulerLimits l = SglangLimitsOf(launch, plan);
     e.kv.page_tokens = std::max<int64_t>(1, static_cast<int64_t>(FigureOr(plan, "page_size", 1)));
     e.kv.total_pages = plan.max_total_num_tokens / e.kv.page_tokens;
     out->token_budget = l.chunked_prefill_size;
@@ -169,7 +223,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   out.engine = plan.engine;
   out.engine_version = plan.engine_version;
   out.workload = workload.Describe();
-  EngineSetup engine = SetupEngine(plan, &out);
+  EngineSetup engine = SetupEngine(q.launch, plan, &out);
   BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));
   AddNotes(spec, timer, &out);
   SimulatorSetup setup;
@@ -185,6 +239,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   };
   setup.workload = &workload;
   setup.on_request = q.on_request;
+  setup.schedules_ahead = SchedulesAhead(q.launch, plan);
   RunSimulation(setup, &out);
   return out;
 }

@@ -1,6 +1,7 @@
 #include "simulate/simulator.h"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,6 +23,7 @@ class Simulator {
  private:
   void Issue(const ArrivingRequest& a, double at_us);
   bool AdmitArrivals();
+  void Deliver(bool everything);
   void Step();
   void CountTokens(const StepBatch& batch);
   void Finish(SimRequest* r);
@@ -35,7 +37,9 @@ class Simulator {
   std::vector<SimRequest*> free_;
   std::vector<SimRequest*> finished_;
   std::optional<ArrivingRequest> pending_;  // open loop: the next arrival
+  std::deque<SimRequest*> inbox_;           // sent, not yet seen by the scheduler
   double now_us_ = 0, first_arrival_us_ = -1;
+  double step_start_us_ = -1;  // when the step that just ran began; -1: the engine was idle
   int64_t next_id_ = 0, in_system_ = 0, steps_ = 0;
 };
 
@@ -62,8 +66,19 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   r->prompt = a.input_tokens;
   r->output = a.output_tokens;
   if (first_arrival_us_ < 0) first_arrival_us_ = at_us;
-  state_.waiting.push_back(r);
+  inbox_.push_back(r);
   ++in_system_;
+}
+
+// Hands the scheduler the requests it has seen by now, in arrival order: all
+// of them, or, when the engine chose this step's batch as the last one began,
+// those that arrived before that.
+void Simulator::Deliver(bool everything) {
+  const bool cut = !everything && setup_.schedules_ahead && step_start_us_ >= 0;
+  while (!inbox_.empty() && (!cut || inbox_.front()->arrival_us < step_start_us_)) {
+    state_.waiting.push_back(inbox_.front());
+    inbox_.pop_front();
+  }
 }
 
 // Open loop: queues every request that has arrived by now. False when nothing
@@ -137,8 +152,15 @@ void Simulator::Finish(SimRequest* r) {
 }
 
 void Simulator::Step() {
+  Deliver(false);
   setup_.scheduler->Schedule(&state_, &batch_);
+  if (batch_.entries.empty() && !inbox_.empty()) {
+    // Nothing to run: the idle engine takes what has arrived.
+    Deliver(true);
+    setup_.scheduler->Schedule(&state_, &batch_);
+  }
   if (batch_.entries.empty()) {
+    step_start_us_ = -1;
     if (pending_) {
       now_us_ = std::max(now_us_, pending_->arrival_us);
       return;
@@ -146,6 +168,7 @@ void Simulator::Step() {
     throw InputError(fmt::format("the scheduler can run none of the {} requests waiting",
                                  state_.waiting.size()));
   }
+  step_start_us_ = now_us_;
   now_us_ += setup_.step_us(ShapeOf(batch_));
   ++steps_;
   CountTokens(batch_);

@@ -1,5 +1,7 @@
 // The event loop: requests arrive (or, closed loop, are issued as others
-// finish), the engine's scheduler picks each step's batch, the step takes the
+// finish), reach the engine's scheduler (at once, or for an engine that
+// schedules one step ahead, from the step after the next), the scheduler picks
+// each step's batch, the step takes the
 // performance model's time for that batch, and every token is timed. Only the
 // requests in the system are held: memory is bounded by the concurrency (or,
 // open loop, by the requests waiting), not by the number of requests.
@@ -25,6 +27,11 @@ struct SimulatorSetup {
   std::function<double(const BatchShape&)> step_us;
   Workload* workload = nullptr;
   std::function<void(const RequestOutcome&)> on_request;  // optional
+  // The engine picks each step's batch while the previous step runs (SGLang's
+  // overlap scheduler, vLLM's async scheduling): a request that reaches it
+  // after a step has started can join, at the earliest, the step after the
+  // next one. An idle engine takes a request at once either way.
+  bool schedules_ahead = false;
 };
 
 // Runs the workload to its end; fills the latency, throughput and count

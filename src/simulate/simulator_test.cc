@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "kvplan/error.h"
 #include "kvplan/perf.h"
@@ -142,6 +143,77 @@ TEST(SimulatorTest, VllmsV0EngineIsRefused) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("V1 scheduler"), std::string::npos) << e.what();
   }
+}
+
+// SGLang's --scheduler-recv-interval from the launch reaches its scheduler: at
+// a fixed concurrency whose requests finish at different times, a request sent
+// while the others decode waits up to that many decode steps, so the mean TTFT
+// grows; TPOT barely moves. A value that is not a positive count is refused.
+TEST(SimulatorTest, SglangsRecvIntervalDelaysArrivalsDuringDecode) {
+  WorkloadSpec w = testing::ClosedLoop(8, 64, 512, 128);
+  w.output = {"uniform", 100, 0.3};
+  SimulateQuery q = Query("sglang", w);
+  const SimulateResult every = Simulate(q);
+  q.launch.args = {"--scheduler-recv-interval", "30"};
+  const SimulateResult thirty = Simulate(q);
+  EXPECT_GT(thirty.ttft_ms.mean, every.ttft_ms.mean + 5 * every.itl_ms.mean);
+  EXPECT_NEAR(thirty.tpot_ms.mean, every.tpot_ms.mean, every.tpot_ms.mean * 0.1);
+  for (const char* bad : {"0", "x", "-3"}) {
+    q.launch.args = {std::string("--scheduler-recv-interval=") + bad};
+    EXPECT_THROW(Simulate(q), InputError) << bad;
+  }
+}
+
+// An engine that schedules one step ahead chose the step after the current one
+// when the current one began: a request arriving during a step waits for that
+// step and the next. Steps of 1 ms; request 0 arrives at 0 on an idle engine
+// and prefills in [0, 1]; request 1 arrives at 2.5 ms, in the step [2, 3]: it
+// prefills in [3, 4] when the engine schedules between steps, in [4, 5] when it
+// schedules ahead. An idle engine takes a request at once either way.
+TEST(SimulatorTest, SchedulingAheadDelaysARequestThatArrivesDuringAStepByOneStep) {
+  WorkloadSpec w;
+  w.rate = 400;
+  w.arrival = "constant";
+  w.num_requests = 2;
+  w.input = {"fixed", 10, 0};
+  w.output = {"fixed", 100, 0};
+  for (const bool ahead : {false, true}) {
+    VllmScheduler s({8192, 256, true});
+    std::vector<double> ttft(2);
+    testing::RunOnPool(
+        &s, 100000, 1, w, 1000, [&](const RequestOutcome& o) { ttft[o.id] = o.ttft_ms; }, ahead);
+    EXPECT_DOUBLE_EQ(ttft[0], 1.0) << ahead;
+    EXPECT_DOUBLE_EQ(ttft[1], ahead ? 5.0 - 2.5 : 4.0 - 2.5) << ahead;
+  }
+}
+
+// At concurrency 1 the engine is idle whenever a request arrives: scheduling
+// ahead changes nothing.
+TEST(SimulatorTest, SchedulingAheadCostsAnIdleEngineNothing) {
+  for (const bool ahead : {false, true}) {
+    VllmScheduler s({8192, 256, true});
+    const SimulateResult r =
+        testing::RunOnPool(&s, 100000, 1, testing::ClosedLoop(1, 4, 10, 20), 1000, {}, ahead);
+    EXPECT_DOUBLE_EQ(r.ttft_ms.mean, 1.0) << ahead;
+    EXPECT_DOUBLE_EQ(r.e2e_ms.mean, 20.0) << ahead;
+  }
+}
+
+// The releases that schedule ahead: vLLM from v0.14 (async scheduling by
+// default), SGLang from v0.4 (the overlap scheduler) unless it is disabled.
+TEST(SimulatorTest, WhichLaunchesScheduleAhead) {
+  EXPECT_FALSE(VllmSchedulesAhead("0.12.0"));
+  EXPECT_TRUE(VllmSchedulesAhead("0.14.0"));
+  EXPECT_TRUE(VllmSchedulesAhead("0.19.0"));
+  // The same closed loop on SGLang with and without its overlap scheduler: a
+  // new request sent when another finishes waits two more steps with it on.
+  WorkloadSpec w = testing::ClosedLoop(8, 64, 512, 128);
+  w.output = {"uniform", 100, 0.3};
+  SimulateQuery q = Query("sglang", w);
+  const SimulateResult overlap = Simulate(q);
+  q.launch.args = {"--disable-overlap-schedule"};
+  const SimulateResult serial = Simulate(q);
+  EXPECT_GT(overlap.ttft_ms.mean, serial.ttft_ms.mean + serial.itl_ms.mean);
 }
 
 TEST(SimulatorTest, ARequestLargerThanTheKvCacheIsAnInputError) {

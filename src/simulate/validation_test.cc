@@ -141,8 +141,9 @@ void Trace(const nlohmann::json& run, std::vector<PointError>* out) {
 // The largest |error| in percent this commit reaches, by run prefix and metric.
 double Bound(const PointError& e) {
   // LLMServingSim's RTX 4090 trace: TTFT p90 +20.1 % since the weights count vLLM's rotary
-  // table (32 MiB less KV; the run's TPOT, E2E and throughput errors all fell with it).
-  if (e.run.starts_with("lss-")) return e.metric.starts_with("tpot") ? 25 : 21;
+  // table (32 MiB less KV; the run's TPOT, E2E and throughput errors all fell with it), +21.9 %
+  // since the small memory kernels take their 3 us (TPOT +21 % -> +22 %, the queue with it).
+  if (e.run.starts_with("lss-")) return e.metric.starts_with("tpot") ? 25 : 23;
   const bool s2r = e.run.starts_with("s2r-"), sglang = e.run.find("sglang") != std::string::npos;
   if (s2r) {
     if (e.metric.starts_with("e2e")) return 15;

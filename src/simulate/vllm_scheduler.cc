@@ -18,10 +18,14 @@ constexpr double kVllmStepHostPerRequestUs = 13;
 
 }  // namespace
 
-VllmStepHost VllmStepHostOf(const std::string& version) {
+bool VllmSchedulesAhead(const std::string& version) {
   // vllm#27614 (vllm#27679's async scheduling plan) makes async scheduling the
   // default from v0.14: scheduling then runs while the GPU executes.
-  if (ParseVllmRelease(version).AtLeast(0, 14)) return {};
+  return ParseVllmRelease(version).AtLeast(0, 14);
+}
+
+VllmStepHost VllmStepHostOf(const std::string& version) {
+  if (VllmSchedulesAhead(version)) return {};
   return {kVllmStepHostFixedUs, kVllmStepHostPerRequestUs};
 }
 

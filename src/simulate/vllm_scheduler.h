@@ -42,6 +42,9 @@ struct VllmStepHost {
   }
 };
 VllmStepHost VllmStepHostOf(const std::string& version);
+// Whether the release schedules the next step while the GPU runs the current
+// one (async scheduling on by default); its step host time is then 0.
+bool VllmSchedulesAhead(const std::string& version);
 
 // The usable KV blocks of `num_gpu_blocks`: one is the null block.
 // vllm/v1/core/block_pool.py BlockPool.__init__ (v0.8+): null_block = free_block_queue.popleft()
