@@ -90,5 +90,28 @@ TEST(SglangCell, MimoV2FlashPoolAtTheLoggedTokens) {
   EXPECT_EQ(kv, int64_t{375361} * 640 * 9 + int64_t{300289} * 1280 * 39);
 }
 
+// tests/data/real/sglang/pr15464_mimo_v2_flash_tp4_swa_pool.log (TP 4, 2025-12-19):
+// both pools hold 1,496,958 tokens; "SWAKVPool mem usage: 77.63 GB" = (1496958 + 1) x
+// (9 x 640 + 39 x 1280) / 2^30 = 77.627; the full pool's "K size: 4.82 GB" =
+// 1496959 x 9 x 1 x 192 x 2 / 2^30, the sliding pool's "K size: 41.76 GB" = 1496959 x 39
+// x 2 x 192 x 2 / 2^30. Planned at the log's tokens with --swa-full-tokens-ratio 1.
+TEST(SglangCell, MimoV2FlashPoolMatchesTheLoggedSwaPoolUsage) {
+  const ModelSpec m = CellConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  SglangArgs a;
+  a.tp = 4;
+  a.max_total_tokens = 1496958;
+  a.swa_full_tokens_ratio = 1.0;
+  const GpuSpec gpu = testing::H200();
+  const double free_gib = ToGiB(gpu.total_bytes);
+  const PlanResult r = PlanSglang("main", m, gpu, a, testing::Measured(free_gib, free_gib));
+  ASSERT_TRUE(r.ok) << r.error_message;
+  int64_t kv = 0;
+  for (const MemorySlice& s : r.memory) kv = s.label == "KV cache" ? s.bytes : kv;
+  EXPECT_NEAR(static_cast<double>(kv) / (1 << 30), 77.63, 0.005);
+  const Figure* k = r.FindFigure("k_size_gib");  // the full pool's line
+  ASSERT_NE(k, nullptr);
+  EXPECT_NEAR(k->value, 4.82, 0.005);
+}
+
 }  // namespace
 }  // namespace kvplan
