@@ -234,6 +234,12 @@ constexpr ArchitectureInfo kArchitectures[] = {
     {"KimiK2ForCausalLM", "kimi_k2", "deepseek", ModelFamily::kDeepseek},
     // gpt_oss/modeling_gpt_oss.py
     {"GptOssForCausalLM", "gpt_oss", "gpt_oss", ModelFamily::kGptOss},
+    // vLLM nemotron_nas.py (SGLang nemotron_nas.py, #9067): Llama layers, each with its
+    // block_configs entry's KV heads (or no_op attention) and FFN width (or no_op)
+    {"DeciLMForCausalLM", "nemotron-nas", "decilm", ModelFamily::kDeciLm},
+    // vLLM mimo_v2_flash.py (SGLang mimo_v2_flash.py): sliding layers with their own
+    // heads and sizes (swa_*), full layers num_key_value_heads; V head narrower than K
+    {"MiMoV2FlashForCausalLM", "mimo_v2_flash", "mimo_v2_flash", ModelFamily::kMimoV2Flash},
     // gemma2/modeling_gemma2.py
     {"Gemma2ForCausalLM", "gemma2", "gemma2", ModelFamily::kGemma2, "", "", TW::kNone, "",
      kGemmaDefaults},
@@ -578,10 +584,6 @@ struct UnmodelledLayers {
   std::string_view reason;
 };
 constexpr UnmodelledLayers kUnmodelledLayers[] = {
-    // nemotron_nas (vLLM nemotron_nas.py): block_configs give each layer its own
-    // attention (n_heads_in_group, or no_op: no attention, no KV) and FFN width (ffn_mult)
-    {"DeciLMForCausalLM",
-     "per-layer block_configs (layers without attention, each layer's own KV heads and FFN)"},
     // gemma3n/modeling_gemma3n.py: the last num_kv_shared_layers reuse earlier
     // layers' KV (no cache of their own); per-layer embeddings, AltUp, LAuReL
     {"Gemma3nForConditionalGeneration",
@@ -594,10 +596,6 @@ constexpr UnmodelledLayers kUnmodelledLayers[] = {
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
     {"Gemma4ForCausalLM",
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
-    // mimo_v2_flash (vLLM mimo_v2_flash.py): sliding layers use
-    // swa_num_key_value_heads, full layers num_key_value_heads; V head 128, K 192
-    {"MiMoV2FlashForCausalLM",
-     "sliding layers with their own KV heads (swa_num_key_value_heads), V narrower than K"},
     // deepseek_v4 (DeepSeek-V4 inference code): per-layer KV compression
     // (compress_ratios) beside a sliding window, hyper-connections
     {"DeepseekV4ForCausalLM", "per-layer compressed attention (compress_ratios)"},
@@ -664,6 +662,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kMamba2Hybrid, "linear (mamba2 or mamba-1) + full", "moe + shared / dense"},
     {ModelFamily::kKimiLinear, "linear (kimi delta attention) + mla",
      "moe + shared, first-k dense"},
+    {ModelFamily::kDeciLm, "full (GQA, per-layer KV heads) + no-op", "dense (per-layer width)"},
+    {ModelFamily::kMimoV2Flash, "sliding + full, per-kind KV heads, V < K", "moe, first dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
 };

@@ -9,6 +9,7 @@
 #include "catalog/config_json_text.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
+#include "catalog/per_layer_config.h"
 #include "catalog/quantization.h"
 #include "catalog/rope_cache.h"
 #include "catalog/vision_towers.h"
@@ -566,6 +567,35 @@ void ReadEagleDraft(const Json& cfg, const std::string& origin, const Architectu
   m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
 }
 
+// MiMo-V2-Flash: moe_layer_freq is a per-layer list (read by ReadMimoV2Layers), the
+// rest of the MoE as DeepSeek's keys.
+void ReadMimoV2Flash(const Json& cfg, const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  Json moe = cfg;
+  moe.erase("moe_layer_freq");
+  ReadMoe(moe, origin, m, plan);
+  MimoV2Layers layers = ReadMimoV2Layers(cfg, origin, m);
+  plan.layer_types = std::move(layers.layer_types);
+  plan.moe_layers = std::move(layers.moe_layers);
+}
+
+// Llama-4: MoE with one shared expert on every interleave_moe_layer_step-th layer, chunked
+// local attention, the vision tower.
+void ReadLlama4(const Json& root, const Json& cfg, const std::string& origin, ModelSpec& m,
+                LayerPlan& plan) {
+  ReadMoe(cfg, origin, m, plan);
+  // Experts and the one shared expert use intermediate_size; dense layers
+  // intermediate_size_mlp (transformers Llama4TextConfig).
+  m.shared_expert_intermediate_size = m.moe_intermediate_size;
+  m.shared_expert_gate = false;
+  m.intermediate_size = OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
+  plan.decoder_sparse_step =
+      std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
+  m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
+  plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
+  plan.llama4 = true;
+  ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -622,19 +652,13 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadKimiLinear(cfg, origin, m, plan);
       break;
     case ModelFamily::kLlama4:
-      ReadMoe(cfg, origin, m, plan);
-      // Experts and the one shared expert use intermediate_size; dense layers
-      // intermediate_size_mlp (transformers Llama4TextConfig).
-      m.shared_expert_intermediate_size = m.moe_intermediate_size;
-      m.shared_expert_gate = false;
-      m.intermediate_size =
-          OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
-      plan.decoder_sparse_step =
-          std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
-      m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
-      plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
-      plan.llama4 = true;
-      ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+      ReadLlama4(root, cfg, origin, m, plan);
+      break;
+    case ModelFamily::kDeciLm:
+      ReadDeciLmBlocks(cfg, origin, m);
+      break;
+    case ModelFamily::kMimoV2Flash:
+      ReadMimoV2Flash(cfg, origin, m, plan);
       break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/layer_geometry.h"
 #include "catalog/quantization.h"
 
 namespace kvplan {
@@ -43,6 +44,31 @@ void SetBytesPerParam(const ModelSpec& m, ModelGeometry* out) {
   // (W8A8 / MXFP4 kernels); int4 weight-only kernels dequantize to bf16.
   g.fp8_compute = bits == 8 && m.quant.method != "gptq" && m.quant.method != "awq";
   g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
+}
+
+// Layers with their own heads, head sizes, MLP widths or none (catalog/layer_geometry.h):
+// the per-layer figures become their means (attention and KV over all layers, the dense
+// MLP over the dense layers), so that layers x figure is the model's total.
+void AveragePerLayerShapes(const ModelSpec& m, ModelGeometry* g) {
+  const double h = m.hidden_size;
+  double attn = 0, attn_kv = 0, mlp = 0;
+  int dense = 0;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const LayerGeometry l = LayerGeometryAt(m, i);
+    if (LayerHasAttention(m, i) && l.kv != LayerKv::kNone) {
+      attn += h * l.q_heads * l.head_dim + h * l.kv_heads * (l.head_dim + l.v_head_dim) +
+              static_cast<double>(l.q_heads) * l.v_head_dim * h;
+      attn_kv += h * l.kv_heads * (l.head_dim + l.v_head_dim);
+    }
+    const bool moe = i < static_cast<int>(m.layer_is_moe.size()) && m.layer_is_moe[i];
+    if (!moe) mlp += 3.0 * h * static_cast<double>(l.mlp_intermediate), ++dense;
+  }
+  const double layers = std::max(1, m.num_layers);
+  g->attn_params = attn / layers;
+  g->attn_kv_params = attn_kv / layers;
+  g->dense_mlp_params = dense > 0 ? mlp / dense : g->dense_mlp_params;
+  g->kv_elems_per_token =
+      static_cast<double>(KvBytesPerTokenOfLayers(m, 0, m.num_layers, 1, 1)) / layers;
 }
 
 }  // namespace
@@ -107,6 +133,7 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
   }
   g.sliding_window = m.sliding_window;
   g.embed_params = g.vocab * h;
+  if (HasPerLayerGeometry(m) && m.attention == AttentionKind::kGqa) AveragePerLayerShapes(m, &g);
   SetBytesPerParam(m, &g);
   return g;
 }
