@@ -115,8 +115,12 @@ TEST(WorkloadTest, TheSameSeedGivesTheSameRequests) {
   EXPECT_GT(differ, 5);
 }
 
+// ctest runs tests as parallel processes sharing one temp dir: the test's own
+// name keeps two tests writing "bad.csv" from reading each other's file.
 std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = ::testing::TempDir() +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           name;
   std::ofstream(path) << text;
   return path;
 }

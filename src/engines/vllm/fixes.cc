@@ -10,6 +10,7 @@
 #include "base/units.h"
 #include "catalog/sharding.h"
 #include "engines/vllm/budget.h"
+#include "engines/vllm/model_support.h"
 #include "engines/vllm/stages.h"
 #include "kvplan/error.h"
 
@@ -211,6 +212,13 @@ std::vector<Fix> VllmFixes(const std::string& v, const ModelSpec& model, const G
                            const PlanResult& failed) {
   VllmRefusal refusal =
       VllmConfigRefusal(VllmResolveDefaults(v, model, gpu, a), VllmWithQuantization(model, a), a);
+  if (refusal.kind == VllmRefusal::Kind::kUnsupportedModel) {
+    // The one fix is a release that serves the model, the same flags otherwise.
+    const std::string first = VllmFirstReleaseServing(model);
+    if (auto r = TryPlan(first, model, gpu, a, m, d))
+      return {Fix{"--engine", "vllm@" + first, Effect(*r)}};
+    return {};
+  }
   if (refusal.kind == VllmRefusal::Kind::kMaxModelLen) {
     return MaxLenRefusalFixes(v, model, gpu, a, m, d);
   }

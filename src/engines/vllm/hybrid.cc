@@ -70,13 +70,6 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
         r.text);
   }
   const bool kda = m.family == "kimi_linear";
-  if (kda && !r.AtLeast(0, 11, 1)) {
-    // models/kimi_linear.py arrived with vllm-project/vllm#27654 (opened 2025-10-28; the
-    // recipe of 2025-10-31, vllm-project/recipes#108, needs a nightly), after 0.11.0.
-    return fmt::format(
-        "vLLM {} does not serve {}; it arrived in 0.11.1 (its state is not modelled)", r.text,
-        m.architecture);
-  }
   if (m.attention == AttentionKind::kMla && (!kda || r.AtLeast(0, 18, 0))) {
     // From 0.18 the MLA backend's kernel block sizes decide the alignment
     // (platforms/interface.py _align_hybrid_block_size), which kvplan does not model.

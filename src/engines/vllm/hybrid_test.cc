@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
 #include "testing/test_models.h"
@@ -350,13 +351,12 @@ TEST(VllmHybrid, KimiLinearRecurrentStateStaysFloat32) {
 // Before 0.11.1 vLLM has no kimi_linear.py; from 0.18 the MLA backend's kernel block sizes
 // set the alignment, which kvplan does not model: both say so and leave the state out.
 TEST(VllmHybrid, KimiLinearOutsideTheModelledReleases) {
-  VllmHybridBlock early = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(1),
-                                                   ParseVllmRelease("0.11.0"), true, 16);
-  EXPECT_FALSE(early.modelled);
-  EXPECT_NE(early.not_modelled_reason.find("does not serve KimiLinearForCausalLM; it arrived in "
-                                           "0.11.1"),
+  // Before 0.11.1 the model registry refuses it (engines/vllm/model_support.h).
+  PlanResult early = PlanVllm("0.11.0", KimiLinear(), testing::H200(), ParseVllmArgs({}), {});
+  EXPECT_FALSE(early.ok);
+  EXPECT_NE(early.error_message.find("['KimiLinearForCausalLM'] are not supported"),
             std::string::npos)
-      << early.not_modelled_reason;
+      << early.error_message;
   VllmHybridBlock late = VllmHybridAttentionBlock(KimiLinear(), testing::H200(), Tp(1),
                                                   ParseVllmRelease("0.18.0"), true, 16);
   EXPECT_FALSE(late.modelled);

@@ -48,13 +48,13 @@ VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& mo
 // Stage "start-up checks" (engines/vllm/startup_checks.cc): a launch vLLM
 // refuses before it sizes the KV cache, with the engine's own message.
 struct VllmRefusal {
-  enum class Kind { kNone, kMaxModelLen, kSharding, kWeightsTooLarge };
+  enum class Kind { kNone, kUnsupportedModel, kMaxModelLen, kSharding, kWeightsTooLarge };
   Kind kind = Kind::kNone;
   std::string message;
   bool Refused() const { return kind != Kind::kNone; }
 };
-// While the config is built: --max-model-len above the model (unless
-// VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), then the sharding checks (catalog/sharding.h).
+// While the config is built: an architecture the release does not serve, --max-model-len above the
+// model (unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1), then the sharding checks (catalog/sharding.h).
 VllmRefusal VllmConfigRefusal(const VllmDefaults& d, const ModelSpec& model, const VllmArgs& a);
 // The start of the load failure's message (the fixes tell it by this).
 inline constexpr const char* kVllmLoadOomPrefix =

@@ -1,11 +1,15 @@
 // Stage "start-up checks" of a vLLM plan: what vLLM refuses before it sizes
-// any KV cache, in its order: the model length (ModelConfig), the sharding
+// any KV cache, in its order: the architecture (the model registry), the model
+// length (ModelConfig), the sharding
 // (the parallel config, then the model as it is built) and the weights fitting
 // the GPU (loading).
+#include <optional>
+
 #include <fmt/core.h>
 
 #include "base/format.h"
 #include "catalog/sharding.h"
+#include "engines/vllm/model_support.h"
 #include "engines/vllm/stages.h"
 
 namespace kvplan {
@@ -74,6 +78,12 @@ Parallelism VllmParallelism(const VllmArgs& a) {
 
 VllmRefusal VllmConfigRefusal(const VllmDefaults& d, const ModelSpec& model, const VllmArgs& a) {
   VllmRefusal r;
+  // config/model.py: the registry inspects the architecture before the length is verified.
+  if (std::optional<std::string> e = VllmUnsupportedArchitecture(model, d.release)) {
+    r.kind = VllmRefusal::Kind::kUnsupportedModel;
+    r.message = *e;
+    return r;
+  }
   if (d.max_len_above_model && !a.allow_long_max_model_len) {
     r.kind = VllmRefusal::Kind::kMaxModelLen;
     r.message = VllmMaxModelLenError(d.release, *a.max_model_len, model.max_position_embeddings);

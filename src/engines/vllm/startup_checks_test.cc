@@ -34,6 +34,25 @@ double GpusPerReplica(const PlanResult& r) {
 // pydantic's "Value error, ... [type=value_error ...]" wrapper). The message
 // depends only on the asked and derived lengths; Qwen2.5-7B-Instruct's config
 // has the same max_position_embeddings 32768 and no rope scaling.
+// Qwen3 arrived in vLLM 0.8.4 (its release notes: "Support Qwen3 and Qwen3MoE (#15289)"):
+// 0.8.3's model registry refuses the architecture before any memory is sized.
+TEST(VllmStartupChecks, AnArchitectureOlderReleasesDoNotServeIsRefused) {
+  PlanResult old = Plan("0.8.3", testing::Qwen3_32B(), testing::H200(), {});
+  EXPECT_FALSE(old.ok);
+  EXPECT_EQ(
+      old.error_message.rfind(
+          "ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now", 0),
+      0u)
+      << old.error_message;
+  EXPECT_NE(old.error_message.find("it arrived in 0.8.4"), std::string::npos) << old.error_message;
+  const Fix* f = FindFix(old, "--engine");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->value, "vllm@0.8.4");
+  EXPECT_TRUE(Plan("0.8.4", testing::Qwen3_32B(), testing::H200(), {}).ok);
+  // An architecture whose first release kvplan does not know is planned on every release.
+  EXPECT_TRUE(Plan("0.6.0", testing::Llama31_8B(), testing::H100(), {}).ok);
+}
+
 TEST(VllmStartupChecks, MaxModelLenAboveTheModelIsRefused) {
   ModelSpec m = LoadModel("Qwen/Qwen2.5-7B-Instruct");
   ASSERT_EQ(m.max_position_embeddings, 32768);
