@@ -164,7 +164,6 @@ TEST(RealConfigs, PerLayerGeometryModelsAreRefusedWithTheReason) {
       {"nvidia--Llama-3_3-Nemotron-Super-49B-v1.json", "block_configs"},
       {"XiaomiMiMo--MiMo-V2-Flash.json", "swa_num_key_value_heads"},
       {"google--gemma-4-26B-A4B.json", "global_head_dim"},
-      {"deepseek-ai--DeepSeek-V4-Flash.json", "compress_ratios"},
   };
   for (const auto& [file, reason] : kCases) {
     std::string e;
