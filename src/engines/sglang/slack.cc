@@ -12,6 +12,7 @@ namespace {
 int64_t KvPoolBytes(const SglangCell& cell, const SglangTokens& t, const ModelSpec& model,
                     int64_t page) {
   if (cell.hybrid_mode == 0) return (t.tokens + page) * cell.bytes;
+  if (cell.hybrid_mode == 3) return SglangDeepseekV4PoolBytes(cell.dsv4, t.tokens, t.swa_tokens);
   const int64_t per_layer =
       int64_t{cell.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * cell.elem_bytes;
   return (t.tokens + page) * per_layer * cell.n_full +
