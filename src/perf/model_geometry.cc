@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "catalog/quantization.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 
@@ -48,6 +49,12 @@ void SetBytesPerParam(const ModelSpec& m, ModelGeometry* out) {
 }  // namespace
 
 ModelGeometry MakeGeometry(const ModelSpec& m) {
+  if (!m.compress_ratios.empty()) {
+    // DeepSeek-V4's attention reads a sliding window plus compressed (and, on c4 layers,
+    // indexer-selected) KV: the step-time model has no such kernel, so it says so.
+    throw InputError("kvplan: the step-time model does not model " + m.architecture +
+                     "'s compressed sparse attention (sliding window + c4/c128 KV)");
+  }
   ModelGeometry g;
   g.layers = m.num_layers;
   g.hidden = m.hidden_size;
