@@ -227,6 +227,12 @@ constexpr ArchitectureInfo kArchitectures[] = {
     {"DeepseekV4ForCausalLM", "deepseek_v4", "deepseek_v4", ModelFamily::kDeepseekV4},
     // gpt_oss/modeling_gpt_oss.py
     {"GptOssForCausalLM", "gpt_oss", "gpt_oss", ModelFamily::kGptOss},
+    // vLLM nemotron_nas.py (SGLang nemotron_nas.py, #9067): Llama layers, each with its
+    // block_configs entry's KV heads (or no_op attention) and FFN width (or no_op)
+    {"DeciLMForCausalLM", "nemotron-nas", "decilm", ModelFamily::kDeciLm},
+    // vLLM mimo_v2_flash.py (SGLang mimo_v2_flash.py): sliding layers with their own
+    // heads and sizes (swa_*), full layers num_key_value_heads; V head narrower than K
+    {"MiMoV2FlashForCausalLM", "mimo_v2_flash", "mimo_v2_flash", ModelFamily::kMimoV2Flash},
     // gemma2/modeling_gemma2.py
     {"Gemma2ForCausalLM", "gemma2", "gemma2", ModelFamily::kGemma2, "", "", TW::kNone, "",
      kGemmaDefaults},
@@ -562,10 +568,6 @@ struct UnmodelledLayers {
   std::string_view reason;
 };
 constexpr UnmodelledLayers kUnmodelledLayers[] = {
-    // nemotron_nas (vLLM nemotron_nas.py): block_configs give each layer its own
-    // attention (n_heads_in_group, or no_op: no attention, no KV) and FFN width (ffn_mult)
-    {"DeciLMForCausalLM",
-     "per-layer block_configs (layers without attention, each layer's own KV heads and FFN)"},
     // gemma3n/modeling_gemma3n.py: the last num_kv_shared_layers reuse earlier
     // layers' KV (no cache of their own); per-layer embeddings, AltUp, LAuReL
     {"Gemma3nForConditionalGeneration",
@@ -578,10 +580,6 @@ constexpr UnmodelledLayers kUnmodelledLayers[] = {
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
     {"Gemma4ForCausalLM",
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
-    // mimo_v2_flash (vLLM mimo_v2_flash.py): sliding layers use
-    // swa_num_key_value_heads, full layers num_key_value_heads; V head 128, K 192
-    {"MiMoV2FlashForCausalLM",
-     "sliding layers with their own KV heads (swa_num_key_value_heads), V narrower than K"},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -647,6 +645,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kQwen3Next, "linear (gated delta-net) + full", "moe + shared"},
     {ModelFamily::kLlama4, "chunked + full", "moe + shared / dense"},
     {ModelFamily::kMamba2Hybrid, "linear (mamba2 or mamba-1) + full", "moe + shared / dense"},
+    {ModelFamily::kDeciLm, "full (GQA, per-layer KV heads) + no-op", "dense (per-layer width)"},
+    {ModelFamily::kMimoV2Flash, "sliding + full, per-kind KV heads, V < K", "moe, first dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
 };

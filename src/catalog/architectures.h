@@ -23,6 +23,8 @@ enum class ModelFamily {
   kQwen3Next,     // Qwen3-Next: gated delta-net linear layers + gated full attention
   kLlama4,        // Llama-4: chunked local attention on 3 of 4 layers, MoE + shared expert
   kMamba2Hybrid,  // Granite-4.0-H, Nemotron-H, Bamba, Falcon-H1, Jamba: Mamba mixers + attention
+  kDeciLm,        // DeciLM / Nemotron-NAS: per-layer block_configs (KV heads, no_op, FFN width)
+  kMimoV2Flash,   // MiMo-V2-Flash: sliding and full layers with their own heads, MoE
   kEagle,         // EAGLE-1/2 Llama draft
   kEagle3,        // EAGLE-3 Llama draft
 };

@@ -9,6 +9,7 @@
 #include "catalog/config_json_text.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
+#include "catalog/per_layer_config.h"
 #include "catalog/quantization.h"
 #include "catalog/rope_cache.h"
 #include "catalog/vision_towers.h"
@@ -580,6 +581,29 @@ void RefuseRoutedExperts(const Json& cfg, const std::string& origin, const Model
   }
 }
 
+void ReadEagleDraft(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch,
+                    ModelSpec& m) {
+  m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
+  m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
+  m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
+  if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
+    throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
+                     " must be in 1..vocab_size");
+  }
+  m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
+}
+
+// MiMo-V2-Flash: moe_layer_freq is a per-layer list (read by ReadMimoV2Layers), the
+// rest of the MoE as DeepSeek's keys.
+void ReadMimoV2Flash(const Json& cfg, const std::string& origin, ModelSpec& m, LayerPlan& plan) {
+  Json moe = cfg;
+  moe.erase("moe_layer_freq");
+  ReadMoe(moe, origin, m, plan);
+  MimoV2Layers layers = ReadMimoV2Layers(cfg, origin, m);
+  plan.layer_types = std::move(layers.layer_types);
+  plan.moe_layers = std::move(layers.moe_layers);
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -657,16 +681,15 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       plan.llama4 = true;
       ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
       break;
+    case ModelFamily::kDeciLm:
+      ReadDeciLmBlocks(cfg, origin, m);
+      break;
+    case ModelFamily::kMimoV2Flash:
+      ReadMimoV2Flash(cfg, origin, m, plan);
+      break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
-      m.draft_kind = arch.family == ModelFamily::kEagle ? "eagle" : "eagle3";
-      m.norms_per_layer = arch.family == ModelFamily::kEagle ? 1 : 3;
-      m.draft_vocab_size = OptInt(cfg, "draft_vocab_size", origin).value_or(m.vocab_size);
-      if (m.draft_vocab_size <= 0 || m.draft_vocab_size > m.vocab_size) {
-        throw InputError(origin + ": draft_vocab_size " + std::to_string(m.draft_vocab_size) +
-                         " must be in 1..vocab_size");
-      }
-      m.target_hidden_size = OptPositiveInt(cfg, "target_hidden_size", origin, m.hidden_size);
+      ReadEagleDraft(cfg, origin, arch, m);
       break;
   }
 }

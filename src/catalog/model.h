@@ -32,6 +32,27 @@ enum class StateKind {
   kMamba1,         // Mamba-1 mixer (mamba_* fields, mamba_dt_rank): Jamba
 };
 
+// Whether a layer's attention keeps a KV cache of its own.
+enum class LayerKv {
+  kOwn,     // its own K and V (every layer of a uniform model)
+  kNone,    // no attention module at all (DeciLM no_op: no projections, no norm, no KV)
+  kShared,  // reads the KV of an earlier layer (Gemma-3n's last num_kv_shared_layers)
+};
+
+// One decoder layer's attention and MLP shape, for models whose layers differ
+// (DeciLM block_configs, MiMo-V2-Flash's sliding layers, Gemma-3n/4). Fields
+// left 0 / -1 take the model-level value; read through catalog/layer_geometry.h
+// (LayerGeometryAt), never directly.
+struct LayerGeometry {
+  LayerKv kv = LayerKv::kOwn;
+  int kv_source = -1;             // kShared: the layer whose KV this one reads
+  int q_heads = 0;                // attention (query) heads; 0: num_attention_heads
+  int kv_heads = 0;               // K/V heads; 0: num_kv_heads
+  int head_dim = 0;               // Q and K width per head; 0: head_dim
+  int v_head_dim = 0;             // V width per head; 0: v_head_dim
+  int64_t mlp_intermediate = -1;  // dense MLP width; -1: intermediate_size; 0: no MLP (no_op)
+};
+
 // How the checkpoint stores its weights (config.json "quantization_config").
 struct Quantization {
   std::string method;  // "" for none; "fp8", "compressed-tensors", "mxfp4", "awq", "gptq", ...
@@ -106,6 +127,10 @@ struct ModelSpec {
 
   // Per-layer attention kind; size num_layers. All kFull for plain models.
   std::vector<LayerKind> layer_kinds;
+  // Per-layer attention / MLP shape where layers differ; empty (the usual case):
+  // every layer has the model-level geometry. Size num_layers otherwise.
+  // Read it through catalog/layer_geometry.h.
+  std::vector<LayerGeometry> layer_geometry;
   int sliding_window = 0;
 
   int num_nextn_predict_layers = 0;  // MTP heads (DeepSeek-V3) shipped with the checkpoint

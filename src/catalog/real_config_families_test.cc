@@ -401,8 +401,11 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   EXPECT_EQ(find("NemotronHForCausalLM").layers, "linear (mamba2 or mamba-1) + full");
   EXPECT_FALSE(find("KimiLinearForCausalLM").accepted);
   EXPECT_EQ(find("Olmo3ForCausalLM").layers, "sliding + full");
-  EXPECT_FALSE(find("DeciLMForCausalLM").accepted);
-  EXPECT_NE(find("DeciLMForCausalLM").notes.find("block_configs"), std::string::npos);
+  // Layers with their own KV geometry (catalog/layer_geometry.h): modelled.
+  EXPECT_TRUE(find("DeciLMForCausalLM").accepted);
+  EXPECT_EQ(find("DeciLMForCausalLM").layers, "full (GQA, per-layer KV heads) + no-op");
+  EXPECT_TRUE(find("MiMoV2FlashForCausalLM").accepted);
+  EXPECT_EQ(find("MiMoV2FlashForCausalLM").layers, "sliding + full, per-kind KV heads, V < K");
 }
 
 }  // namespace

@@ -161,8 +161,6 @@ TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
 // name with the reason, never planned as uniform layers.
 TEST(RealConfigs, PerLayerGeometryModelsAreRefusedWithTheReason) {
   const std::pair<const char*, const char*> kCases[] = {
-      {"nvidia--Llama-3_3-Nemotron-Super-49B-v1.json", "block_configs"},
-      {"XiaomiMiMo--MiMo-V2-Flash.json", "swa_num_key_value_heads"},
       {"google--gemma-4-26B-A4B.json", "global_head_dim"},
   };
   for (const auto& [file, reason] : kCases) {

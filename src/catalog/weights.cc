@@ -8,6 +8,7 @@
 #include "base/checked_math.h"
 #include "base/units.h"
 #include "catalog/allocator_rounding.h"
+#include "catalog/layer_geometry.h"
 #include "catalog/quantization.h"
 #include "catalog/vision_towers.h"
 #include "kvplan/error.h"
@@ -58,10 +59,6 @@ struct Cost {
     rank_bytes = Add(rank_bytes, o.rank_bytes);
     slack += o.slack;
     return *this;
-  }
-  Cost Times(int64_t n) const {
-    return Cost{Mul(params, n), Mul(bytes, n), Mul(rank_bytes, n),
-                AllocatorSlack{Mul(slack.allocated, n), Mul(slack.reserved, n)}};
   }
   // The rank holds this part as one tensor of rank_bytes (a fused projection).
   void OneRankTensor() { slack = TensorAllocatorSlack(rank_bytes); }
@@ -127,9 +124,11 @@ class Estimator {
     return Cost{n, bytes, CeilDiv(bytes, split)};
   }
 
-  void GqaAttention(Costs& c) const {
-    const int64_t h = m_.hidden_size, hd = m_.head_dim, heads = m_.num_attention_heads;
-    const int64_t kv = m_.num_kv_heads;
+  // One layer's q/k/v/o with that layer's heads and head sizes (layer_geometry.h).
+  void GqaAttention(Costs& c, const LayerGeometry& g) const {
+    const int64_t h = m_.hidden_size, hd = g.head_dim, vhd = g.v_head_dim, heads = g.q_heads;
+    const int64_t kv = g.kv_heads;
+    const int64_t kv_per_rank = kv >= s_.attn_tp ? kv / s_.attn_tp : 1;
     const int64_t in = m_.draft_kind == "eagle3" ? 2 * h : h;  // EAGLE-3 attends over [emb, hidden]
     const int64_t q_out = Mul(heads, hd) * (m_.attention_output_gate ? 2 : 1);
     const bool qz = m_.quant.attention_quantized;
@@ -138,19 +137,20 @@ class Estimator {
     // K/V heads are replicated when kv < attention TP (QKVParallelLinear):
     // each rank keeps kv_per_rank heads' weights.
     if (kv > 0) {  // hand-built specs may leave the geometry empty
-      Cost k = Linear(kv * hd, in, qz, 1);
-      k.rank_bytes = k.bytes / kv * s_.kv_per_rank;
-      qkv += k;
-      qkv += k;
+      for (int64_t dim : {hd, vhd}) {
+        Cost kv_proj = Linear(kv * dim, in, qz, 1);
+        kv_proj.rank_bytes = kv_proj.bytes / kv * kv_per_rank;
+        qkv += kv_proj;
+      }
     }
     qkv.OneRankTensor();  // q, k and v are one qkv_proj tensor on a rank
     a += qkv;
     if (kv <= 0) return;
-    a += Linear(h, heads * hd, qz, s_.attn_tp);
+    a += Linear(h, heads * vhd, qz, s_.attn_tp);
     if (m_.attention_bias) {
       a += Vector(q_out, s_.attn_tp);
-      Cost kb = Vector(2 * kv * hd, 1);
-      kb.rank_bytes = kb.bytes / kv * s_.kv_per_rank;
+      Cost kb = Vector(kv * (hd + vhd), 1);
+      kb.rank_bytes = kb.bytes / kv * kv_per_rank;
       a += kb;
     }
     if (m_.o_proj_bias) a += Vector(h, 1);
@@ -307,7 +307,7 @@ class Estimator {
   // One norm's parameters: RMSNorm a weight, LayerNorm a weight and a bias.
   int64_t NormParams() const { return int64_t{m_.hidden_size} * (m_.norm_bias ? 2 : 1); }
 
-  void Moe(Costs& c) const {
+  void Moe(Costs& c, int layer) const {
     const int64_t h = m_.hidden_size, e = m_.num_experts, inter = m_.moe_intermediate_size;
     const bool qz = m_.quant.experts_quantized;
     Cost one;  // one expert: gate + up + down, or up + down (Nemotron-H's relu2 experts)
@@ -327,7 +327,13 @@ class Estimator {
     // with quant_config=None: deepseek_v2.py MoEGate).
     c[kRouter] += Linear(e, h, false, 1);
     if (m_.router_bias) c[kRouter] += Vector(e, 1);
-    if (m_.routing_bias) c[kRouter] += Vector(e, 1, 4);  // float32 e_score_correction_bias
+    if (layer < m_.num_hash_layers) {
+      // DeepSeek-V4's first num_hash_layers route by token id: a vocab x top-k int32 table
+      // (deepseek_v4.py DeepseekV4MoE tid2eid) instead of the correction bias.
+      c[kRouter] += Vector(Mul(m_.vocab_size, m_.experts_per_token), 1, 4);
+    } else if (m_.routing_bias) {
+      c[kRouter] += Vector(e, 1, 4);  // float32 e_score_correction_bias
+    }
     if (m_.num_shared_experts > 0) {
       DenseMlp(c, int64_t{m_.num_shared_experts} * inter, s_.shared_tp,
                m_.quant.shared_experts_quantized, kSharedExperts);
@@ -339,22 +345,33 @@ class Estimator {
     }
   }
 
-  // mlp: 0 dense, 1 MoE, 2 none (a mixer-only block with norms_without_mlp norms).
-  Costs Layer(bool linear, int mlp) const {
+  // Layer `layer`; mlp: 0 dense, 1 MoE, 2 none (a mixer-only block with
+  // norms_without_mlp norms, or a DeciLM no_op FFN). A DeciLM no_op attention has
+  // neither projections nor its input norm.
+  Costs Layer(int layer, bool linear, int mlp) const {
     Costs c{};
+    const LayerGeometry g = LayerGeometryAt(m_, layer);
+    const bool attention = LayerHasAttention(m_, layer);
     if (linear) {
       LinearAttention(c);
+    } else if (!attention) {
+      // nemotron_nas.py DeciLMDecoderLayer: no self_attn, no input_layernorm.
+    } else if (!m_.compress_ratios.empty()) {
+      Dsv4Attention(c, layer);
     } else if (m_.attention == AttentionKind::kMla) {
       MlaAttention(c);
     } else {
-      GqaAttention(c);
+      GqaAttention(c, g);
     }
+    if (m_.hc_mult > 0) c[kHyperConnections] += Dsv4HyperConnections();
     if (mlp == 1) {
-      Moe(c);
+      Moe(c, layer);
     } else if (mlp == 0) {
-      DenseMlp(c, m_.intermediate_size, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
+      DenseMlp(c, g.mlp_intermediate, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
     }
-    c[kNorms] += Vector((mlp == 2 ? m_.norms_without_mlp : m_.norms_per_layer) * NormParams(), 1);
+    // One of the layer's norms is the attention's (input_layernorm).
+    const int norms = (mlp == 2 ? m_.norms_without_mlp : m_.norms_per_layer) - (attention ? 0 : 1);
+    c[kNorms] += Vector(norms * NormParams(), 1);
     return c;
   }
 
@@ -416,6 +433,11 @@ class Estimator {
       if (also_first) head.NotOnRank();
     }
     c[kLmHead] += head;
+    if (m_.hc_mult > 0) {
+      // deepseek_v4.py DeepseekV4Model: hc_head_fn (hc x hc*hidden), its base and scale, float32.
+      const int64_t hc = m_.hc_mult;
+      c[kHyperConnections] += Vector(Mul(hc, hc * m_.hidden_size) + hc + 1, 1, 4);
+    }
     if (m_.lm_head_bias) c[kLmHead] += Vector(rows, lm_split);  // Phi-2, GPT-J
     return c;
   }
@@ -426,16 +448,6 @@ class Estimator {
   Shards s_{};
   Quantization expert_quant_;
 };
-
-// vllm/distributed/utils.py @v0.10.0 get_pp_indices (SGLang uses the same):
-// num_layers // pp per stage; the remainder goes one each to the stages
-// before the last.
-std::vector<int> StageLayers(int num_layers, int pp) {
-  std::vector<int> layers(pp, num_layers / pp);
-  int remaining = num_layers % pp;
-  for (int i = 2; i < remaining + 2; ++i) layers[pp - i] += 1;
-  return layers;
-}
 
 void CheckParallelism(const ModelSpec& m, const Parallelism& p) {
   if (p.tp < 1 || p.pp < 1 || p.dp < 1 || p.ep < 1) {
@@ -489,35 +501,61 @@ int64_t LoadedBytesPerRank(const ModelSpec& model, const WeightEstimate& w, Load
   return Add(Add(w.bytes_per_rank, slack), rope);
 }
 
+namespace {
+
+// The parts of every decoder layer, priced once per (attention x MLP) class, or
+// once per layer where layers have their own geometry (ModelSpec::layer_geometry).
+class LayerPrices {
+ public:
+  LayerPrices(const ModelSpec& m, const Estimator& est) : m_(m) {
+    // Specs built by hand (not parsed) may leave the per-layer tables empty:
+    // then layers are full attention, and MoE after the first dense ones.
+    const size_t n = static_cast<size_t>(m.num_layers);
+    have_kinds_ = m.layer_kinds.size() == n;
+    have_moe_ = m.layer_is_moe.size() == n;
+    have_mlp_ = m.layer_has_mlp.size() == n;
+    // DeepSeek-V4's layers differ by compress ratio and hash routing: priced one by one.
+    per_layer_ = HasPerLayerGeometry(m) || !m.compress_ratios.empty();
+    if (per_layer_) layers_.resize(n);
+    for (int i = 0; i < m.num_layers; ++i) {
+      const int k = ClassOf(i);
+      Costs& slot = per_layer_ ? layers_[static_cast<size_t>(i)] : cls_[k];
+      if (per_layer_ || !have_[k]) slot = est.Layer(i, k >= 3, k % 3), have_[k] = true;
+    }
+  }
+  const Costs& Of(int layer) const {
+    return per_layer_ ? layers_[static_cast<size_t>(layer)] : cls_[ClassOf(layer)];
+  }
+
+ private:
+  int ClassOf(int i) const {
+    const bool linear = have_kinds_ && m_.layer_kinds[i] == LayerKind::kLinear;
+    const bool moe =
+        have_moe_ ? m_.layer_is_moe[i] : m_.num_experts > 0 && i >= m_.first_k_dense_layers;
+    const bool no_mlp = (have_mlp_ && !m_.layer_has_mlp[i]) ||
+                        (per_layer_ && !moe && LayerGeometryAt(m_, i).mlp_intermediate == 0);
+    const int mlp = no_mlp ? 2 : (moe ? 1 : 0);
+    return (linear ? 3 : 0) + mlp;
+  }
+  static constexpr int kClasses = 6;
+  const ModelSpec& m_;
+  bool have_kinds_ = false, have_moe_ = false, have_mlp_ = false, per_layer_ = false;
+  std::array<Costs, kClasses> cls_{};
+  std::array<bool, kClasses> have_{};
+  std::vector<Costs> layers_;
+};
+
+}  // namespace
+
 WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
   CheckParallelism(model, par);
   Estimator est(model, par);
-  // The (attention kind x MLP kind) layer classes, each priced once.
-  constexpr int kClasses = 6;
-  std::array<Costs, kClasses> cls{};
-  std::array<bool, kClasses> have{};
-  // Specs built by hand (not parsed) may leave the per-layer tables empty:
-  // then layers are full attention, and MoE after the first dense ones.
-  const size_t n = static_cast<size_t>(model.num_layers);
-  const bool have_kinds = model.layer_kinds.size() == n;
-  const bool have_moe = model.layer_is_moe.size() == n;
-  const bool have_mlp = model.layer_has_mlp.size() == n;
-  auto class_of = [&](int i) {
-    bool linear = have_kinds && model.layer_kinds[i] == LayerKind::kLinear;
-    bool moe =
-        have_moe ? model.layer_is_moe[i] : model.num_experts > 0 && i >= model.first_k_dense_layers;
-    int mlp = have_mlp && !model.layer_has_mlp[i] ? 2 : (moe ? 1 : 0);
-    return (linear ? 3 : 0) + mlp;
-  };
-  for (int i = 0; i < model.num_layers; ++i) {
-    int k = class_of(i);
-    if (!have[k]) cls[k] = est.Layer(k >= 3, k % 3), have[k] = true;
-  }
+  const LayerPrices prices(model, est);
   const Costs first = est.FirstStage();
   const Costs last = est.LastStage(par.pp == 1);
 
   WeightEstimate out;
-  out.stage_layers = StageLayers(model.num_layers, par.pp);
+  out.stage_layers = PipelineStageLayers(model.num_layers, par.pp);
   Costs totals{};
   Costs best{};
   int64_t best_bytes = -1;
@@ -528,13 +566,9 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
     if (s == par.pp - 1) {
       for (int k = 0; k < kNumParts; ++k) stage[k] += last[k];
     }
-    std::array<int64_t, kClasses> count{};
-    for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) ++count[class_of(layer)];
-    for (int c = 0; c < kClasses; ++c) {
-      if (count[c] == 0) continue;
-      for (int k = 0; k < kNumParts; ++k) {
-        stage[k] += cls[c][k].Times(count[c]);
-      }
+    for (int n = 0; n < out.stage_layers[s]; ++n, ++layer) {
+      const Costs& one = prices.Of(layer);
+      for (int k = 0; k < kNumParts; ++k) stage[k] += one[k];
     }
     for (int k = 0; k < kNumParts; ++k) {
       totals[k] += Cost{stage[k].params, stage[k].bytes, 0};

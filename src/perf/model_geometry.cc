@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/layer_geometry.h"
 #include "catalog/quantization.h"
 #include "kvplan/error.h"
 
@@ -88,6 +89,11 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
     g.attn_kv_params = 2.0 * h * g.kv_heads * hd;
     g.attn_flops_per_ctx = 2.0 * g.heads * hd + 2.0 * g.heads * vhd;
     g.kv_elems_per_token = g.kv_heads * (hd + vhd);
+    if (HasPerLayerGeometry(m) && m.num_layers > 0) {
+      // Layers with their own KV heads and sizes (or none): the mean over layers.
+      g.kv_elems_per_token =
+          static_cast<double>(KvBytesPerTokenOfLayers(m, 0, m.num_layers, 1, 1)) / m.num_layers;
+    }
     g.kv_heads_for_split = g.kv_heads;
     g.attn_qk_dim = hd;
   }

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "catalog/layer_geometry.h"
 #include "engines/sglang/speculative.h"
 #include "kvplan/error.h"
 
@@ -70,29 +71,70 @@ void MlaCell(const SglangEra& era, int64_t version, const ModelSpec& model, Sgla
   }
 }
 
+// SGLang sizes every layer of a kind with one geometry: model_config.py
+// get_num_kv_heads / head_dim for full layers, get_swa_num_kv_heads /
+// swa_head_dim / swa_v_head_dim for sliding ones (@v0.5.7); DeciLM's count is
+// the set of its attention blocks' counts, refused when they differ
+// (get_total_num_kv_heads, "Variable GQA (VGQA) ..."). The layer of that kind
+// whose geometry it reads; -1 (the model-level fields) when there is none.
+int SglangKindLayer(const ModelSpec& m, LayerKind kind) {
+  int first = -1;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const LayerKind k =
+        i < static_cast<int>(m.layer_kinds.size()) ? m.layer_kinds[i] : LayerKind::kFull;
+    const bool same_kind = k == kind || (kind == LayerKind::kFull && k != LayerKind::kSliding &&
+                                         k != LayerKind::kLinear);
+    if (!same_kind || !LayerHoldsKv(m, i)) continue;
+    if (first < 0) {
+      first = i;
+      continue;
+    }
+    if (LayerKvElementsPerToken(m, i, 1) == LayerKvElementsPerToken(m, first, 1)) continue;
+    if (m.model_type == "nemotron-nas") {
+      throw InputError(
+          "SGLang: Variable GQA (VGQA) is not yet supported for nemotron-nas in sglang");
+    }
+    throw InputError(m.architecture +
+                     ": its layers of one kind have different KV geometries, which SGLang's one "
+                     "pool per kind does not hold (kvplan does not model it)");
+  }
+  return first;
+}
+
 // Grouped-query attention; returns false when the cell is final (the 2026
 // hybrid pool, whose divisor already counts the draft layers).
 bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, SglangCell* c) {
   const int attn_tp = a.enable_dp_attention ? a.tp / a.dp : a.tp;
-  // get_num_kv_heads: max(1, total_kv_heads // attn_tp)
-  c->kv_heads_per_rank = std::max(1, model.num_kv_heads / attn_tp);
-  c->per_layer_bytes =
-      int64_t{c->kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * c->elem_bytes;
+  const int full = SglangKindLayer(model, LayerKind::kFull);
+  c->kv_heads_per_rank = KvHeadsPerRank(LayerGeometryAt(model, full).kv_heads, attn_tp);
+  c->per_layer_bytes = LayerKvBytesPerToken(model, full, attn_tp, c->elem_bytes);
+  c->swa_layer_bytes = c->per_layer_bytes;
   if (SglangUsesHybridSwa(model, era.swa_mode)) {
     c->hybrid_mode = era.swa_mode;
     c->swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
     c->n_full = model.NumLayersOfKind(LayerKind::kFull);
     c->n_swa = model.NumLayersOfKind(LayerKind::kSliding);
+    c->swa_layer_bytes = LayerKvBytesPerToken(model, SglangKindLayer(model, LayerKind::kSliding),
+                                              attn_tp, c->elem_bytes);
+    if (c->hybrid_mode == 1 && c->swa_layer_bytes != c->per_layer_bytes) {
+      // v0.5.x set_num_token_hybrid splits one all-layer cell; kvplan has not checked
+      // how those releases size sliding layers with their own KV heads.
+      throw InputError(model.architecture +
+                       ": SGLang's sliding-window pool with per-kind KV heads is modelled from "
+                       "v0.5.7 (the per-kind cell, #18039); this release is older");
+    }
   }
   if (c->hybrid_mode == 2) {
     // pool_configurator.py HybridSWAPoolConfigurator (#18039, 2026-02):
     // budget // (F*(n_full + draft_full) + r*S*n_swa)
-    const double per_layer = static_cast<double>(c->per_layer_bytes);
-    c->hybrid_divisor =
-        per_layer * (c->n_full + c->draft_layers) + c->swa_ratio * per_layer * c->n_swa;
+    const double f = static_cast<double>(c->per_layer_bytes);
+    const double s = static_cast<double>(c->swa_layer_bytes);
+    c->hybrid_divisor = f * (c->n_full + c->draft_layers) + c->swa_ratio * s * c->n_swa;
     c->bytes = static_cast<int64_t>(c->hybrid_divisor);
     return false;
   }
+  // memory_pool.py MHATokenToKVPool: one K and one V buffer for each of the
+  // layer_num layers, DeciLM's no-op attention layers included.
   c->base_bytes = c->per_layer_bytes * c->layers;
   c->bytes = c->base_bytes;
   return true;
@@ -103,6 +145,13 @@ bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
                           const SglangArgs& a, const ModelSpec* draft) {
   SglangCell c;
+  if (model.model_type == "nemotron-nas" && version < SglangVersionKey(0, 5, 1)) {
+    // models/nemotron_nas.py arrived with #9067 (merged mid-August 2025, after
+    // v0.5.0 [inferred from the PR dates]); older releases refuse the architecture.
+    throw InputError(
+        "SGLang before v0.5.1: Model architectures ['DeciLMForCausalLM'] are not supported for "
+        "now.");
+  }
   c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
   // v0.4.6 counts num_hidden_layers; v0.4.7+ the PP-local num_effective_layers.
   int layers = era.pp_local_layers ? SglangStageLayers(model.num_layers, a.pp) : model.num_layers;
@@ -142,7 +191,7 @@ std::string SglangCellFormula(const SglangCell& c, const ModelSpec& model) {
   if (c.hybrid_mode == 2) {
     return fmt::format(
         "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = {:.1f}",
-        c.per_layer_bytes, c.n_full, c.draft_layers, c.swa_ratio, c.per_layer_bytes, c.n_swa,
+        c.per_layer_bytes, c.n_full, c.draft_layers, c.swa_ratio, c.swa_layer_bytes, c.n_swa,
         c.hybrid_divisor);
   }
   if (c.mla) {

@@ -27,6 +27,7 @@ struct SglangCell {
   double hybrid_divisor = 0;
   // The terms, for the formula text.
   int64_t per_layer_bytes = 0;  // GQA: kv heads/rank * (head_dim + v_head_dim) * elem
+  int64_t swa_layer_bytes = 0;  // the same for a sliding layer (MiMo-V2-Flash: its own heads)
   int64_t base_bytes = 0;       // before the indexer and the draft layers
   int64_t indexer_bytes = 0;    // DSA indexer cache (#11309)
   bool dsa_fp8_layout = false;  // DSA/NSA fp8 latent + scales + bf16 rope

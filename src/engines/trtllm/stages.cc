@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/layer_geometry.h"
 #include "catalog/sharding.h"
 #include "catalog/weights.h"
 #include "engines/common/runtime_estimates.h"
@@ -93,6 +94,11 @@ TrtllmTerms TrtllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const 
 // DP), kv_factor 2; MLA head_dim = kv_lora_rank + rope dim, kv_factor 1.
 TrtllmCell TrtllmCellSize(const ModelSpec& m, const TrtllmArgs& a, const TrtllmDefaults& d) {
   TrtllmCell c;
+  if (HasPerLayerGeometry(m)) {
+    // kvplan has not checked TensorRT-LLM's per-layer KV heads (num_kv_heads_per_layer).
+    throw InputError(m.architecture +
+                     ": layers with their own KV geometry are not modelled for TensorRT-LLM");
+  }
   int per_rank = static_cast<int>(CeilDiv(m.num_layers, a.pp));
   for (int i = 0; i < per_rank; ++i) {
     bool linear =

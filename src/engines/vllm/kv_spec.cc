@@ -6,28 +6,23 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/layer_geometry.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
 
-// vllm/config/model.py get_num_kv_heads @v0.10: MLA keeps one latent "head";
-// otherwise max(1, total // tp) (heads are replicated when tp > kv heads).
-int64_t KvHeadsPerRank(const ModelSpec& m, int tp) {
-  if (m.attention == AttentionKind::kMla) return 1;
-  return std::max<int64_t>(1, m.num_kv_heads / tp);
-}
-
-int64_t LayerBytesPerToken(const ModelSpec& m, int tp, const std::string& dtype, int dtype_bytes) {
-  if (m.attention == AttentionKind::kMla) {
-    // vllm/v1/attention/backends/mla/flashmla_sparse.py: fp8_ds_mla stores 656 B per token.
-    if (dtype == "fp8_ds_mla") return 656;
-    // kv_cache_interface.py MLAAttentionSpec @bc8282e6: head_size = kv_lora_rank + rope dim.
-    return static_cast<int64_t>(m.kv_lora_rank + m.qk_rope_head_dim) * dtype_bytes;
-  }
-  int v_dim = m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
-  // kv_cache_interface.py FullAttentionSpec: num_kv_heads * (head_size + head_size_v) * dtype.
-  return KvHeadsPerRank(m, tp) * (m.head_dim + v_dim) * dtype_bytes;
+// One layer's page of a one-token block. vllm/config/model.py get_num_kv_heads
+// @v0.10: MLA keeps one latent "head"; otherwise max(1, total // tp) (heads are
+// replicated when tp > kv heads); each Attention layer is built with its own
+// heads and sizes, so its spec carries them (nemotron_nas.py, mimo_v2_flash.py).
+int64_t LayerBytesPerToken(const ModelSpec& m, int layer, int tp, const std::string& dtype,
+                           int dtype_bytes) {
+  // vllm/v1/attention/backends/mla/flashmla_sparse.py: fp8_ds_mla stores 656 B per token.
+  if (m.attention == AttentionKind::kMla && dtype == "fp8_ds_mla") return 656;
+  // kv_cache_interface.py MLAAttentionSpec @bc8282e6: head_size = kv_lora_rank + rope dim;
+  // FullAttentionSpec: num_kv_heads * (head_size + head_size_v) * dtype.
+  return LayerKvBytesPerToken(m, layer, tp, dtype_bytes);
 }
 
 // deepseek_v2.py DeepseekV32IndexerCache @v0.11.0: one MLAAttentionSpec per layer of
@@ -70,6 +65,21 @@ void BuildGroups(VllmKvSpec* s) {
   }
 }
 
+// kv_cache_utils.py unify_kv_cache_spec_page_size @v0.10.2: a layer whose page is
+// smaller than the largest gets block_size * (largest // its page) tokens per block;
+// NotImplementedError when the largest is not a multiple of it.
+void UnifyAttentionPages(int64_t max_bytes, VllmKvSpec* s) {
+  for (VllmKvLayer& l : s->layers) {
+    if (l.bytes_per_token <= 0 || l.bytes_per_token == max_bytes) continue;
+    if (max_bytes % l.bytes_per_token != 0) {
+      throw InputError(
+          "vLLM: NotImplementedError: The page size of the layer is not divisible by the "
+          "maximum page size. Cannot unify by adjusting block_size.");
+    }
+    l.block_size = s->block_size * (max_bytes / l.bytes_per_token);
+  }
+}
+
 }  // namespace
 
 int64_t VllmKvSpec::BytesPerTokenAllLayers() const {
@@ -105,7 +115,17 @@ int64_t VllmKvSpec::StateBytes() const {
 
 int64_t VllmAttentionBytesPerToken(const ModelSpec& model, int tp,
                                    const std::string& kv_cache_dtype) {
-  return LayerBytesPerToken(model, tp, kv_cache_dtype, VllmKvDtypeBytes(kv_cache_dtype, model));
+  // The largest attention page (unify_kv_cache_spec_page_size pads to the largest).
+  const int dtb = VllmKvDtypeBytes(kv_cache_dtype, model);
+  int64_t most = LayerBytesPerToken(model, -1, tp, kv_cache_dtype, dtb);
+  if (!HasPerLayerGeometry(model)) return most;
+  most = 0;
+  for (int i = 0; i < model.num_layers; ++i) {
+    if (LayerHoldsKv(model, i)) {
+      most = std::max(most, LayerBytesPerToken(model, i, tp, kv_cache_dtype, dtb));
+    }
+  }
+  return most;
 }
 
 int VllmKvDtypeBytes(const std::string& d, const ModelSpec& model) {
@@ -126,7 +146,7 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
   s.dtype = opt.kv_cache_dtype == "auto"
                 ? (model.torch_dtype.empty() ? "bfloat16" : model.torch_dtype)
                 : opt.kv_cache_dtype;
-  int64_t per_layer = LayerBytesPerToken(model, opt.tp, opt.kv_cache_dtype, dtb);
+  const int64_t per_layer = LayerBytesPerToken(model, -1, opt.tp, opt.kv_cache_dtype, dtb);
   // Pipeline stages: the stage with the most layers (vllm/distributed/utils.py get_pp_indices).
   int layers_here = static_cast<int>(CeilDiv(model.num_layers, opt.pp));
   const VllmKvLayer indexer{LayerKind::kFull, IndexerBytesPerToken(model), 0, 0, true};
@@ -138,8 +158,12 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
       if (opt.mamba_page_bytes > 0) s.layers.push_back({k, 0, 0, opt.mamba_page_bytes, false});
       continue;
     }
+    // gpu_model_runner.py get_kv_cache_spec: a layer without an Attention module (DeciLM
+    // no_op) has no spec, nor one that reads another layer's KV (kv_sharing_target_layer_name).
+    if (!LayerHoldsKv(model, i)) continue;
     if (!opt.hybrid_allocator && k != LayerKind::kFull) k = LayerKind::kFull;
-    s.layers.push_back({k, per_layer, k == LayerKind::kFull ? 0 : model.sliding_window});
+    s.layers.push_back({k, LayerBytesPerToken(model, i, opt.tp, opt.kv_cache_dtype, dtb),
+                        k == LayerKind::kFull ? 0 : model.sliding_window});
     if (opt.dsa_indexer) s.layers.push_back(indexer);
   }
   // MTP layers are DeepSeek decoder layers, indexer included [inferred: deepseek_mtp.py].
@@ -148,10 +172,12 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
     if (opt.dsa_indexer) s.layers.push_back(indexer);
   }
   if (opt.draft != nullptr) {
-    int64_t draft_layer = LayerBytesPerToken(*opt.draft, opt.tp, opt.kv_cache_dtype,
-                                             VllmKvDtypeBytes(opt.kv_cache_dtype, *opt.draft));
+    const int draft_dtb = VllmKvDtypeBytes(opt.kv_cache_dtype, *opt.draft);
     for (int i = 0; i < opt.draft->num_layers; ++i) {
-      s.layers.push_back({LayerKind::kFull, draft_layer, 0});
+      if (!LayerHoldsKv(*opt.draft, i)) continue;
+      s.layers.push_back({LayerKind::kFull,
+                          LayerBytesPerToken(*opt.draft, i, opt.tp, opt.kv_cache_dtype, draft_dtb),
+                          0});
     }
   }
   if (s.layers.empty()) throw InputError("the model has no attention layers that hold a KV cache");
@@ -167,6 +193,7 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
   }
   int64_t max_bytes = 0;
   for (const VllmKvLayer& l : s.layers) max_bytes = std::max(max_bytes, l.bytes_per_token);
+  if (s.hybrid) UnifyAttentionPages(max_bytes, &s);
   // The state page is padded to the attention page (engines/vllm/hybrid.h), so both are equal.
   s.page_bytes = std::max(s.block_size * max_bytes, opt.mamba_page_bytes);
   s.state_pages_per_request = opt.mamba_pages_per_request;
@@ -175,17 +202,18 @@ VllmKvSpec BuildVllmKvSpec(const ModelSpec& model, const VllmKvOptions& opt) {
 }
 
 int64_t VllmLayerMaxMemory(const VllmKvSpec& s, const VllmKvLayer& l, int64_t mml, int64_t mnbt) {
-  int64_t page = s.block_size * l.bytes_per_token;
+  const int64_t block = l.block_size > 0 ? l.block_size : s.block_size;
+  const int64_t page = block * l.bytes_per_token;
   switch (l.kind) {
     case LayerKind::kSliding: {
       // kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes @v0.10.
       int64_t tokens = std::min(l.window - 1 + mnbt, mml);
-      return (CeilDiv(tokens, s.block_size) + 1) * page;
+      return (CeilDiv(tokens, block) + 1) * page;
     }
     case LayerKind::kChunked: {
       // kv_cache_interface.py ChunkedLocalAttentionSpec.max_memory_usage_bytes.
       int64_t tokens = std::min(l.window + mnbt, mml);
-      return CeilDiv(tokens, s.block_size) * page;
+      return CeilDiv(tokens, block) * page;
     }
     case LayerKind::kLinear:
       // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.10.2: one block per
@@ -193,7 +221,7 @@ int64_t VllmLayerMaxMemory(const VllmKvSpec& s, const VllmKvLayer& l, int64_t mm
       return l.state_bytes * s.state_pages_per_request;
     default:
       // kv_cache_interface.py FullAttentionSpec.max_memory_usage_bytes.
-      return CeilDiv(mml, s.block_size) * page;
+      return CeilDiv(mml, block) * page;
   }
 }
 

@@ -19,6 +19,9 @@ struct VllmKvLayer {
   int64_t window = 0;           // sliding window / attention chunk (tokens)
   int64_t state_bytes = 0;      // kLinear: the (padded) mamba state page, one per request
   bool indexer = false;         // a DeepSeek-V3.2 indexer K cache (its own spec per layer)
+  // Tokens per block of this layer: 0 = the spec's block_size; larger where the hybrid
+  // allocator unified a smaller page with the largest (MiMo-V2-Flash's full layers).
+  int64_t block_size = 0;
 };
 
 struct VllmKvSpec {
