@@ -334,6 +334,20 @@ void ReadCompressRatios(const Json& cfg, const std::string& origin, ModelSpec& m
   }
 }
 
+// DeepSeek-V2/V3/V3.2 (MLA) and DeepSeek-V4 (compressed attention): the same MoE fields.
+void ReadDeepseekFamily(ModelFamily family, const Json& cfg, const std::string& origin,
+                        ModelSpec& m, LayerPlan& plan) {
+  ReadMoe(cfg, origin, m, plan);
+  if (family == ModelFamily::kDeepseek) return ReadMla(cfg, origin, m);
+  ReadDeepseekV4Attention(cfg, origin, m);
+  ReadCompressRatios(cfg, origin, m);
+  // vLLM deepseek_v4.py: a ratio-0 layer sees the window only; the others the whole
+  // context, compressed (engines/*: DeepSeek-V4's own pools, never these kinds alone).
+  for (int r : m.compress_ratios) {
+    plan.layer_types.push_back(r == 0 ? "sliding_attention" : "full_attention");
+  }
+}
+
 void ReadVision(const Json& root, const std::string& origin, ModelSpec& m) {
   const Json* vision = OptObject(root, "vision_config", origin);
   if (vision == nullptr) return;
@@ -616,18 +630,8 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       m.qk_norm = m.qk_norm || OptBool(cfg, "use_qk_norm", origin).value_or(false);
       break;
     case ModelFamily::kDeepseek:
-      ReadMoe(cfg, origin, m, plan);
-      ReadMla(cfg, origin, m);
-      break;
     case ModelFamily::kDeepseekV4:
-      ReadMoe(cfg, origin, m, plan);
-      ReadDeepseekV4Attention(cfg, origin, m);
-      ReadCompressRatios(cfg, origin, m);
-      // vLLM deepseek_v4.py: a ratio-0 layer sees the window only; the others the whole
-      // context, compressed (engines/*: DeepSeek-V4's own pools, never these kinds alone).
-      for (int r : m.compress_ratios) {
-        plan.layer_types.push_back(r == 0 ? "sliding_attention" : "full_attention");
-      }
+      ReadDeepseekFamily(arch.family, cfg, origin, m, plan);
       break;
     case ModelFamily::kGptOss:
       ReadMoe(cfg, origin, m, plan);
