@@ -140,7 +140,7 @@ void DescribeSglangSettings(const SglangStages& s, const ModelSpec& model, const
   r->settings.push_back(
       {"--max-running-requests",
        s.verdict.ok ? std::to_string(s.running.max_running_requests) : "not reached",
-       a.max_running_requests.has_value(), RequestsRuleText(s)});
+       a.max_running_requests.has_value() && !s.launch.deepseek_v4_requests, RequestsRuleText(s)});
   const int64_t graph_max_bs = s.slack.graph_max_bs;
   r->settings.push_back(
       {"--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
