@@ -232,6 +232,10 @@ constexpr ArchitectureInfo kArchitectures[] = {
     {"DeepseekV3ForCausalLM", "deepseek_v3", "deepseek", ModelFamily::kDeepseek},
     {"DeepseekV32ForCausalLM", "deepseek_v32", "deepseek", ModelFamily::kDeepseek},
     {"KimiK2ForCausalLM", "kimi_k2", "deepseek", ModelFamily::kDeepseek},
+    // DeepSeek-V4 (vLLM model_executor/models/deepseek_v4.py, SGLang models/deepseek_v4.py):
+    // a 128-token sliding window in every layer plus compressed KV where compress_ratios
+    // says (4 with an indexer, 128 without), grouped low-rank output, hyper-connections
+    {"DeepseekV4ForCausalLM", "deepseek_v4", "deepseek_v4", ModelFamily::kDeepseekV4},
     // gpt_oss/modeling_gpt_oss.py
     {"GptOssForCausalLM", "gpt_oss", "gpt_oss", ModelFamily::kGptOss},
     // vLLM nemotron_nas.py (SGLang nemotron_nas.py, #9067): Llama layers, each with its
@@ -596,9 +600,6 @@ constexpr UnmodelledLayers kUnmodelledLayers[] = {
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
     {"Gemma4ForCausalLM",
      "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
-    // deepseek_v4 (DeepSeek-V4 inference code): per-layer KV compression
-    // (compress_ratios) beside a sliding window, hyper-connections
-    {"DeepseekV4ForCausalLM", "per-layer compressed attention (compress_ratios)"},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -654,6 +655,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kDense, "full (MHA/GQA/MQA)", "dense"},
     {ModelFamily::kMoe, "full (GQA)", "moe (+ shared, first-k dense)"},
     {ModelFamily::kDeepseek, "mla (+ indexer on V3.2)", "moe + shared, first-k dense"},
+    {ModelFamily::kDeepseekV4, "sliding + compressed (c4 + indexer, c128)",
+     "moe + shared, hash-routed first layers"},
     {ModelFamily::kGptOss, "sliding + full, sinks", "moe"},
     {ModelFamily::kGemma2, "sliding + full", "dense"},
     {ModelFamily::kGemma3, "sliding + full", "dense"},

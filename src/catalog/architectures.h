@@ -16,6 +16,7 @@ enum class ModelFamily {
   kDense,         // Llama, Mistral, Qwen2, Qwen3, Phi-3, Granite, OLMo-2, Gemma: GQA + dense MLP
   kMoe,           // Mixtral, Qwen2-MoE, Qwen3-MoE, GLM-4.5: GQA + routed experts
   kDeepseek,      // DeepSeek-V2/V3/V3.2, Kimi-K2: MLA + MoE with shared experts
+  kDeepseekV4,    // DeepSeek-V4: sliding window + compressed KV per layer, hyper-connections
   kGptOss,        // gpt-oss: alternating sliding/full GQA with sinks, mxfp4 experts
   kGemma2,        // Gemma-2: alternating sliding/full, 4 norms per layer
   kGemma3,        // Gemma-3 (text or ForConditionalGeneration with a SigLIP tower)

@@ -273,6 +273,81 @@ void ReadMla(const Json& cfg, const std::string& origin, ModelSpec& m) {
   m.index_n_heads = OptPositiveInt(cfg, "index_n_heads", origin, m.index_head_dim > 0 ? 64 : 0);
 }
 
+// DeepSeek-V4's attention: one 512-wide latent (num_key_value_heads 1) that is K and V,
+// kept over a sliding window in every layer and compressed where compress_ratios says.
+// vLLM's DeepseekV4Config (transformers_utils/configs/deepseek_v4.py) gives no defaults
+// but max_position_embeddings and the rope fields: the rest is required, as here.
+void ReadDeepseekV4Attention(const Json& cfg, const std::string& origin, ModelSpec& m) {
+  auto need = [&](const char* key) {
+    return ToInt(RequirePositive(cfg, key, origin), key, origin);
+  };
+  m.attention = AttentionKind::kMla;
+  m.q_lora_rank = need("q_lora_rank");
+  m.o_lora_rank = need("o_lora_rank");
+  m.o_groups = need("o_groups");
+  m.qk_rope_head_dim = need("qk_rope_head_dim");
+  m.hc_mult = need("hc_mult");
+  m.sliding_window = need("sliding_window");
+  // vLLM deepseek_v4.py DeepseekV4Attention: nope = head_dim - rope; the cached latent and
+  // the value are head_dim wide (kvplan's MLA convention: kv_lora_rank + rope = the latent).
+  if (m.qk_rope_head_dim >= m.head_dim || m.num_attention_heads % m.o_groups != 0) {
+    throw InputError(origin +
+                     ": DeepSeek-V4 needs qk_rope_head_dim < head_dim and o_groups "
+                     "dividing num_attention_heads");
+  }
+  m.qk_nope_head_dim = m.head_dim - m.qk_rope_head_dim;
+  m.kv_lora_rank = m.qk_nope_head_dim;
+  m.v_head_dim = m.head_dim;
+  m.num_hash_layers = OptPositiveInt(cfg, "num_hash_layers", origin, 0);
+  // vLLM deepseek_v4.py DeepseekV4FP8Config.expert_dtype: "fp4" when absent.
+  m.expert_dtype = OptString(cfg, "expert_dtype", origin).value_or("fp4");
+  if (m.expert_dtype != "fp4" && m.expert_dtype != "fp8") {
+    throw InputError(origin + ": DeepSeek-V4 expert_dtype \"" + m.expert_dtype +
+                     "\" is not fp4 or fp8");
+  }
+}
+
+// compress_ratios: one entry per layer and then one per MTP layer (the real configs end
+// with the MTP layer's 0); 0 is the sliding window alone, 4 adds compressed KV with an
+// indexer, 128 compressed KV without (vLLM deepseek_v4_attention.py accepts 1, 4, 128).
+void ReadCompressRatios(const Json& cfg, const std::string& origin, ModelSpec& m) {
+  const std::vector<int64_t> ratios = IntList(cfg, "compress_ratios", origin);
+  const size_t layers = static_cast<size_t>(m.num_layers);
+  if (ratios.size() != layers && ratios.size() != layers + m.num_nextn_predict_layers) {
+    throw InputError(origin + ": compress_ratios has " + std::to_string(ratios.size()) +
+                     " entries but num_hidden_layers is " + std::to_string(m.num_layers));
+  }
+  for (size_t i = 0; i < layers; ++i) {
+    const int64_t r = ratios[i];
+    if (r != 0 && r != 1 && r != 4 && r != 128) {
+      throw InputError(origin + ": compress_ratios entry " + std::to_string(r) +
+                       " is not 0, 4 or 128 (the ratios DeepSeek-V4's kernels take)");
+    }
+    m.compress_ratios.push_back(r == 1 ? 0 : static_cast<int>(r));
+  }
+  const bool indexer =
+      std::find(m.compress_ratios.begin(), m.compress_ratios.end(), 4) != m.compress_ratios.end();
+  if (indexer) {
+    m.index_head_dim =
+        ToInt(RequirePositive(cfg, "index_head_dim", origin), "index_head_dim", origin);
+    m.index_n_heads = ToInt(RequirePositive(cfg, "index_n_heads", origin), "index_n_heads", origin);
+  }
+}
+
+// DeepSeek-V2/V3/V3.2 (MLA) and DeepSeek-V4 (compressed attention): the same MoE fields.
+void ReadDeepseekFamily(ModelFamily family, const Json& cfg, const std::string& origin,
+                        ModelSpec& m, LayerPlan& plan) {
+  ReadMoe(cfg, origin, m, plan);
+  if (family == ModelFamily::kDeepseek) return ReadMla(cfg, origin, m);
+  ReadDeepseekV4Attention(cfg, origin, m);
+  ReadCompressRatios(cfg, origin, m);
+  // vLLM deepseek_v4.py: a ratio-0 layer sees the window only; the others the whole
+  // context, compressed (engines/*: DeepSeek-V4's own pools, never these kinds alone).
+  for (int r : m.compress_ratios) {
+    plan.layer_types.push_back(r == 0 ? "sliding_attention" : "full_attention");
+  }
+}
+
 void ReadVision(const Json& root, const std::string& origin, ModelSpec& m) {
   const Json* vision = OptObject(root, "vision_config", origin);
   if (vision == nullptr) return;
@@ -608,8 +683,8 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       m.qk_norm = m.qk_norm || OptBool(cfg, "use_qk_norm", origin).value_or(false);
       break;
     case ModelFamily::kDeepseek:
-      ReadMoe(cfg, origin, m, plan);
-      ReadMla(cfg, origin, m);
+    case ModelFamily::kDeepseekV4:
+      ReadDeepseekFamily(arch.family, cfg, origin, m, plan);
       break;
     case ModelFamily::kGptOss:
       ReadMoe(cfg, origin, m, plan);

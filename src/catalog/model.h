@@ -165,6 +165,15 @@ struct ModelSpec {
   bool expert_bias = false;            // expert projections carry biases (gpt-oss)
   bool shared_expert_gate = false;     // sigmoid gate on the shared expert (Qwen2-MoE, Qwen3-Next)
   int index_n_heads = 0;               // DeepSeek-V3.2 indexer heads
+  // DeepSeek-V4 (family "deepseek_v4"): every layer attends over a sliding window of
+  // sliding_window raw tokens plus, where compress_ratios[i] is r > 0, one compressed
+  // KV row per r tokens (r == 4 layers also have an indexer). Empty for other models;
+  // size num_layers otherwise (the config's trailing entry for the MTP layer dropped).
+  std::vector<int> compress_ratios;
+  int o_lora_rank = 0, o_groups = 0;  // grouped low-rank output projection
+  int hc_mult = 0;                    // hyper-connection streams (hc_mult x hidden residual)
+  int num_hash_layers = 0;            // first MoE layers routed by a token-id hash table
+  std::string expert_dtype;           // "fp4" (MXFP4 experts) or "fp8"
   // Qwen3-Next gated delta-net (LayerKind::kLinear) geometry.
   int linear_num_key_heads = 0, linear_num_value_heads = 0;
   int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;

@@ -118,7 +118,6 @@ const std::map<std::string, std::string>& NotBundled() {
       {"deepseek-ai/DeepSeek-V2-Lite-Chat", "only code fixtures that retype its fields"},
       {"deepseek-ai/DeepSeek-V3.2-Exp", "no public copy found (DeepSeek-V3.2 is bundled)"},
       {"deepseek-ai/DeepSeek-V3.2-Exp-16L64E", "a cut-down test checkpoint, not a Hub model"},
-      {"deepseek-ai/DeepSeek-V4-Pro", "DeepseekV4ForCausalLM is not an accepted architecture"},
       {"google/gemma-3-4b-it", "no byte-faithful public copy found"},
       {"meta-llama/Llama-3.1-70B-Instruct", "only the base Meta-Llama-3.1-70B file was found"},
       {"meta-llama/Llama-3.2-11B-Vision", "MllamaForConditionalGeneration is not accepted"},

@@ -162,7 +162,6 @@ TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
 TEST(RealConfigs, PerLayerGeometryModelsAreRefusedWithTheReason) {
   const std::pair<const char*, const char*> kCases[] = {
       {"google--gemma-4-26B-A4B.json", "global_head_dim"},
-      {"deepseek-ai--DeepSeek-V4-Flash.json", "compress_ratios"},
   };
   for (const auto& [file, reason] : kCases) {
     std::string e;

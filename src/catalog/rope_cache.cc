@@ -107,6 +107,13 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
   if (m.family == "gemma3" || cfg.contains("rope_local_base_freq")) {
     rows = CheckedAdd(rows, m.max_position_embeddings, "the model's rotary tables");
   }
+  // DeepSeek-V4 (vllm/model_executor/models/deepseek_v4.py @023da1f DeepseekV4Attention):
+  // compressed layers rotate with compress_rope_theta, the others with rope_theta: two tables
+  // when the model has both kinds of layer.
+  const auto& r = m.compress_ratios;
+  if (std::count(r.begin(), r.end(), 0) > 0 && std::count(r.begin(), r.end(), 0) < std::ssize(r)) {
+    rows = CheckedAdd(rows, rows, "the model's rotary tables");
+  }
   return CheckedMul(rows, columns, "the model's rotary tables");
 }
 

@@ -35,6 +35,7 @@ enum Part {
   kRouter,
   kNorms,
   kLmHead,
+  kHyperConnections,
   kNumParts
 };
 
@@ -42,7 +43,7 @@ enum Part {
 // keeps them inline (EstimateWeights runs inside every plan).
 constexpr std::array<const char*, kNumParts> kPartNames = {
     "embedding", "vision tower",   "draft fc", "attention", "linear attn", "dense mlp",
-    "experts",   "shared experts", "router",   "norms",     "lm_head"};
+    "experts",   "shared experts", "router",   "norms",     "lm_head",     "hyper-conn"};
 
 struct Cost {
   Cost() = default;
@@ -91,11 +92,29 @@ class Estimator {
     // --enable-expert-parallel: ep == tp * dp and no TP inside an expert.
     s_.expert_ep = std::max(1, p.ep);
     s_.expert_tp = std::max(1, p.tp / s_.expert_ep);
+    expert_quant_ = ExpertQuantization(m);
+  }
+
+  // How the routed experts are stored: the checkpoint's method, except DeepSeek-V4's
+  // expert_dtype "fp4" (MXFP4 e2m1 with a ue8m0 scale per 32 values beside fp8-block linears:
+  // vLLM deepseek_v4.py DeepseekV4FP8Config, Mxfp4MoEMethod).
+  static Quantization ExpertQuantization(const ModelSpec& m) {
+    if (m.compress_ratios.empty() || m.expert_dtype != "fp4" || !m.quant.IsQuantized()) {
+      return m.quant;
+    }
+    Quantization q = m.quant;
+    q.method = "mxfp4", q.format = "e2m1";
+    q.weight_bits = 4, q.group_size = 32, q.scale_bytes = 1, q.block_n = q.block_k = 0;
+    return q;
   }
 
   // A linear layer [out x in] whose output (or input) dimension is split `split` ways.
   Cost Linear(int64_t out, int64_t in, bool quantized, int64_t split) const {
-    int64_t bytes = LinearBytes(m_.quant, quantized, out, in, m_.dtype_bytes);
+    return LinearOf(m_.quant, out, in, quantized, split);
+  }
+  Cost LinearOf(const Quantization& q, int64_t out, int64_t in, bool quantized,
+                int64_t split) const {
+    int64_t bytes = LinearBytes(q, quantized, out, in, m_.dtype_bytes);
     const int64_t rank = CeilDiv(bytes, split);
     return Cost{Mul(out, in), bytes, rank, TensorAllocatorSlack(rank)};
   }
@@ -166,6 +185,53 @@ class Estimator {
       a += Vector(2 * int64_t{m_.index_head_dim}, 1);
       a += Linear(m_.index_n_heads, h, false, 1);
     }
+  }
+
+  // DeepSeek-V4 attention (vLLM models/deepseek_v4.py DeepseekV4Attention @023da1f): wq_a and
+  // wkv fused and replicated, wq_b and the grouped low-rank output (wo_a, wo_b) split by
+  // attention TP, float32 sinks; a compressor where the layer compresses and, on c4 layers,
+  // the indexer with a compressor of its own (layers/deepseek_v4_attention.py @0a291a2).
+  void Dsv4Attention(Costs& c, int layer) const {
+    const int64_t h = m_.hidden_size, heads = m_.num_attention_heads, hd = m_.head_dim;
+    const int64_t q = m_.q_lora_rank, groups = m_.o_groups, o = m_.o_lora_rank;
+    const bool qz = m_.quant.attention_quantized;
+    Cost& a = c[kAttention];
+    a += Linear(q + hd, h, qz, 1);                                     // fused_wqa_wkv
+    a += Vector(q + hd, 1);                                            // q_norm, kv_norm
+    a += Linear(Mul(heads, hd), q, qz, s_.attn_tp);                    // wq_b
+    a += Linear(groups * o, Mul(heads, hd) / groups, qz, s_.attn_tp);  // wo_a
+    a += Linear(h, groups * o, qz, s_.attn_tp);                        // wo_b
+    a += Vector(heads, s_.attn_tp, 4);                                 // attn_sink
+    // An MTP draft's layer (past the list) has the window alone, as the config's trailing 0.
+    const size_t i = static_cast<size_t>(layer);
+    const int ratio = i < m_.compress_ratios.size() ? m_.compress_ratios[i] : 0;
+    if (ratio > 0) a += Dsv4Compressor(ratio, hd);
+    if (ratio == 4) {
+      const int64_t ih = m_.index_n_heads, id = m_.index_head_dim;
+      a += Linear(ih * id, q, qz, 1);  // indexer wq_b (replicated)
+      a += Linear(ih, h, false, 1);    // weights_proj (quant_config=None)
+      a += Vector(2 * id, 1);          // k_norm (LayerNorm)
+      a += Dsv4Compressor(4, id);
+    }
+  }
+
+  // layers/deepseek_compressor.py @0de10a2 DeepseekCompressor: the kv and gate projections
+  // (quant_config=None, replicated), ape (float32, one row per position in the window) and
+  // the norm; c4 windows overlap, doubling the projections (coff 2).
+  Cost Dsv4Compressor(int ratio, int64_t dim) const {
+    const int64_t coff = ratio == 4 ? 2 : 1;
+    Cost k = Linear(2 * coff * dim, m_.hidden_size, false, 1);  // fused_wkv_wgate
+    k += Vector(ratio * coff * dim, 1, 4);                      // ape
+    k += Vector(dim, 1);                                        // norm
+    return k;
+  }
+
+  // DeepSeek-V4's manifold-constrained hyper-connections (deepseek_v4.py DeepseekV4DecoderLayer):
+  // before attention and before the FFN a float32 (2 + hc) x hc mix from the hc x hidden
+  // residual streams, its base and three scales; replicated.
+  Cost Dsv4HyperConnections() const {
+    const int64_t hc = m_.hc_mult, mix = (2 + hc) * hc;
+    return Vector(2 * (Mul(mix, hc * m_.hidden_size) + mix + 3), 1, 4);
   }
 
   // Mamba2 mixer (transformers GraniteMoeHybridMambaLayer): in_proj to
@@ -266,18 +332,18 @@ class Estimator {
   // One norm's parameters: RMSNorm a weight, LayerNorm a weight and a bias.
   int64_t NormParams() const { return int64_t{m_.hidden_size} * (m_.norm_bias ? 2 : 1); }
 
-  void Moe(Costs& c) const {
+  void Moe(Costs& c, int layer) const {
     const int64_t h = m_.hidden_size, e = m_.num_experts, inter = m_.moe_intermediate_size;
     const bool qz = m_.quant.experts_quantized;
     Cost one;  // one expert: gate + up + down, or up + down (Nemotron-H's relu2 experts)
-    one += Linear((m_.gated_mlp ? 2 : 1) * inter, h, qz, 1);
-    one += Linear(h, inter, qz, 1);
+    one += LinearOf(expert_quant_, (m_.gated_mlp ? 2 : 1) * inter, h, qz, 1);
+    one += LinearOf(expert_quant_, h, inter, qz, 1);
     if (m_.expert_bias) one += Vector(2 * inter + h, 1);
     const int64_t experts_on_rank = CeilDiv(e, s_.expert_ep);
     c[kExperts] += Cost{Mul(one.params, e), Mul(one.bytes, e),
                         CeilDiv(Mul(one.bytes, experts_on_rank), s_.expert_tp)};
     // FusedMoE holds a rank's experts as two tensors: w13 (gate and up) and w2 (down).
-    const int64_t w2 = Linear(h, inter, qz, 1).bytes;
+    const int64_t w2 = LinearOf(expert_quant_, h, inter, qz, 1).bytes;
     const int64_t bias = m_.expert_bias ? Vector(2 * inter + h, 1).bytes : 0;
     for (int64_t w : {one.bytes - w2 - bias, w2}) {
       c[kExperts].slack += TensorAllocatorSlack(CeilDiv(Mul(w, experts_on_rank), s_.expert_tp));
@@ -286,7 +352,13 @@ class Estimator {
     // with quant_config=None: deepseek_v2.py MoEGate).
     c[kRouter] += Linear(e, h, false, 1);
     if (m_.router_bias) c[kRouter] += Vector(e, 1);
-    if (m_.routing_bias) c[kRouter] += Vector(e, 1, 4);  // float32 e_score_correction_bias
+    if (layer < m_.num_hash_layers) {
+      // DeepSeek-V4's first num_hash_layers route by token id: a vocab x top-k int32 table
+      // (deepseek_v4.py DeepseekV4MoE tid2eid) instead of the correction bias.
+      c[kRouter] += Vector(Mul(m_.vocab_size, m_.experts_per_token), 1, 4);
+    } else if (m_.routing_bias) {
+      c[kRouter] += Vector(e, 1, 4);  // float32 e_score_correction_bias
+    }
     if (m_.num_shared_experts > 0) {
       DenseMlp(c, int64_t{m_.num_shared_experts} * inter, s_.shared_tp,
                m_.quant.shared_experts_quantized, kSharedExperts);
@@ -309,13 +381,16 @@ class Estimator {
       LinearAttention(c);
     } else if (!attention) {
       // nemotron_nas.py DeciLMDecoderLayer: no self_attn, no input_layernorm.
+    } else if (!m_.compress_ratios.empty()) {
+      Dsv4Attention(c, layer);
     } else if (m_.attention == AttentionKind::kMla) {
       MlaAttention(c);
     } else {
       GqaAttention(c, g);
     }
+    if (m_.hc_mult > 0) c[kHyperConnections] += Dsv4HyperConnections();
     if (mlp == 1) {
-      Moe(c);
+      Moe(c, layer);
     } else if (mlp == 0) {
       DenseMlp(c, g.mlp_intermediate, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
     }
@@ -383,6 +458,11 @@ class Estimator {
       if (also_first) head.NotOnRank();
     }
     c[kLmHead] += head;
+    if (m_.hc_mult > 0) {
+      // deepseek_v4.py DeepseekV4Model: hc_head_fn (hc x hc*hidden), its base and scale, float32.
+      const int64_t hc = m_.hc_mult;
+      c[kHyperConnections] += Vector(Mul(hc, hc * m_.hidden_size) + hc + 1, 1, 4);
+    }
     if (m_.lm_head_bias) c[kLmHead] += Vector(rows, lm_split);  // Phi-2, GPT-J
     return c;
   }
@@ -391,6 +471,7 @@ class Estimator {
   const ModelSpec& m_;
   const Parallelism& p_;
   Shards s_{};
+  Quantization expert_quant_;
 };
 
 void CheckParallelism(const ModelSpec& m, const Parallelism& p) {
@@ -458,7 +539,8 @@ class LayerPrices {
     have_kinds_ = m.layer_kinds.size() == n;
     have_moe_ = m.layer_is_moe.size() == n;
     have_mlp_ = m.layer_has_mlp.size() == n;
-    per_layer_ = HasPerLayerGeometry(m);
+    // DeepSeek-V4's layers differ by compress ratio and hash routing: priced one by one.
+    per_layer_ = HasPerLayerGeometry(m) || !m.compress_ratios.empty();
     if (per_layer_) layers_.resize(n);
     for (int i = 0; i < m.num_layers; ++i) {
       const int k = ClassOf(i);

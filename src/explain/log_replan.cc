@@ -81,7 +81,8 @@ bool UseStandIn(const RunRecord& run, SglangReplanInputs* in) {
 bool SameKvGeometry(const ModelSpec& a, const ModelSpec& b) {
   bool common = a.attention == b.attention && a.num_layers == b.num_layers &&
                 a.layer_kinds == b.layer_kinds && a.sliding_window == b.sliding_window &&
-                a.torch_dtype == b.torch_dtype && a.index_head_dim == b.index_head_dim;
+                a.torch_dtype == b.torch_dtype && a.index_head_dim == b.index_head_dim &&
+                a.compress_ratios == b.compress_ratios;  // DeepSeek-V4's c4 / c128 layers
   if (!common) return false;
   // MLA caches one latent per token, whatever the head count.
   if (a.attention == AttentionKind::kMla) {

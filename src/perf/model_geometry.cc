@@ -5,6 +5,7 @@
 
 #include "catalog/layer_geometry.h"
 #include "catalog/quantization.h"
+#include "kvplan/error.h"
 
 namespace kvplan {
 
@@ -74,6 +75,12 @@ void AveragePerLayerShapes(const ModelSpec& m, ModelGeometry* g) {
 }  // namespace
 
 ModelGeometry MakeGeometry(const ModelSpec& m) {
+  if (!m.compress_ratios.empty()) {
+    // DeepSeek-V4's attention reads a sliding window plus compressed (and, on c4 layers,
+    // indexer-selected) KV: the step-time model has no such kernel, so it says so.
+    throw InputError("kvplan: the step-time model does not model " + m.architecture +
+                     "'s compressed sparse attention (sliding window + c4/c128 KV)");
+  }
   ModelGeometry g;
   g.layers = m.num_layers;
   g.hidden = m.hidden_size;

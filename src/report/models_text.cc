@@ -74,6 +74,8 @@ std::string LayerKindsOfGroup(const std::vector<const ModelListing::Entry*>& gro
   for (const ModelListing::Entry* e : group) {
     vision = vision || e->model.multimodal;
     indexer = indexer || e->model.index_head_dim > 0;
+    // DeepSeek-V4: a sliding window in every layer, compressed KV beside it in most.
+    if (!e->model.compress_ratios.empty()) kinds = "sliding-window + compressed (c4, c128)";
   }
   return fmt::format("{} layers{}{}", kinds.empty() ? "no attention" : kinds,
                      indexer ? ", sparse-attention indexer" : "", vision ? ", vision tower" : "");

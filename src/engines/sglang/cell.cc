@@ -162,6 +162,12 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
     layers = era.pp_local_layers ? (full + a.pp - 1) / a.pp : full;
   }
   c.layers = layers;
+  if (SglangIsDeepseekV4(model)) {
+    c.hybrid_mode = 3, c.mla = true, c.dsv4 = SglangDeepseekV4PoolOf(model, a, layers);
+    c.hybrid_divisor = c.dsv4.bytes_per_full_token, c.swa_ratio = c.dsv4.swa_ratio;
+    c.bytes = static_cast<int64_t>(c.hybrid_divisor);
+    return c;
+  }
   const bool has_draft = SglangHasDraft(a.speculative_algorithm);
   c.draft_layers =
       era.draft_kv_in_cell && has_draft ? DraftLayers(model, draft, a.speculative_algorithm) : 0;
@@ -181,6 +187,7 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
 
 std::string SglangCellFormula(const SglangCell& c, const ModelSpec& model) {
   std::string f;
+  if (c.hybrid_mode == 3) return SglangDeepseekV4Formula(c.dsv4);
   if (c.hybrid_mode == 2) {
     return fmt::format(
         "{} B/layer * ({} full + {} draft layers) + {} * {} B/layer * {} sliding layers = {:.1f}",

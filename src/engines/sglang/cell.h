@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engines/sglang/dsv4_pool.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 
@@ -18,7 +19,8 @@ struct SglangCell {
   bool mla = false;
   // Hybrid sliding-window pool: 0 none; 1 the v0.5.x split of an all-layer
   // cell; 2 the 2026 per-kind cell, where tokens = budget // divisor with
-  // divisor = F*(n_full + draft_full) + r*S*n_swa.
+  // divisor = F*(n_full + draft_full) + r*S*n_swa; 3 DeepSeek-V4's pools, tokens =
+  // (budget - dsv4.c128_state_bytes) / dsv4.bytes_per_full_token (engines/sglang/dsv4_pool.h).
   int hybrid_mode = 0;
   int n_full = 0, n_swa = 0;
   double swa_ratio = 0;
@@ -30,6 +32,7 @@ struct SglangCell {
   int64_t indexer_bytes = 0;    // DSA indexer cache (#11309)
   bool dsa_fp8_layout = false;  // DSA/NSA fp8 latent + scales + bf16 rope
   int draft_layers = 0;         // draft layers budgeted in the cell (#23862)
+  SglangDsv4Pool dsv4;          // hybrid_mode 3
 };
 
 // KV element bytes for --kv-cache-dtype ("auto" is the model's dtype: an FP8

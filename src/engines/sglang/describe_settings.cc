@@ -23,6 +23,8 @@ std::string PageRuleText(SglangPageRule rule, const SglangArgs& a, const ModelSp
       return fmt::format("--attention-backend {} needs 64-token pages", a.attention_backend);
     case SglangPageRule::kCutlassMla128:
       return "--attention-backend cutlass_mla needs 128-token pages";
+    case SglangPageRule::kDeepseekV4:
+      return "the DeepSeek-V4 defaults set 256-token pages";
     case SglangPageRule::kSm100Default:
       return fmt::format("SM100 default backend {} needs 64-token pages",
                          model.attention == AttentionKind::kMla ? "trtllm_mla" : "trtllm_mha");
@@ -38,6 +40,8 @@ std::string KvRuleText(SglangKvRule rule, const ModelSpec& model, const GpuSpec&
       return "";
     case SglangKvRule::kModelDtype:
       return fmt::format("auto: the model dtype ({})", model.torch_dtype);
+    case SglangKvRule::kDeepseekV4:
+      return "auto: fp8_e4m3 for DeepSeek-V4";
     case SglangKvRule::kDsaCapability:
       break;
   }
@@ -45,6 +49,7 @@ std::string KvRuleText(SglangKvRule rule, const ModelSpec& model, const GpuSpec&
 }
 
 std::string RequestsBaseRuleText(const SglangStages& s) {
+  if (s.launch.deepseek_v4_requests) return "the DeepSeek-V4 defaults set 256";
   if (s.launch.args.max_running_requests) return "user";
   if (s.pool.spec_reset) return "reset to 48 for speculative decoding";
   return fmt::format("min(max(int({} / {} * 512), 2048), 4096)", s.tokens.profiled,
@@ -135,7 +140,7 @@ void DescribeSglangSettings(const SglangStages& s, const ModelSpec& model, const
   r->settings.push_back(
       {"--max-running-requests",
        s.verdict.ok ? std::to_string(s.running.max_running_requests) : "not reached",
-       a.max_running_requests.has_value(), RequestsRuleText(s)});
+       a.max_running_requests.has_value() && !s.launch.deepseek_v4_requests, RequestsRuleText(s)});
   const int64_t graph_max_bs = s.slack.graph_max_bs;
   r->settings.push_back(
       {"--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),

@@ -110,10 +110,15 @@ void DescribeTokens(const SglangStages& s, const ModelSpec& model, std::vector<S
   out->push_back({"cell_size", SglangCellFormula(cell, model), 0,
                   "model_runner.py profile_max_num_token: cell_size",
                   fmt::format("{} B/token", WithThousands(cell.bytes))});
-  out->push_back({"profiled tokens",
-                  fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}",
-                              s.budget.rest_bytes, cell.bytes, t.profiled),
-                  0, "model_runner.py profile_max_num_token",
+  const std::string profiled =
+      cell.hybrid_mode == 3
+          ? fmt::format(
+                "int((rest_memory * 2^30 - c128 state pool) / bytes_per_full_token) = "
+                "int(({} - {}) / {:.2f}) = {}",
+                s.budget.rest_bytes, cell.dsv4.c128_state_bytes, cell.hybrid_divisor, t.profiled)
+          : fmt::format("int(rest_memory * 2^30) // cell_size = {} // {} = {}", s.budget.rest_bytes,
+                        cell.bytes, t.profiled);
+  out->push_back({"profiled tokens", profiled, 0, "model_runner.py profile_max_num_token",
                   fmt::format("{} tokens", WithThousands(t.profiled))});
   const bool headroom = s.launch.spec && s.launch.era->spec_token_headroom;
   if (headroom) {

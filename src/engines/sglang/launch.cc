@@ -138,10 +138,16 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
     return l;
   }
   l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+  if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
   if (!l.state_refusal.empty()) return l;
   l.sharding_problems = LoadProblems(model, a);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
+  if (SglangIsDeepseekV4(model)) {
+    if (a.kv_cache_dtype == "auto") l.kv_rule = SglangKvRule::kDeepseekV4;
+    l.deepseek_v4_requests = !a.max_running_requests;
+    ApplySglangDeepseekV4Defaults(&a);
+  }
   // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
   if (model.index_head_dim > 0 && a.kv_cache_dtype == "auto" && vkey >= SglangVersionKey(0, 5, 5)) {
     a.kv_cache_dtype = gpu.compute_capability >= 100 ? "fp8_e4m3" : "bfloat16";

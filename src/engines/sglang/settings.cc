@@ -17,6 +17,11 @@ namespace {
 int64_t ResolvePageSize(const SglangArgs& a, const ModelSpec& model, const GpuSpec& gpu,
                         int64_t version, SglangPageRule* rule) {
   // server_args.py @v0.5.5: DeepSeek DSA/NSA forces 64-token pages on CUDA.
+  // arg_groups/overrides.py @30cb848 _deepseek_v4_overrides: 256-token pages on CUDA.
+  if (!model.compress_ratios.empty()) {
+    *rule = SglangPageRule::kDeepseekV4;
+    return 256;
+  }
   if (model.index_head_dim > 0) {
     *rule = SglangPageRule::kDsa;
     return 64;

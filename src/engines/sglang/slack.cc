@@ -11,6 +11,7 @@ namespace {
 // kind when the pool is hybrid.
 int64_t KvPoolBytes(const SglangCell& cell, const SglangTokens& t, int64_t page) {
   if (cell.hybrid_mode == 0) return (t.tokens + page) * cell.bytes;
+  if (cell.hybrid_mode == 3) return SglangDeepseekV4PoolBytes(cell.dsv4, t.tokens, t.swa_tokens);
   // Each kind's own per-layer bytes (engines/sglang/cell.h: MiMo-V2-Flash's sliding
   // layers have their own KV heads).
   return (t.tokens + page) * cell.per_layer_bytes * cell.n_full +

@@ -29,6 +29,7 @@ enum class SglangKvRule {
   kUser,           // --kv-cache-dtype given
   kModelDtype,     // auto: the model dtype
   kDsaCapability,  // auto for DeepSeek DSA, by compute capability
+  kDeepseekV4,     // auto for DeepSeek-V4: fp8_e4m3 (engines/sglang/dsv4_pool.h)
 };
 
 struct SglangLaunch {
@@ -48,6 +49,8 @@ struct SglangLaunch {
   // kvplan's refusal of a hybrid model on a release whose state pool it does
   // not model ("" when none; engines/sglang/state_pool.cc).
   std::string state_refusal;
+  // The DeepSeek-V4 hook gave max_running_requests its 256 (engines/sglang/dsv4_pool.h).
+  bool deepseek_v4_requests = false;
 };
 
 // configs/model_config.py's error for --context-length above the derived length.
@@ -58,7 +61,15 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
                             const SglangArgs& args, const ModelSpec* draft);
 
 // --- settings: the engine's defaults and the values derived from them -------
-enum class SglangPageRule { kUser, kDsa, kBackend64, kCutlassMla128, kSm100Default, kDefault };
+enum class SglangPageRule {
+  kUser,
+  kDsa,
+  kBackend64,
+  kCutlassMla128,
+  kSm100Default,
+  kDeepseekV4,
+  kDefault
+};
 
 struct SglangSettings {
   SglangDefaults defaults;  // the era's choices, with their rules when explained

@@ -17,6 +17,12 @@ int64_t SglangProfiledTokens(const SglangBudget& b, const SglangCell& cell) {
     return static_cast<int64_t>(
         std::floor(static_cast<double>(b.rest_bytes) / cell.hybrid_divisor));
   }
+  if (cell.hybrid_mode == 3) {
+    // pool_configurator.py @30cb848 DSV4PoolConfigurator.calculate_pool_sizes:
+    // int(max(available - c128_state_fixed, 0) / bytes_per_full_token)
+    const int64_t left = std::max<int64_t>(b.rest_bytes - cell.dsv4.c128_state_bytes, 0);
+    return static_cast<int64_t>(std::floor(static_cast<double>(left) / cell.hybrid_divisor));
+  }
   return FloorDiv(b.rest_bytes, cell.bytes);
 }
 
@@ -75,7 +81,8 @@ SglangTokens SglangTokensOf(const SglangLaunch& l, const SglangSettings& s, cons
     const double full = total / (cell.swa_ratio * cell.n_swa + cell.n_full);
     tokens = FloorDiv(static_cast<int64_t>(full), page) * page;
     t.swa_tokens = FloorDiv(static_cast<int64_t>(full * cell.swa_ratio), page) * page;
-  } else if (cell.hybrid_mode == 2) {
+  } else if (cell.hybrid_mode >= 2) {
+    // _compute_dsv4_sizes (mode 3) splits the SWA pool as the per-kind cell does.
     t.swa_tokens =
         FloorDiv(static_cast<int64_t>(static_cast<double>(tokens) * cell.swa_ratio), page) * page;
   }

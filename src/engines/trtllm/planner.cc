@@ -40,6 +40,24 @@ TrtllmMeasured TrtllmMeasuredFromGiB(const std::map<std::string, double>& gib) {
   return m;
 }
 
+namespace {
+
+void TrtllmRefuseDeepseekV4(const ModelSpec& model, const TrtllmRelease& release, PlanResult* out) {
+  if (model.compress_ratios.empty()) return;
+  // NVIDIA/TensorRT-LLM#13434 (2026-04-29): DeepSeek-V4 lives on the feat/deepseek_v4
+  // branch; 1.3.0rc releases serve it by August 2026 (NVIDIA/TensorRT-LLM#18039 on
+  // 1.3.0rc24, ai-dynamo/aiconfigurator#1480 on 1.3.0rc20), none of the releases kvplan models.
+  out->ok = false;
+  out->memory.clear();
+  out->max_total_num_tokens = 0;
+  out->error_message = fmt::format(
+      "kvplan: TensorRT-LLM {} does not serve {} (DeepSeek-V4 came on the feat/deepseek_v4 "
+      "branch, in 1.3.0rc releases); its cache is not modelled",
+      release.text, model.architecture);
+}
+
+}  // namespace
+
 PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
                       const TrtllmArgs& a, const TrtllmMeasured& ms) {
   TrtllmDefaults d = TrtllmResolveDefaults(version, model, a);
@@ -74,6 +92,7 @@ PlanResult PlanTrtllm(const std::string& version, const ModelSpec& model, const 
   // No bar of a GPU filled many times over when the weights do not load.
   if (!v.weights_too_large) out.memory = DescribeTrtllmMemory(t, c, k);
   DescribeTrtllmVerdict(model, d, b, k, v, a, &out);
+  TrtllmRefuseDeepseekV4(model, d.release, &out);
   return out;
 }
 

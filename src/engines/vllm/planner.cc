@@ -5,6 +5,7 @@
 
 #include "base/units.h"
 #include "engines/vllm/budget.h"
+#include "engines/vllm/dsv4_support.h"
 #include "engines/vllm/fixes.h"
 #include "engines/vllm/kv_spec.h"
 #include "engines/vllm/release.h"
@@ -152,6 +153,9 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   VllmBudget b = VllmEraBudget(t, d);
   if (VllmRefusal r = VllmLoadRefusal(t, b, ms); r.Refused()) {
     return VllmRefusedPlan(d, model, gpu, a, draft, r, &t);
+  }
+  if (std::string why = VllmDeepseekV4NotModelled(model, d.release); !why.empty()) {
+    return VllmRefusedPlan(d, model, gpu, a, draft, {VllmRefusal::Kind::kNotModelled, why}, &t);
   }
   VllmKvStage kv = VllmBuildKvStage(model, a, d, draft);
   VllmKvReport rep = VllmEraKvReport(kv, b, a, d);

@@ -48,7 +48,14 @@ VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& mo
 // Stage "start-up checks" (engines/vllm/startup_checks.cc): a launch vLLM
 // refuses before it sizes the KV cache, with the engine's own message.
 struct VllmRefusal {
-  enum class Kind { kNone, kUnsupportedModel, kMaxModelLen, kSharding, kWeightsTooLarge };
+  enum class Kind {
+    kNone,
+    kUnsupportedModel,
+    kMaxModelLen,
+    kSharding,
+    kWeightsTooLarge,
+    kNotModelled
+  };
   Kind kind = Kind::kNone;
   std::string message;
   bool Refused() const { return kind != Kind::kNone; }
