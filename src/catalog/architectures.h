@@ -26,6 +26,11 @@ enum class ModelFamily {
   kMimoV2Flash,   // MiMo-V2-Flash: sliding and full layers with their own heads, MoE
   kEagle,         // EAGLE-1/2 Llama draft
   kEagle3,        // EAGLE-3 Llama draft
+  // Per-layer KV geometry (catalog/gemma_config.cc): Gemma-4's full layers with their own
+  // head size and KV heads, Gemma-3n's and Gemma-4 E2B/E4B's KV-sharing last layers,
+  // per-layer input embeddings; Gemma-3n's AltUp and LAuReL.
+  kGemma4,
+  kGemma3n,
 };
 
 // A value transformers' config class gives a field the config.json omits.

@@ -7,6 +7,7 @@
 #include "base/checked_math.h"
 #include "catalog/architectures.h"
 #include "catalog/config_json_text.h"
+#include "catalog/gemma_config.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
 #include "catalog/per_layer_config.h"
@@ -543,6 +544,22 @@ void ReadMimoV2Flash(const Json& cfg, const std::string& origin, ModelSpec& m, L
   plan.moe_layers = std::move(layers.moe_layers);
 }
 
+// Llama-4: experts and the one shared expert use intermediate_size; dense layers
+// intermediate_size_mlp (transformers Llama4TextConfig).
+void ReadLlama4(const Json& root, const Json& cfg, const std::string& origin, ModelSpec& m,
+                LayerPlan& plan) {
+  ReadMoe(cfg, origin, m, plan);
+  m.shared_expert_intermediate_size = m.moe_intermediate_size;
+  m.shared_expert_gate = false;
+  m.intermediate_size = OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
+  plan.decoder_sparse_step =
+      std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
+  m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
+  plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
+  plan.llama4 = true;
+  ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -596,25 +613,17 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadMamba2Hybrid(cfg, origin, *arch.mamba, m, plan);
       break;
     case ModelFamily::kLlama4:
-      ReadMoe(cfg, origin, m, plan);
-      // Experts and the one shared expert use intermediate_size; dense layers
-      // intermediate_size_mlp (transformers Llama4TextConfig).
-      m.shared_expert_intermediate_size = m.moe_intermediate_size;
-      m.shared_expert_gate = false;
-      m.intermediate_size =
-          OptPositiveInt(cfg, "intermediate_size_mlp", origin, m.intermediate_size);
-      plan.decoder_sparse_step =
-          std::max(1, OptPositiveInt(cfg, "interleave_moe_layer_step", origin, 1));
-      m.attention_chunk_size = OptPositiveInt(cfg, "attention_chunk_size", origin, 0);
-      plan.no_rope_layers = IntList(cfg, "no_rope_layers", origin);
-      plan.llama4 = true;
-      ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
+      ReadLlama4(root, cfg, origin, m, plan);
       break;
     case ModelFamily::kDeciLm:
       ReadDeciLmBlocks(cfg, origin, m);
       break;
     case ModelFamily::kMimoV2Flash:
       ReadMimoV2Flash(cfg, origin, m, plan);
+      break;
+    case ModelFamily::kGemma4:
+    case ModelFamily::kGemma3n:
+      plan.layer_types = ReadGemmaFamily(cfg, origin, arch.family == ModelFamily::kGemma3n, m);
       break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
@@ -887,6 +896,9 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   if (qc == nullptr && &text != &root) qc = OptObject(text, "quantization_config", origin);
   if (qc != nullptr) m.quant = ParseQuantization(*qc, origin);
   FillLayerKinds(origin, plan, m);
+  if (arch.family == ModelFamily::kGemma4 || arch.family == ModelFamily::kGemma3n) {
+    FinishGemmaLayers(root, cfg, origin, m);
+  }
   FillMoeLayers(plan, m);
   Validate(origin, m);
   return m;

@@ -2,6 +2,8 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/engine_support.h"
+#include "engines/vllm/release.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 
@@ -51,6 +53,15 @@ PlanResult PlanVllmRequest(const PlanRequest& req) {
   }
   if (req.gpu.empty()) throw InputError("no GPU given (expected --gpu, e.g. --gpu h100)");
   ModelSpec model = LoadModel(args.model);
+  // A model newer than the release (catalog/engine_support.h): vLLM would stop at "Model
+  // architectures [...] are not supported for now"; refused, naming the first release.
+  if (const auto first = FirstServingRelease(model.architecture, "vllm")) {
+    const VllmRelease release = ParseVllmRelease(req.version);
+    if (!release.AtLeast(first->major, first->minor, first->patch)) {
+      throw InputError(fmt::format("vLLM {} does not serve {}: it was added in {} ({})",
+                                   release.text, model.architecture, first->text, first->source));
+    }
+  }
   const GpuSpec& gpu = FindGpu(req.gpu, req.gpu_capacity_mib);
   VllmMeasured measured = VllmMeasuredFromGiB(req.measured_gib);
   std::optional<ModelSpec> draft;
