@@ -137,5 +137,35 @@ TEST(GemmaFamilies, ParametersAndKvPerRankByHand) {
   }
 }
 
+// NVIDIA's NVFP4 31B keeps every layer's attention in bf16 (modelopt ignore list entries
+// "model.language_model.layers.N.self_attn*"), quantizing the MLPs only.
+TEST(GemmaFamilies, Gemma4Nvfp4KeepsTheAttentionUnquantized) {
+  const ModelSpec m =
+      LoadModel(kvplan::testing::RealData("configs/nvidia--Gemma-4-31B-IT-NVFP4.json"));
+  EXPECT_EQ(m.quant.format, "nvfp4");
+  EXPECT_FALSE(m.quant.attention_quantized);
+  EXPECT_TRUE(m.quant.dense_mlp_quantized);
+  EXPECT_FALSE(m.quant.lm_head_quantized);
+}
+
+// The layer facts: Gemma-4's full layers (every sixth) take global_head_dim and the global
+// KV heads; E4B's last 18 layers read layers 22 (sliding) and 23 (full); the encoders are
+// named uncounted (E4B has an audio_config).
+TEST(GemmaFamilies, LayerGeometryAndUncountedEncoders) {
+  const ModelSpec big =
+      LoadModel(kvplan::testing::RealData("configs/google--gemma-4-26B-A4B.json"));
+  EXPECT_EQ(LayerGeometryAt(big, 5).head_dim, 512);
+  EXPECT_EQ(LayerGeometryAt(big, 5).kv_heads, 2);
+  EXPECT_EQ(LayerGeometryAt(big, 4).head_dim, 256);
+  EXPECT_EQ(LayerGeometryAt(big, 4).kv_heads, 8);
+  EXPECT_EQ(big.uncounted_weights, "vision tower");
+  const ModelSpec e4b = WithoutQuantization("Jackrong--Gemopus-4-E4B-it-W4A16.json");
+  EXPECT_EQ(LayerGeometryAt(e4b, 24).kv, LayerKv::kShared);
+  EXPECT_EQ(LayerGeometryAt(e4b, 24).kv_source, 22);
+  EXPECT_EQ(LayerGeometryAt(e4b, 41).kv_source, 23);
+  EXPECT_EQ(e4b.uncounted_weights, "vision tower, audio encoder");
+  EXPECT_TRUE(e4b.multimodal);
+}
+
 }  // namespace
 }  // namespace kvplan
