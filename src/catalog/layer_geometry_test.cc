@@ -19,9 +19,11 @@
 namespace kvplan {
 namespace {
 
-ModelSpec Real(const std::string& file) { return LoadModel(testing::RealData("configs/" + file)); }
+ModelSpec GeometryConfig(const std::string& file) {
+  return LoadModel(testing::RealData("configs/" + file));
+}
 
-void ExpectWithin1Percent(int64_t actual, double published) {
+void ExpectParamsNear(int64_t actual, double published) {
   EXPECT_LT(std::fabs(static_cast<double>(actual) - published) / published, 0.01)
       << actual << " vs published " << published;
 }
@@ -60,7 +62,7 @@ TEST(LayerGeometry, DeciLmFfnWidthRoundsUpToAMultipleOf256) {
 // 49 x 28672 (5.25), 6 x 14336 (2.625), 10 x 7168 (1.3125), 8 x 5632 (1.0),
 // 6 x 2816 (0.5), 1 x 17920 (3.28125); sum 1,642,496.
 TEST(LayerGeometry, NemotronSuper49BBlockConfigs) {
-  const ModelSpec m = Real("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  const ModelSpec m = GeometryConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
   EXPECT_EQ(m.family, "decilm");
   ASSERT_EQ(m.layer_geometry.size(), 80u);
   EXPECT_EQ(NumKvLayers(m, 0, 80), 49);
@@ -77,7 +79,7 @@ TEST(LayerGeometry, NemotronSuper49BBlockConfigs) {
                            3 * int64_t{8192} * 1'642'496 + 80 * 8192;
   const int64_t params = EstimateWeights(m, {}).total_params;
   EXPECT_EQ(params, expected);
-  ExpectWithin1Percent(params, 49.9e9);  // model card: "49B" (49.9B parameters)
+  ExpectParamsNear(params, 49.9e9);  // model card: "49B" (49.9B parameters)
   // KV of the 49 attention layers: 8 heads x (128 + 128) x 2 bytes each; TP 4: 2 heads.
   EXPECT_EQ(KvBytesPerTokenOfLayers(m, 0, 80, 1, 2), 49 * 8 * 256 * 2);
   EXPECT_EQ(KvBytesPerTokenOfLayers(m, 0, 80, 4, 2), 49 * 2 * 256 * 2);
@@ -102,7 +104,7 @@ TEST(LayerGeometry, DeciLmReplaceWithLinearIsRefused) {
 // heads; sliding: 64 q heads, 8 KV heads; K 192, V 128 on both. Layer 0 dense
 // (16384), 47 MoE layers of 256 experts of 2048.
 TEST(LayerGeometry, MimoV2FlashSlidingAndFullLayersHaveTheirOwnHeads) {
-  const ModelSpec m = Real("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = GeometryConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   EXPECT_EQ(m.family, "mimo_v2_flash");
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 9);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kSliding), 39);
@@ -125,7 +127,7 @@ TEST(LayerGeometry, MimoV2FlashSlidingAndFullLayersHaveTheirOwnHeads) {
       2 * int64_t{152576} * h + h + 9 * full + 39 * swa + 48 * 2 * h + 3 * h * 16384 + 47 * moe;
   const int64_t params = EstimateWeights(m, {}).total_params;
   EXPECT_EQ(params, expected);
-  ExpectWithin1Percent(params, 309e9);  // model card: 309B total parameters
+  ExpectParamsNear(params, 309e9);  // model card: 309B total parameters
   // KV per token: full 4 x (192 + 128) x 2 = 2560 B, sliding 8 x 320 x 2 = 5120 B;
   // TP 4: 1 and 2 heads (640, 1280 B); TP 8: 1 head on both (640 B).
   EXPECT_EQ(KvBytesPerTokenOfLayers(m, 0, 48, 1, 2), 9 * 2560 + 39 * 5120);

@@ -46,6 +46,31 @@ void SetBytesPerParam(const ModelSpec& m, ModelGeometry* out) {
   g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
 }
 
+// Layers with their own heads, head sizes, MLP widths or none (catalog/layer_geometry.h):
+// the per-layer figures become their means (attention and KV over all layers, the dense
+// MLP over the dense layers), so that layers x figure is the model's total.
+void AveragePerLayerShapes(const ModelSpec& m, ModelGeometry* g) {
+  const double h = m.hidden_size;
+  double attn = 0, attn_kv = 0, mlp = 0;
+  int dense = 0;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const LayerGeometry l = LayerGeometryAt(m, i);
+    if (LayerHasAttention(m, i) && l.kv != LayerKv::kNone) {
+      attn += h * l.q_heads * l.head_dim + h * l.kv_heads * (l.head_dim + l.v_head_dim) +
+              static_cast<double>(l.q_heads) * l.v_head_dim * h;
+      attn_kv += h * l.kv_heads * (l.head_dim + l.v_head_dim);
+    }
+    const bool moe = i < static_cast<int>(m.layer_is_moe.size()) && m.layer_is_moe[i];
+    if (!moe) mlp += 3.0 * h * static_cast<double>(l.mlp_intermediate), ++dense;
+  }
+  const double layers = std::max(1, m.num_layers);
+  g->attn_params = attn / layers;
+  g->attn_kv_params = attn_kv / layers;
+  g->dense_mlp_params = dense > 0 ? mlp / dense : g->dense_mlp_params;
+  g->kv_elems_per_token =
+      static_cast<double>(KvBytesPerTokenOfLayers(m, 0, m.num_layers, 1, 1)) / layers;
+}
+
 }  // namespace
 
 ModelGeometry MakeGeometry(const ModelSpec& m) {
@@ -82,11 +107,6 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
     g.attn_kv_params = 2.0 * h * g.kv_heads * hd;
     g.attn_flops_per_ctx = 2.0 * g.heads * hd + 2.0 * g.heads * vhd;
     g.kv_elems_per_token = g.kv_heads * (hd + vhd);
-    if (HasPerLayerGeometry(m) && m.num_layers > 0) {
-      // Layers with their own KV heads and sizes (or none): the mean over layers.
-      g.kv_elems_per_token =
-          static_cast<double>(KvBytesPerTokenOfLayers(m, 0, m.num_layers, 1, 1)) / m.num_layers;
-    }
     g.kv_heads_for_split = g.kv_heads;
     g.attn_qk_dim = hd;
   }
@@ -113,6 +133,7 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
   }
   g.sliding_window = m.sliding_window;
   g.embed_params = g.vocab * h;
+  if (HasPerLayerGeometry(m) && m.attention == AttentionKind::kGqa) AveragePerLayerShapes(m, &g);
   SetBytesPerParam(m, &g);
   return g;
 }

@@ -9,13 +9,12 @@ namespace {
 
 // Bytes of the target KV pool: (tokens + page) rows of the cell, per layer
 // kind when the pool is hybrid.
-int64_t KvPoolBytes(const SglangCell& cell, const SglangTokens& t, const ModelSpec& model,
-                    int64_t page) {
+int64_t KvPoolBytes(const SglangCell& cell, const SglangTokens& t, int64_t page) {
   if (cell.hybrid_mode == 0) return (t.tokens + page) * cell.bytes;
-  const int64_t per_layer =
-      int64_t{cell.kv_heads_per_rank} * (model.head_dim + model.v_head_dim) * cell.elem_bytes;
-  return (t.tokens + page) * per_layer * cell.n_full +
-         (t.swa_tokens + page) * per_layer * cell.n_swa;
+  // Each kind's own per-layer bytes (engines/sglang/cell.h: MiMo-V2-Flash's sliding
+  // layers have their own KV heads).
+  return (t.tokens + page) * cell.per_layer_bytes * cell.n_full +
+         (t.swa_tokens + page) * cell.swa_layer_bytes * cell.n_swa;
 }
 
 }  // namespace
@@ -36,7 +35,7 @@ SglangSlack SglangSlackOf(const SglangLaunch& l, const SglangSettings& s, const 
   // mem_cache/memory_pool.py ReqToTokenPool: int32 rows of context + 4 (+ draft tokens)
   sl.draft_columns = l.spec && era.req_to_token_draft_columns ? s.spec.draft_tokens : 0;
   sl.req_to_token = 4 * run.pool_rows * (s.context_length + 4 + sl.draft_columns);
-  if (v.ok) sl.kv_pool = KvPoolBytes(cell, t, model, page);
+  if (v.ok) sl.kv_pool = KvPoolBytes(cell, t, page);
   if (l.spec && !era.draft_kv_in_cell && draft != nullptr && v.ok) {
     // Before #23862 the draft runner sizes its own pool with the target's token count.
     SglangArgs da = a;

@@ -35,6 +35,13 @@ int64_t AttentionBytesPerToken(const VllmKvSpec& spec) {
 std::string KvLayout(const VllmKvSpec& spec) {
   int states = spec.NumLayers(LayerKind::kLinear);
   int indexers = spec.NumIndexerLayers();
+  if (states == 0 && indexers == 0 && !spec.UniformPages()) {
+    // Layers with their own KV heads or sizes (catalog/layer_geometry.h).
+    return fmt::format(
+        "{} layers, {} B/token in all (per-layer sizes differ) ({}), block_size {}{}",
+        spec.layers.size(), spec.BytesPerTokenAllLayers(), spec.dtype, spec.block_size,
+        GroupsText(spec));
+  }
   if (states == 0 && indexers == 0) {
     return fmt::format("{} layers x {} B/token ({}), block_size {}{}", spec.layers.size(),
                        spec.layers.empty() ? 0 : spec.layers.front().bytes_per_token, spec.dtype,
