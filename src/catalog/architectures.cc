@@ -20,6 +20,46 @@ constexpr FieldDefault kGemma3TextDefaults[] = {
 // tie_word_embeddings=True.
 constexpr FieldDefault kGemmaDefaults[] = {{"tie_word_embeddings", 1, true}};
 
+// transformers models/gemma4/configuration_gemma4.py Gemma4TextConfig (5.5): the fields a
+// text config may omit. hidden_size_per_layer_input defaults to 256 there, but the released
+// 26B-A4B and 31B configs state 0 and E2B/E4B 256, so no default is taken for it: a config
+// without it has no per-layer inputs (vLLM gemma4.py getattr(..., 0)).
+constexpr FieldDefault kGemma4TextDefaults[] = {
+    {"vocab_size", 262144},
+    {"hidden_size", 2304},
+    {"intermediate_size", 9216},
+    {"num_hidden_layers", 30},
+    {"num_attention_heads", 8},
+    {"num_key_value_heads", 4},
+    {"head_dim", 256},
+    {"global_head_dim", 512},
+    {"sliding_window", 512},
+    {"max_position_embeddings", 131072},
+    {"tie_word_embeddings", 1, true},
+};
+// transformers models/gemma3n/configuration_gemma3n.py Gemma3nTextConfig (4.53): its
+// defaults are gemma-3n-E4B's text model (the E2B config states its own sizes).
+constexpr FieldDefault kGemma3nTextDefaults[] = {
+    {"vocab_size", 262400},
+    {"vocab_size_per_layer_input", 262144},
+    {"hidden_size", 2048},
+    {"hidden_size_per_layer_input", 256},
+    {"intermediate_size", 16384},
+    {"num_hidden_layers", 35},
+    {"num_attention_heads", 8},
+    {"num_key_value_heads", 2},
+    {"head_dim", 256},
+    {"sliding_window", 512},
+    {"max_position_embeddings", 32768},
+    {"num_kv_shared_layers", 15},
+    {"altup_num_inputs", 4},
+    {"laurel_rank", 64},
+    {"tie_word_embeddings", 1, true},
+};
+// Gemma3nTextConfig accepts intermediate_size as one width per layer (the released
+// E2B/E4B configs list the same width 30 / 35 times).
+constexpr const char* kGemma3nPerLayerKeys[] = {"intermediate_size"};
+
 // PretrainedConfig's tie_word_embeddings=True, which GPT2Config, CohereConfig
 // (cohere/configuration_cohere.py) and Starcoder2Config keep.
 constexpr FieldDefault kTiedEmbeddingDefaults[] = {{"tie_word_embeddings", 1, true}};
@@ -578,28 +618,43 @@ constexpr ArchitectureInfo kArchitectures[] = {
     // ministral3 (transformers ministral3/modeling_ministral3.py): Mistral's
     // layers; Ministral-3's text_config inside Mistral3ForConditionalGeneration
     {"Ministral3ForCausalLM", "ministral3", "mistral", ModelFamily::kDense},
-};
-
-// Architectures whose layers differ in a way the engines' KV rules do not
-// take yet: refused by name with the reason rather than planned as uniform
-// layers (each comment names the model file that shows the difference).
-struct UnmodelledLayers {
-  std::string_view architecture;
-  std::string_view reason;
-};
-constexpr UnmodelledLayers kUnmodelledLayers[] = {
-    // gemma3n/modeling_gemma3n.py: the last num_kv_shared_layers reuse earlier
-    // layers' KV (no cache of their own); per-layer embeddings, AltUp, LAuReL
-    {"Gemma3nForConditionalGeneration",
-     "KV shared by the last num_kv_shared_layers layers, per-layer embeddings"},
-    {"Gemma3nForCausalLM",
-     "KV shared by the last num_kv_shared_layers layers, per-layer embeddings"},
-    // gemma4/modeling_gemma4.py: full-attention layers have their own head size
-    // and KV heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v)
-    {"Gemma4ForConditionalGeneration",
-     "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
-    {"Gemma4ForCausalLM",
-     "full layers with their own head_dim and KV heads (global_head_dim, ...)"},
+    // ---- gemma: per-layer KV geometry (catalog/gemma_config.cc reads the layers). ----
+    // gemma4/modeling_gemma4.py (vLLM gemma4.py): sliding layers of head_dim and
+    // num_key_value_heads, full layers of global_head_dim and, with attention_k_eq_v,
+    // num_global_key_value_heads; E2B/E4B share KV in their last num_kv_shared_layers
+    // and add per-layer input embeddings; 26B-A4B runs routed experts beside the MLP.
+    {.architecture = "Gemma4ForCausalLM",
+     .model_type = "gemma4_text",
+     .family_name = "gemma4",
+     .family = ModelFamily::kGemma4,
+     .defaults = kGemma4TextDefaults,
+     .qk_norm = true},
+    {.architecture = "Gemma4ForConditionalGeneration",
+     .model_type = "gemma4",
+     .family_name = "gemma4",
+     .family = ModelFamily::kGemma4,
+     .text_config = "text_config",
+     .inner_architecture = "Gemma4ForCausalLM",
+     .towers = TW::kUncounted,
+     .towers_named = "vision tower"},
+    // gemma3n/modeling_gemma3n.py (vLLM gemma3n.py): Gemma-3's sliding / full layers,
+    // the last num_kv_shared_layers read earlier layers' KV, per-layer input embeddings,
+    // AltUp streams and LAuReL blocks; a MobileNet-v5 vision tower and a USM audio encoder.
+    {.architecture = "Gemma3nForCausalLM",
+     .model_type = "gemma3n_text",
+     .family_name = "gemma3n",
+     .family = ModelFamily::kGemma3n,
+     .defaults = kGemma3nTextDefaults,
+     .qk_norm = true,
+     .uniform_lists = kGemma3nPerLayerKeys},
+    {.architecture = "Gemma3nForConditionalGeneration",
+     .model_type = "gemma3n",
+     .family_name = "gemma3n",
+     .family = ModelFamily::kGemma3n,
+     .text_config = "text_config",
+     .inner_architecture = "Gemma3nForCausalLM",
+     .towers = TW::kUncounted,
+     .towers_named = "MobileNet-v5 vision tower, audio encoder"},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -635,13 +690,6 @@ std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
   return {};
 }
 
-std::string_view UnmodelledLayerArchitecture(std::string_view architecture) {
-  for (const UnmodelledLayers& u : kUnmodelledLayers) {
-    if (u.architecture == architecture) return u.reason;
-  }
-  return {};
-}
-
 namespace {
 
 // The layer kinds each family's layers take (config_parser.cc ReadFamily,
@@ -669,6 +717,9 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kMimoV2Flash, "sliding + full, per-kind KV heads, V < K", "moe, first dense"},
     {ModelFamily::kEagle, "full (draft)", "dense"},
     {ModelFamily::kEagle3, "full (draft)", "dense"},
+    {ModelFamily::kGemma4, "sliding + full (own head size, KV heads; KV-sharing layers)",
+     "dense / moe beside the mlp"},
+    {ModelFamily::kGemma3n, "sliding + full (KV-sharing layers), altup, laurel", "dense"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {
@@ -706,10 +757,6 @@ std::vector<ArchitectureRow> ArchitectureRows() {
   for (std::string_view a : kUnmodelledState) {
     rows.push_back({std::string(a), "", "mamba / linear-attention state + attention", "-",
                     "refused: state memory not modelled", false});
-  }
-  for (const UnmodelledLayers& u : kUnmodelledLayers) {
-    rows.push_back({std::string(u.architecture), "", "per-layer KV geometry", "-",
-                    "refused: " + std::string(u.reason), false});
   }
   return rows;
 }

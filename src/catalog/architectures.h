@@ -28,6 +28,11 @@ enum class ModelFamily {
   kMimoV2Flash,   // MiMo-V2-Flash: sliding and full layers with their own heads, MoE
   kEagle,         // EAGLE-1/2 Llama draft
   kEagle3,        // EAGLE-3 Llama draft
+  // Per-layer KV geometry (catalog/gemma_config.cc): Gemma-4's full layers with their own
+  // head size and KV heads, Gemma-3n's and Gemma-4 E2B/E4B's KV-sharing last layers,
+  // per-layer input embeddings; Gemma-3n's AltUp and LAuReL.
+  kGemma4,
+  kGemma3n,
 };
 
 // A value transformers' config class gives a field the config.json omits.
@@ -171,10 +176,5 @@ std::vector<ArchitectureRow> ArchitectureRows();
 // per-request state (mamba / linear attention) kvplan does not model yet: the
 // refusal text says so, so that it is never planned as all-attention.
 std::string_view UnmodelledStateArchitecture(std::string_view architecture);
-
-// Non-empty when `architecture` is a known model whose layers differ in a way
-// the engines' KV rules cannot take yet (per-layer KV geometry, KV shared
-// between layers, compressed attention): the reason, for the refusal text.
-std::string_view UnmodelledLayerArchitecture(std::string_view architecture);
 
 }  // namespace kvplan

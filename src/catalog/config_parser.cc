@@ -7,6 +7,7 @@
 #include "base/checked_math.h"
 #include "catalog/architectures.h"
 #include "catalog/config_json_text.h"
+#include "catalog/gemma_config.h"
 #include "catalog/json_fields.h"
 #include "catalog/model.h"
 #include "catalog/per_layer_config.h"
@@ -59,16 +60,6 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
-// A known model whose layers the engines' KV rules cannot take yet
-// (architectures.cc kUnmodelledLayers): refused with the reason.
-void RefuseUnmodelledLayers(const std::string& arch, const std::string& origin) {
-  std::string_view reason = UnmodelledLayerArchitecture(arch);
-  if (reason.empty()) return;
-  throw InputError(origin + ": \"" + arch + "\" has " + std::string(reason) +
-                   ", which kvplan's architecture table does not describe yet; refused rather "
-                   "than planned as uniform layers");
-}
-
 const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, std::string& arch) {
   std::vector<std::string> archs = StringList(root, "architectures", origin);
   std::string model_type = OptString(root, "model_type", origin).value_or("");
@@ -81,7 +72,6 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
         root.contains("draft_vocab_size")) {
       info = FindArchitecture("LlamaForCausalLMEagle3");
     }
-    if (info == nullptr) RefuseUnmodelledLayers(arch, origin);
     if (info == nullptr && !UnmodelledStateArchitecture(arch).empty()) {
       throw InputError(origin + ": \"" + arch +
                        "\" mixes attention with mamba / linear-attention layers, whose "
@@ -735,6 +725,10 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kMimoV2Flash:
       ReadMimoV2Flash(cfg, origin, m, plan);
       break;
+    case ModelFamily::kGemma4:
+    case ModelFamily::kGemma3n:
+      plan.layer_types = ReadGemmaFamily(cfg, origin, arch.family == ModelFamily::kGemma3n, m);
+      break;
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
       ReadEagleDraft(cfg, origin, arch, m);
@@ -1006,6 +1000,9 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
   if (qc == nullptr && &text != &root) qc = OptObject(text, "quantization_config", origin);
   if (qc != nullptr) m.quant = ParseQuantization(*qc, origin);
   FillLayerKinds(origin, plan, m);
+  if (arch.family == ModelFamily::kGemma4 || arch.family == ModelFamily::kGemma3n) {
+    FinishGemmaLayers(root, cfg, origin, m);
+  }
   FillMoeLayers(plan, m);
   Validate(origin, m);
   return m;

@@ -210,6 +210,15 @@ struct ModelSpec {
   std::string draft_kind;
   int64_t draft_vocab_size = 0;  // EAGLE-3 reduced draft vocabulary (lm_head rows)
   int target_hidden_size = 0;    // EAGLE-3 fc input is 3 x this
+  // ---- Gemma-3n / Gemma-4 (catalog/gemma_config.cc; weights: catalog/gemma_weights.h). ----
+  // Per-layer input embeddings: a per_layer_vocab_size x (layers x per_layer_input_size)
+  // table, a projection from the hidden state, and a gate and projection in each layer;
+  // 0 when the model has none.
+  int per_layer_input_size = 0;
+  int64_t per_layer_vocab_size = 0;
+  int altup_num_inputs = 0;    // Gemma-3n AltUp streams (0: none)
+  int laurel_rank = 0;         // Gemma-3n LAuReL low-rank residual (0: none)
+  bool expert_scales = false;  // Gemma-4 MoE: a per_expert_scale vector beside the router
 
   // Elements of the rotary cos/sin tables built at load (catalog/rope_cache.h); the
   // engine decides their dtype.

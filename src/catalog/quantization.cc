@@ -33,7 +33,10 @@ bool ComponentsMatch(std::string_view pat, const std::vector<std::string_view>& 
     size_t dot = pat.find('.', pos);
     std::string_view p = pat.substr(pos, dot == std::string_view::npos ? pat.npos : dot - pos);
     std::string_view n = name[i];
-    if (!(p == "*" || (IsNumber(p) && IsNumber(n)) || p == n)) return false;
+    // A trailing * matches any rest of the component (modelopt's ignore list:
+    // "model.language_model.layers.0.self_attn*", fnmatch-style).
+    const bool prefix = p.size() > 1 && p.back() == '*' && n.starts_with(p.substr(0, p.size() - 1));
+    if (!(p == "*" || prefix || (IsNumber(p) && IsNumber(n)) || p == n)) return false;
     if (dot == std::string_view::npos) return true;
     pos = dot + 1;
     ++i;
@@ -363,7 +366,12 @@ Quantization ParseQuantization(const Json& qc, const std::string& origin) {
   }
   // Decide per kind of layer once, from a representative module name.
   const auto& keep = q.unquantized_modules;
-  auto kept = [&](std::string_view m) { return MatchesModulePattern(keep, m); };
+  // Vision-language wrappers name the text layers model.language_model.layers.N (Gemma-3/4).
+  auto kept = [&](std::string_view m) {
+    return MatchesModulePattern(keep, m) ||
+           (m.starts_with("model.") &&
+            MatchesModulePattern(keep, "model.language_model." + std::string(m.substr(6))));
+  };
   if (kept("model.layers.0.self_attn.o_proj") || kept("model.layers.0.linear_attn.out_proj")) {
     q.attention_quantized = false;
   }

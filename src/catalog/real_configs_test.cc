@@ -156,30 +156,6 @@ TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
   EXPECT_NE(e.find("not model"), std::string::npos) << e;
 }
 
-// Models whose layers differ in a way the engines' KV rules do not take yet,
-// each on its real config (tests/data/real/configs/SOURCES.md): refused by
-// name with the reason, never planned as uniform layers.
-TEST(RealConfigs, PerLayerGeometryModelsAreRefusedWithTheReason) {
-  const std::pair<const char*, const char*> kCases[] = {
-      {"google--gemma-4-26B-A4B.json", "global_head_dim"},
-  };
-  for (const auto& [file, reason] : kCases) {
-    std::string e;
-    try {
-      Real(file);
-    } catch (const InputError& err) {
-      e = err.what();
-    }
-    EXPECT_NE(e.find(reason), std::string::npos) << file << ": " << e;
-    EXPECT_NE(e.find("refused rather than planned as uniform layers"), std::string::npos) << e;
-  }
-  // Gemma-3n (no public config.json found; synthetic, its wrapper's name):
-  // the last num_kv_shared_layers layers keep no KV of their own.
-  std::string e = ConfigErrorOf(R"({"architectures":["Gemma3nForConditionalGeneration"],
-      "text_config":{"num_kv_shared_layers":10}})");
-  EXPECT_NE(e.find("num_kv_shared_layers"), std::string::npos) << e;
-}
-
 // Synthetic (no public OLMo-3 config.json was found): the Olmo3Config
 // defaults, sliding_window 4096 and layer i full when (i + 1) % 4 == 0, fill
 // what the config omits; OLMo-2's q/k norms. 8 layers: 2 full, 6 sliding.

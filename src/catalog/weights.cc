@@ -8,6 +8,7 @@
 #include "base/checked_math.h"
 #include "base/units.h"
 #include "catalog/allocator_rounding.h"
+#include "catalog/gemma_weights.h"
 #include "catalog/layer_geometry.h"
 #include "catalog/quantization.h"
 #include "catalog/vision_towers.h"
@@ -33,6 +34,8 @@ enum Part {
   kExperts,
   kSharedExperts,
   kRouter,
+  kPerLayerInput,  // Gemma-3n / Gemma-4 (catalog/gemma_weights.h)
+  kAltupLaurel,
   kNorms,
   kLmHead,
   kHyperConnections,
@@ -42,8 +45,9 @@ enum Part {
 // Names and sharding labels stay within 15 characters so that std::string
 // keeps them inline (EstimateWeights runs inside every plan).
 constexpr std::array<const char*, kNumParts> kPartNames = {
-    "embedding", "vision tower",   "draft fc", "attention", "linear attn", "dense mlp",
-    "experts",   "shared experts", "router",   "norms",     "lm_head",     "hyper-conn"};
+    "embedding",      "vision tower", "draft fc",       "attention", "linear attn",
+    "dense mlp",      "experts",      "shared experts", "router",    "per-layer input",
+    "altup + laurel", "norms",        "lm_head",        "hyper-conn"};
 
 struct Cost {
   Cost() = default;
@@ -329,6 +333,26 @@ class Estimator {
     }
   }
 
+  // The tensors Gemma-3n / Gemma-4 add (catalog/gemma_weights.h), unquantized, each split
+  // as the engines split it; the per-layer embedding table like the token embedding.
+  void AddGemmaTensors(Costs& c, const std::vector<GemmaTensor>& tensors) const {
+    for (const GemmaTensor& t : tensors) {
+      const Part part = t.part == GemmaPart::kRouter          ? kRouter
+                        : t.part == GemmaPart::kPerLayerInput ? kPerLayerInput
+                                                              : kAltupLaurel;
+      if (t.split == GemmaSplit::kVocab) {
+        const int64_t bytes = Mul(Mul(t.rows, t.cols), m_.dtype_bytes);
+        const int64_t rank_rows = CeilDiv(CeilDiv(t.rows, 64) * 64, p_.dp_attention ? 1 : p_.tp);
+        const int64_t rank = Mul(Mul(rank_rows, t.cols), m_.dtype_bytes);
+        c[part] += Cost{Mul(t.rows, t.cols), bytes, rank, TensorAllocatorSlack(rank)};
+      } else if (t.cols == 1) {
+        c[part] += Vector(t.rows, 1);
+      } else {
+        c[part] += Linear(t.rows, t.cols, false, t.split == GemmaSplit::kTp ? s_.attn_tp : 1);
+      }
+    }
+  }
+
   // One norm's parameters: RMSNorm a weight, LayerNorm a weight and a bias.
   int64_t NormParams() const { return int64_t{m_.hidden_size} * (m_.norm_bias ? 2 : 1); }
 
@@ -397,6 +421,7 @@ class Estimator {
     // One of the layer's norms is the attention's (input_layernorm).
     const int norms = (mlp == 2 ? m_.norms_without_mlp : m_.norms_per_layer) - (attention ? 0 : 1);
     c[kNorms] += Vector(norms * NormParams(), 1);
+    AddGemmaTensors(c, GemmaLayerTensors(m_));
     return c;
   }
 
@@ -426,6 +451,7 @@ class Estimator {
     // (vllm/model_executor/models/gpt2.py wpe).
     if (m_.learned_position_rows > 0) c[kEmbedding] += Vector(Mul(m_.learned_position_rows, h), 1);
     if (m_.embedding_norm) c[kNorms] += Vector(NormParams(), 1);  // Bloom
+    AddGemmaTensors(c, GemmaModelTensors(m_));
     // The vision tower and projector, replicated on every rank, in the model dtype.
     const int64_t vision = m_.vision_params > 0
                                ? m_.vision_params

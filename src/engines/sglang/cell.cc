@@ -37,6 +37,9 @@ bool SglangUsesHybridSwa(const ModelSpec& m, int swa_mode) {
       arch == "Step3p5ForCausalLM") {
     return true;
   }
+  // gemma: model_config.py hybrid_swa_archs lists Gemma-4 since it was added (#21952,
+  // 2026-04-02; engine_support.cc refuses older releases): its sliding layers get the SWA pool.
+  if (arch == "Gemma4ForConditionalGeneration" || arch == "Gemma4ForCausalLM") return true;
   return arch == "GptOssForCausalLM" && swa_mode == 2;
 }
 

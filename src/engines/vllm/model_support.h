@@ -1,6 +1,6 @@
-// The release in which vLLM first serves an architecture: a launch of an older
-// release fails in the model registry before anything is sized, so kvplan
-// refuses it there too instead of planning a model the engine cannot load.
+// A launch of a vLLM release older than the first that serves its architecture
+// (the table: catalog/engine_support.h) fails in the model registry before
+// anything is sized: kvplan refuses the plan there too, with the registry's words.
 #pragma once
 
 #include <optional>

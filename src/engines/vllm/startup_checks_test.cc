@@ -44,7 +44,8 @@ TEST(VllmStartupChecks, AnArchitectureOlderReleasesDoNotServeIsRefused) {
           "ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now", 0),
       0u)
       << old.error_message;
-  EXPECT_NE(old.error_message.find("it arrived in 0.8.4"), std::string::npos) << old.error_message;
+  EXPECT_NE(old.error_message.find("it was added in 0.8.4"), std::string::npos)
+      << old.error_message;
   const Fix* f = FindFix(old, "--engine");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->value, "vllm@0.8.4");

@@ -1,0 +1,46 @@
+// SGLang's cell size for Gemma-4 (python/sglang/srt/models/gemma4_causal.py, SGLang
+// #21952; model_config.py hybrid_swa_archs lists Gemma4ForConditionalGeneration, so its
+// sliding layers take the SWA pool) and Gemma-3n (one geometry, every layer counted),
+// against hand arithmetic in the comments.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engines/sglang/cell.h"
+#include "testing/gemma_models.h"
+#include "testing/test_data.h"
+
+namespace kvplan {
+namespace {
+
+// gemma-4-26B-A4B at TP 2: a full layer holds 2 global KV heads / 2 = 1 x (512 + 512) x 2
+// = 2,048 B a token, a sliding layer 8 / 2 = 4 heads x (256 + 256) x 2 = 4,096 B;
+// pool_configurator.py HybridSWAPoolConfigurator: 2,048 x 5 + 0.8 x 4,096 x 25 = 92,160.
+TEST(SglangGemmaCell, Gemma4SizesItsFullAndSlidingPoolsWithTheirOwnHeads) {
+  const ModelSpec m = LoadModel(testing::RealData("configs/google--gemma-4-26B-A4B.json"));
+  SglangArgs a;
+  a.tp = 2;
+  const SglangCell c =
+      SglangCellSize(SglangEra2026Mid(), SglangVersionKey(0, 5, 15), m, a, nullptr);
+  EXPECT_EQ(c.hybrid_mode, 2);
+  EXPECT_EQ(c.per_layer_bytes, 2048);
+  EXPECT_EQ(c.swa_layer_bytes, 4096);
+  EXPECT_EQ(c.n_full, 5);
+  EXPECT_EQ(c.n_swa, 25);
+}
+
+// gemma-3n-E4B (synthetic, Gemma3nTextConfig's defaults): not a hybrid-SWA architecture
+// in SGLang, one pool of 2 KV heads x (256 + 256) x 2 = 2,048 B a layer; the pool keeps
+// every one of the 35 layers (memory_pool.py allocates per layer id; the 15 KV-sharing
+// layers read layers 18 and 19 but still count): 35 x 2,048.
+TEST(SglangGemmaCell, Gemma3nCountsEveryLayerInOnePool) {
+  const ModelSpec m = ParseModelConfig(testing::kGemma3nE4bSynthetic, "gemma-3n-E4B.json");
+  const SglangCell c =
+      SglangCellSize(SglangEra2026Mid(), SglangVersionKey(0, 5, 15), m, SglangArgs{}, nullptr);
+  EXPECT_EQ(c.hybrid_mode, 0);
+  EXPECT_EQ(c.layers, 35);
+  EXPECT_EQ(c.bytes, 35 * 2048);
+}
+
+}  // namespace
+}  // namespace kvplan

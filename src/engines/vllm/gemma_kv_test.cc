@@ -1,0 +1,55 @@
+// vLLM's KV-cache spec for Gemma-4 and Gemma-3n (vllm/model_executor/models/gemma4.py
+// @v0.19.0, gemma3n.py @v0.9.2): full layers with their own head size and KV heads, the
+// KV-sharing last layers without a cache of their own (kv_sharing_target_layer_name),
+// against hand arithmetic in the comments.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engines/vllm/kv_spec.h"
+#include "testing/gemma_models.h"
+#include "testing/test_data.h"
+
+namespace kvplan {
+namespace {
+
+ModelSpec RealGemma(const std::string& file) {
+  return LoadModel(testing::RealData("configs/" + file));
+}
+
+// gemma-4-26B-A4B at TP 1: 25 sliding layers of 8 KV heads x (256 + 256) x 2 = 8,192 B a
+// token, 5 full layers of 2 global KV heads x (512 + 512) x 2 = 4,096 B.
+// unify_kv_cache_spec_page_size: 16 x 8,192 = 131,072 B pages, so the full layers get
+// 32-token blocks (32 x 4,096). 5 full and 25 sliding layers group by 5: 1 full group,
+// 5 sliding groups, no padding.
+TEST(VllmGemma, Gemma4FullLayersTakeLargerBlocksToMatchTheSlidingPages) {
+  const ModelSpec m = RealGemma("google--gemma-4-26B-A4B.json");
+  const VllmKvSpec s = BuildVllmKvSpec(m, VllmKvOptions{});
+  ASSERT_EQ(s.layers.size(), 30u);
+  EXPECT_TRUE(s.hybrid);
+  EXPECT_EQ(s.BytesPerTokenAllLayers(), 25 * 8192 + 5 * 4096);
+  EXPECT_EQ(s.page_bytes, 131072);
+  EXPECT_EQ(s.layers[5].bytes_per_token, 4096);  // layer 5 is the first full one
+  EXPECT_EQ(s.layers[5].block_size, 32);
+  EXPECT_EQ(s.group_size, 5);
+  EXPECT_EQ(s.num_groups, 6);
+  EXPECT_EQ(s.padding_layers, 0);
+}
+
+// gemma-4-E4B (the W4A16 fine-tune's config, gemma-4-E4B's geometry): the last 18 of 42
+// layers read the KV of layers 22 (sliding) and 23 (full) and get no spec. Layers 0-23:
+// 20 sliding of 2 x (256 + 256) x 2 = 2,048 B, 4 full of 2 x (512 + 512) x 2 = 4,096 B;
+// pages 16 x 4,096 = 65,536 B, the sliding layers in 32-token blocks.
+TEST(VllmGemma, Gemma4KvSharingLayersHaveNoCacheOfTheirOwn) {
+  const ModelSpec m = testing::WithoutQuantization("Jackrong--Gemopus-4-E4B-it-W4A16.json");
+  const VllmKvSpec s = BuildVllmKvSpec(m, VllmKvOptions{});
+  ASSERT_EQ(s.layers.size(), 24u);
+  EXPECT_EQ(s.BytesPerTokenAllLayers(), 20 * 2048 + 4 * 4096);
+  EXPECT_EQ(s.page_bytes, 65536);
+  EXPECT_EQ(s.layers[0].block_size, 32);
+  EXPECT_EQ(s.group_size, 4);
+  EXPECT_EQ(s.num_groups, 6);
+}
+
+}  // namespace
+}  // namespace kvplan
