@@ -1,6 +1,8 @@
 // FirstServingRelease: a table, one row per (architecture, engine).
 #include "catalog/engine_support.h"
 
+#include <fmt/core.h>
+
 namespace kvplan {
 namespace {
 
@@ -39,6 +41,13 @@ constexpr ServedRow kServedFrom[] = {
     // 0.5.9: the next release, 0.5.10.
     {"Gemma4ForConditionalGeneration", "sglang", {0, 5, 10, 0, "0.5.10", "SGLang #21952"}},
     {"Gemma4ForCausalLM", "sglang", {0, 5, 10, 0, "0.5.10", "SGLang #21952"}},
+    // SGLang models/nemotron_h.py arrived with PR #10909 (opened 2025-09-25), after v0.5.3's
+    // release commit (2025-10-06); its NVFP4 follow-up #11866 was reverted on 2025-10-23:
+    // so 0.5.4 [inferred from the PR dates].
+    {"NemotronHForCausalLM", "sglang", {0, 5, 4, 0, "0.5.4", "SGLang #10909 (nemotron_h.py)"}},
+    // SGLang models/kimi_linear.py arrived with PR #12469 (opened 2025-10-31), after 0.5.3;
+    // planned from 0.5.5, the next release kvplan models [inferred: merge date not checked].
+    {"KimiLinearForCausalLM", "sglang", {0, 5, 5, 0, "0.5.5", "SGLang #12469 (kimi_linear.py)"}},
 };
 
 }  // namespace
@@ -49,6 +58,14 @@ std::optional<ServingRelease> FirstServingRelease(std::string_view architecture,
     if (r.architecture == architecture && r.engine == engine) return r.first;
   }
   return std::nullopt;
+}
+
+std::string UnservedArchitectureError(std::string_view engine, std::string_view release,
+                                      std::string_view architecture, const ServingRelease& first) {
+  return fmt::format(
+      "ValueError: Model architectures ['{}'] are not supported for now. (kvplan: {} {} does not "
+      "serve it; it was added in {}, {})",
+      architecture, engine, release, first.text, first.source);
 }
 
 }  // namespace kvplan

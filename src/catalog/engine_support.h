@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kvplan {
@@ -19,5 +20,11 @@ struct ServingRelease {
 // ("sglang", "vllm").
 std::optional<ServingRelease> FirstServingRelease(std::string_view architecture,
                                                   std::string_view engine);
+
+// What such a launch stops with: the model registry's error (SGLang's models/registry.py
+// and vLLM's model_executor/models/registry.py share _raise_for_unsupported's text), then
+// kvplan's note naming the release that added the model. `engine` as people write it.
+std::string UnservedArchitectureError(std::string_view engine, std::string_view release,
+                                      std::string_view architecture, const ServingRelease& first);
 
 }  // namespace kvplan

@@ -42,10 +42,15 @@ TEST(EngineSupport, Gemma4IsRefusedBeforeTheReleaseThatAddedIt) {
             "for now. (kvplan: vLLM 0.18.0 does not serve it; it was added in 0.19.0, vLLM #38826 "
             "(gemma4.py))");
   EXPECT_EQ(PlanErrorAt("vllm", "0.19.0"), "");
-  // SGLang #21952 (2026-04-02), after 0.5.9.
-  EXPECT_EQ(PlanErrorAt("sglang", "0.5.9"),
-            "SGLang 0.5.9 does not serve Gemma4ForConditionalGeneration: it was added in 0.5.10 "
-            "(SGLang #21952)");
+  // SGLang #21952 (2026-04-02), after 0.5.9: its registry's refusal, the same words.
+  r.engine = "sglang";
+  r.version = "0.5.9";
+  PlanResult sglang = PlanLaunch(r);
+  EXPECT_FALSE(sglang.ok);
+  EXPECT_EQ(sglang.error_message,
+            "ValueError: Model architectures ['Gemma4ForConditionalGeneration'] are not supported "
+            "for now. (kvplan: SGLang 0.5.9 does not serve it; it was added in 0.5.10, SGLang "
+            "#21952)");
   EXPECT_EQ(PlanErrorAt("sglang", "0.5.14"), "");
 }
 

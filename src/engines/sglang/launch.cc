@@ -4,12 +4,25 @@
 
 #include "base/checked_math.h"
 #include "base/text.h"
+#include "catalog/engine_support.h"
 #include "catalog/sharding.h"
 #include "engines/sglang/stages.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
+
+// A model newer than the release (catalog/engine_support.h): SGLang stops in its model
+// registry; "" when the release serves it.
+std::string UnservedSglangArchitecture(const ModelSpec& m, int64_t version_key,
+                                       const std::string& version) {
+  const std::optional<ServingRelease> first = FirstServingRelease(m.architecture, "sglang");
+  if (!first ||
+      version_key >= SglangVersionKey(first->major, first->minor, first->patch, first->post)) {
+    return "";
+  }
+  return UnservedArchitectureError("SGLang", version, m.architecture, *first);
+}
 
 // The capture list holds one batch size per 16 or 32 up to the maximum, and
 // each size is one graph: a million is past any GPU and still plans in 0.1 s
@@ -137,7 +150,9 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
     l.context_refusal = SglangContextLengthError(*a.context_length, model.max_position_embeddings);
     return l;
   }
-  l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+  // model_loader resolves the architecture (models/registry.py) before any memory is sized.
+  l.state_refusal = UnservedSglangArchitecture(model, vkey, l.version);
+  if (l.state_refusal.empty()) l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
   if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
   if (!l.state_refusal.empty()) return l;
   l.sharding_problems = LoadProblems(model, a);

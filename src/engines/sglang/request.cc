@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
-#include "catalog/engine_support.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/weight_loading.h"
@@ -13,19 +12,6 @@
 
 namespace kvplan {
 namespace {
-
-// A model newer than the release (catalog/engine_support.h): SGLang would stop at
-// "Model architectures [...] are not supported"; refused, naming the first release.
-void RefuseUnservedModel(const ModelSpec& m, const std::string& version) {
-  const std::optional<ServingRelease> first = FirstServingRelease(m.architecture, "sglang");
-  if (!first) return;
-  std::string canonical;
-  int64_t key = 0;
-  SglangEraFor(version, &canonical, &key);
-  if (key >= SglangVersionKey(first->major, first->minor, first->patch, first->post)) return;
-  throw InputError(fmt::format("SGLang {} does not serve {}: it was added in {} ({})", canonical,
-                               m.architecture, first->text, first->source));
-}
 
 std::optional<int64_t> MeasuredBytes(const PlanRequest& req, const std::string& key) {
   auto it = req.measured_gib.find(key);
@@ -55,7 +41,6 @@ PlanResult PlanSglangRequest(const PlanRequest& req) {
   }
   // --dtype and --quantization as SGLang loads them (weight_loading.cc).
   const ModelSpec model = ModelAsLaunched(LoadModel(model_spec), SglangWeightLoading(args));
-  RefuseUnservedModel(model, req.version);
   std::optional<ModelSpec> draft;
   const std::string algo = args.speculative_algorithm;
   if (!args.speculative_draft_model_path.empty()) {

@@ -8,6 +8,7 @@
 
 #include "base/checked_math.h"
 #include "base/units.h"
+#include "catalog/engine_support.h"
 #include "engines/sglang/stages.h"
 #include "kvplan/error.h"
 
@@ -26,23 +27,6 @@ constexpr int64_t kSlotsPerRequestWithRadix = 3;
 constexpr int64_t kRadixOffDefaultSlots = 512;
 
 constexpr std::string_view kWhat = "SGLang's mamba state pool";
-
-// The first SGLang release that serves each hybrid architecture kvplan knows it for (the
-// others are planned from the pool's own first release, with a warning).
-struct HybridSince {
-  std::string_view architecture;
-  int64_t version_key;
-  std::string_view version;
-};
-constexpr HybridSince kHybridSince[] = {
-    // models/nemotron_h.py arrived with PR #10909 (opened 2025-09-25), after v0.5.3's
-    // release commit (2025-10-06, sglang-memory.md's table); its NVFP4 follow-up #11866 was
-    // reverted on 2025-10-23: so 0.5.4 [inferred from the PR dates].
-    {"NemotronHForCausalLM", SglangVersionKey(0, 5, 4), "0.5.4"},
-    // models/kimi_linear.py arrived with PR #12469 (opened 2025-10-31), after 0.5.3; kvplan
-    // plans it from 0.5.5, the next release it models [inferred: merge date not checked].
-    {"KimiLinearForCausalLM", SglangVersionKey(0, 5, 5), "0.5.5"},
-};
 
 // server_args.py (#12469; _handle_mamba_radix_cache(support_mamba_cache=False) at main
 // 2026): "Disabling Radix Cache for KimiLinearForCausalLM as it is not yet supported."
@@ -97,12 +81,6 @@ std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int6
         "kvplan: SGLang {}'s mamba state pool is not modelled for {}'s Mamba-1 layers", version,
         model.architecture);
   }
-  for (const HybridSince& h : kHybridSince) {
-    if (model.architecture == h.architecture && version_key < h.version_key) {
-      return fmt::format("kvplan: SGLang {} does not serve {}; it arrived in {}", version,
-                         model.architecture, h.version);
-    }
-  }
   if (version_key < kRatioSplitSince && !a.max_mamba_cache_size) {
     return fmt::format(
         "kvplan: SGLang {} sizes the state pool from --max-mamba-cache-size, whose default "
@@ -114,10 +92,7 @@ std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int6
 }
 
 bool SglangHybridReleaseKnown(const ModelSpec& model) {
-  for (const HybridSince& h : kHybridSince) {
-    if (model.architecture == h.architecture) return true;
-  }
-  return false;
+  return FirstServingRelease(model.architecture, "sglang").has_value();
 }
 
 SglangStatePool SglangStatePoolOf(const SglangLaunch& l, const SglangSettings& s,

@@ -202,7 +202,7 @@ TEST(SglangStatePool, NemotronHBeforeItsFirstReleaseIsRefused) {
   PlanResult r =
       PlanSglang("0.5.3", Nemotron3Nano(), FindGpu("h100"), SglangArgs{}, Measured(78, 40));
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error_message.find("does not serve NemotronHForCausalLM; it arrived in 0.5.4"),
+  EXPECT_NE(r.error_message.find("SGLang 0.5.3 does not serve it; it was added in 0.5.4"),
             std::string::npos)
       << r.error_message;
 }
@@ -263,8 +263,10 @@ TEST(SglangStatePool, KimiLinearRadixCacheOffSlots) {
   // 0.5.3 has no models/kimi_linear.py.
   PlanResult early = PlanSglang("0.5.3", kimi, FindGpu("h100"), Tp4(), Measured(78, 40));
   EXPECT_FALSE(early.ok);
-  EXPECT_NE(early.error_message.find("does not serve KimiLinearForCausalLM; it arrived in 0.5.5"),
-            std::string::npos)
+  EXPECT_NE(
+      early.error_message.find("['KimiLinearForCausalLM'] are not supported for now. (kvplan: "
+                               "SGLang 0.5.3 does not serve it; it was added in 0.5.5"),
+      std::string::npos)
       << early.error_message;
 }
 
