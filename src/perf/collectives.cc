@@ -1,5 +1,8 @@
 #include "perf/collectives.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "perf/custom_allreduce.h"
 
 namespace kvplan {
@@ -49,13 +52,17 @@ CommBreakdown ForwardComm(const StepContext& ctx, const ForwardShape& s, int lay
     c.us += layers * EngineAllreduceUs(Bytes(attn_bytes), attn_tp, f, ctx.allreduce, g);
     c.allreduces += layers;
   }
-  const int dense_layers = layers - moe_layers;
+  // The MLP's reduction: every layer that has an MLP (dense or experts).
+  const int pp = std::max(1, ctx.par.pp);
+  const int mlp_layers = std::max(
+      0, layers - static_cast<int>(std::lround(static_cast<double>(m.mlp_less_layers) / pp)));
+  const int dense_layers = std::max(0, mlp_layers - moe_layers);
   const double full_bytes = tokens * m.hidden * kActBytes;
   if (!dp_attn) {
-    c.us += layers * EngineAllreduceUs(Bytes(full_bytes), tp, f, ctx.allreduce, g);
-    c.allreduces += layers;
+    c.us += mlp_layers * EngineAllreduceUs(Bytes(full_bytes), tp, f, ctx.allreduce, g);
+    c.allreduces += mlp_layers;
   } else {
-    const int gathered = ctx.par.ep > 1 ? dense_layers : layers;
+    const int gathered = ctx.par.ep > 1 ? dense_layers : mlp_layers;
     c.us += gathered * (Nccl(Collective::kAllGather, full_bytes, tp, f, g) +
                         Nccl(Collective::kReduceScatter, full_bytes, tp, f, g));
     c.allgathers += gathered;

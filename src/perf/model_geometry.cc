@@ -16,7 +16,7 @@ double ExpectedExpertsTouched(double e, double k, double tokens) {
 }
 
 double ModelGeometry::ActiveParamsPerToken() const {
-  const int dense = layers - moe_layers;
+  const int dense = layers - moe_layers - mlp_less_layers;
   return layers * attn_params + dense * dense_mlp_params +
          moe_layers * (top_k * expert_params + shared_expert_params + router_params);
 }
@@ -138,6 +138,7 @@ ModelGeometry MakeGeometry(const ModelSpec& m) {
     if (k == LayerKind::kSliding || k == LayerKind::kChunked) ++g.sliding_layers;
     if (k == LayerKind::kLinear) ++g.linear_layers;
   }
+  for (bool has_mlp : m.layer_has_mlp) g.mlp_less_layers += has_mlp ? 0 : 1;
   g.sliding_window = m.sliding_window;
   g.embed_params = g.vocab * h;
   if (HasPerLayerGeometry(m) && m.attention == AttentionKind::kGqa) AveragePerLayerShapes(m, &g);

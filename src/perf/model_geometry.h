@@ -12,6 +12,9 @@ struct ModelGeometry {
   int moe_layers = 0;      // layers with routed experts
   int sliding_layers = 0;  // sliding-window layers (KV read capped at the window)
   int linear_layers = 0;   // linear-attention layers (no per-token KV)
+  // Layers without an MLP (Nemotron-H's mixer-only blocks, the Mamba2 half of a Falcon-H1
+  // layer, catalog ModelSpec::layer_has_mlp): neither a dense MLP nor its all-reduce.
+  int mlp_less_layers = 0;
   double sliding_window = 0;
   double hidden = 0;
   double vocab = 0;

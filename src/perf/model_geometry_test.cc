@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/model_loader.h"
 #include "perf/reference_hardware.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -63,6 +65,28 @@ TEST(ModelGeometry, Llama8BParameters) {
   const double total = g.ActiveParamsPerToken() + 2 * g.embed_params;
   EXPECT_NEAR(total / 1e9, 8.03, 0.05);
   EXPECT_EQ(g.kv_elems_per_token, 2 * 8 * 128);
+}
+
+}  // namespace
+}  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+// Nemotron-3-Nano's hybrid_override_pattern (its real config.json) has 23 Mamba2 blocks (M),
+// 6 attention blocks (*) and 23 expert blocks (E), each E folded into the mixer before it:
+// 29 layers of which 23 carry an MLP, so 6 have neither an MLP's GEMMs nor its all-reduce.
+TEST(ModelGeometry, LayersWithoutAnMlpAreCountedFromTheConfig) {
+  const ModelGeometry nano = MakeGeometry(
+      LoadModel(testing::RealData("configs/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json")));
+  EXPECT_EQ(nano.layers, 29);
+  EXPECT_EQ(nano.layers - nano.mlp_less_layers, 23);
+  // Falcon-H1 (synthetic): each decoder layer is an attention half with the MLP and a
+  // Mamba2 half without one.
+  const ModelGeometry falcon =
+      MakeGeometry(LoadModel(testing::SyntheticData("hybrid/falcon-h1-7b-synthetic.json")));
+  EXPECT_EQ(falcon.layers, 2 * falcon.mlp_less_layers);
+  EXPECT_GT(falcon.mlp_less_layers, 0);
 }
 
 }  // namespace

@@ -126,7 +126,8 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   const bool dp_attn = c.par.dp_attention && c.par.dp > 1;
   const int layers = (m.layers + pp - 1) / pp;
   const int moe_layers = static_cast<int>(std::lround(static_cast<double>(m.moe_layers) / pp));
-  const int dense_layers = layers - moe_layers;
+  const int mlp_less = static_cast<int>(std::lround(static_cast<double>(m.mlp_less_layers) / pp));
+  const int dense_layers = std::max(0, layers - moe_layers - mlp_less);
   const double tokens = s.batch * s.q_len;
   const double local = dp_attn ? tokens / c.par.dp : tokens;
   const double batch_local = dp_attn ? s.batch / c.par.dp : s.batch;
