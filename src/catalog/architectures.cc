@@ -660,10 +660,19 @@ constexpr ArchitectureInfo kArchitectures[] = {
 // Hybrid attention / state-space architectures: their per-request state
 // (mamba conv + SSM state, linear-attention state) needs engine memory rules
 // kvplan does not have yet (the gated delta-net and Mamba2 hybrids are modelled).
-constexpr std::string_view kUnmodelledState[] = {
-    "MambaForCausalLM",  "Mamba2ForCausalLM",         "Zamba2ForCausalLM",
-    "Lfm2ForCausalLM",   "MiniMaxText01ForCausalLM",  "MiniMaxM1ForCausalLM",
-    "Plamo2ForCausalLM", "RecurrentGemmaForCausalLM",
+struct UnmodelledState {
+  std::string_view architecture;
+  std::string_view layers;  // what its layers hold, for the refusal and `kvplan models`
+};
+constexpr UnmodelledState kUnmodelledState[] = {
+    {"MambaForCausalLM", "mamba state only (no attention)"},
+    {"Mamba2ForCausalLM", "mamba2 state only (no attention)"},
+    {"Zamba2ForCausalLM", "mamba2 state + shared attention blocks"},
+    {"Lfm2ForCausalLM", "short-convolution state + full attention"},
+    {"MiniMaxText01ForCausalLM", "lightning (linear) attention state + full attention"},
+    {"MiniMaxM1ForCausalLM", "lightning (linear) attention state + full attention"},
+    {"Plamo2ForCausalLM", "mamba state + full attention"},
+    {"RecurrentGemmaForCausalLM", "RG-LRU recurrent state + local attention"},
 };
 
 }  // namespace
@@ -684,8 +693,8 @@ const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type)
 }
 
 std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
-  for (std::string_view a : kUnmodelledState) {
-    if (a == architecture) return a;
+  for (const UnmodelledState& u : kUnmodelledState) {
+    if (u.architecture == architecture) return u.layers;
   }
   return {};
 }
@@ -754,8 +763,8 @@ std::vector<ArchitectureRow> ArchitectureRows() {
     if (a.sliding_every > 0) r.layers = "sliding + full";
     rows.push_back(std::move(r));
   }
-  for (std::string_view a : kUnmodelledState) {
-    rows.push_back({std::string(a), "", "mamba / linear-attention state + attention", "-",
+  for (const UnmodelledState& u : kUnmodelledState) {
+    rows.push_back({std::string(u.architecture), "", std::string(u.layers), "-",
                     "refused: state memory not modelled", false});
   }
   return rows;

@@ -174,7 +174,8 @@ std::vector<ArchitectureRow> ArchitectureRows();
 
 // Non-empty when `architecture` is a known hybrid or state-space model whose
 // per-request state (mamba / linear attention) kvplan does not model yet: the
-// refusal text says so, so that it is never planned as all-attention.
+// refusal text says so, so that it is never planned as all-attention. The value says
+// what its layers hold ("mamba2 state only (no attention)").
 std::string_view UnmodelledStateArchitecture(std::string_view architecture);
 
 }  // namespace kvplan

@@ -72,11 +72,11 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
         root.contains("draft_vocab_size")) {
       info = FindArchitecture("LlamaForCausalLMEagle3");
     }
-    if (info == nullptr && !UnmodelledStateArchitecture(arch).empty()) {
-      throw InputError(origin + ": \"" + arch +
-                       "\" mixes attention with mamba / linear-attention layers, whose "
-                       "per-request state memory kvplan does not model yet; refused rather than "
-                       "planned as all-attention");
+    if (const std::string_view layers = UnmodelledStateArchitecture(arch);
+        info == nullptr && !layers.empty()) {
+      throw InputError(origin + ": \"" + arch + "\" has " + std::string(layers) +
+                       " layers, whose per-request state memory kvplan does not model yet; "
+                       "refused rather than planned as all-attention");
     }
     if (info == nullptr) {
       throw InputError(origin + ": unsupported architecture \"" + arch +
