@@ -136,7 +136,7 @@ TEST(SglangStatePool, FlagsAreParsed) {
   EXPECT_THROW(ParseSglangArgs({"--mamba-ssm-dtype", "int8"}), InputError);
 }
 
-// tests/data/real/hybrid_sglang/ktransformers-1870-qwen3.5-397b-tp2.log: SGLang
+// tests/data/real/sglang/ktransformers1870_qwen35_moe_tp2_mamba_pool.log: SGLang
 // 0.5.9, Qwen3.5-397B-A17B on two RTX 4090s, TP 2, fraction 0.85, measured 22.84
 // GB free before loading (19.08 + 3.76) and 19.08 after. Per request at TP 2:
 // 45 layers x (conv 12,288 / 2 x 3 x 2 B + ssm 64 / 2 x 128 x 128 x 4 B) =
