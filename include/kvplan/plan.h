@@ -82,6 +82,9 @@ struct PlanResult {
   std::string engine_version;  // the release asked for, e.g. "0.5.3"
   std::string era;             // the modelled era that release falls in
   bool ok = false;
+  // Not planned: the launch needs a rule kvplan does not model (error_message says which);
+  // neither the engine's success nor its failure.
+  bool not_modelled = false;
   std::string error_message;  // the engine's own message, word for word
 
   // The engine's memory knob: mem_fraction_static / gpu_memory_utilization /

@@ -19,6 +19,12 @@ constexpr ServedRow kServedFrom[] = {
     // vLLM v0.8.4 release notes: "Support Qwen3 and Qwen3MoE (#15289)".
     {"Qwen3ForCausalLM", "vllm", {0, 8, 4, 0, "0.8.4", "vLLM #15289 (qwen3.py)"}},
     {"Qwen3MoeForCausalLM", "vllm", {0, 8, 4, 0, "0.8.4", "vLLM #15289 (qwen3_moe.py)"}},
+    // vLLM model_executor/models/deepseek_v4.py arrived for the model's release (2026-04-24,
+    // vllm-project/vllm#40778); it needs vLLM 0.20.0+ (vllm-project/vllm-gaudi#1722)
+    // [inferred: the first release holding the file].
+    {"DeepseekV4ForCausalLM", "vllm", {0, 20, 0, 0, "0.20.0", "vLLM #40778 (deepseek_v4.py)"}},
+    // SGLang DeepSeek-V4 (#23882) reached main on 2026-05-07: 0.5.7 [inferred from the date].
+    {"DeepseekV4ForCausalLM", "sglang", {0, 5, 7, 0, "0.5.7", "SGLang #23882"}},
     // vLLM v0.10.1 release notes: "New model families: GPT-OSS (#22327, ...)".
     {"GptOssForCausalLM", "vllm", {0, 10, 1, 0, "0.10.1", "vLLM #22327 (gpt_oss.py)"}},
     // models/kimi_linear.py arrived with vllm-project/vllm#27654 (opened 2025-10-28), after

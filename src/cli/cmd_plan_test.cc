@@ -203,3 +203,26 @@ TEST(Help, FitsOneHundredColumns) {
 
 }  // namespace
 }  // namespace kvplan
+
+namespace kvplan {
+namespace {
+
+// A launch that needs a rule kvplan lacks is neither "OK" nor the engine's failure: vLLM
+// serves DeepSeek-V4 from 0.20.0, but kvplan does not model its KV cache there.
+TEST(PlanVerdict, ALaunchKvplanDoesNotModelIsNotPlannedRatherThanFailed) {
+  const std::vector<std::string> args = {
+      "plan",     "--model", "deepseek-ai/DeepSeek-V4-Flash", "--gpu", "h200",
+      "--engine", "vllm",    "--tensor-parallel-size",        "8"};
+  testing::CliResult text = testing::RunKvplan(args);
+  EXPECT_NE(text.out.find("Verdict: NOT PLANNED. kvplan does not model this launch:"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("FAILS at start-up"), std::string::npos) << text.out;
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  testing::CliResult json = testing::RunKvplan(json_args);
+  EXPECT_NE(json.out.find("\"status\": \"not_modelled\""), std::string::npos) << json.out;
+}
+
+}  // namespace
+}  // namespace kvplan

@@ -58,7 +58,7 @@ nlohmann::json PlanToJson(const PlanResult& r, const PlanContext& ctx) {
   j["model"] = ctx.model;
   j["gpu"] = ctx.gpu;
   j["gpus_per_replica"] = ctx.gpus;
-  j["status"] = r.ok ? "ok" : "fail";
+  j["status"] = r.ok ? "ok" : (r.not_modelled ? "not_modelled" : "fail");
   j["error_message"] = r.ok ? json(nullptr) : json(r.error_message);
   j[r.fraction_name] = {{"value", r.fraction}, {"source", r.fraction_user ? "user" : "auto"}};
   j["gpu_total_bytes"] = r.gpu_total_bytes;

@@ -109,6 +109,9 @@ std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
                                 per_request, WithThousands(r.context_length)),
                     2) +
            "\n";
+  } else if (r.not_modelled) {
+    out += "Verdict: NOT PLANNED. kvplan does not model this launch:\n" +
+           WrapText("  " + r.error_message, 2) + "\n";
   } else {
     out += "Verdict: FAILS at start-up. The engine says:\n" + WrapText("  " + r.error_message, 2) +
            "\n";

@@ -11,10 +11,10 @@
 namespace kvplan {
 namespace {
 
-// DeepSeek V4 (#23882) reached main on 2026-05-07; the pool split kvplan mirrors (the c128
+// DeepSeek V4 (#23882) reached main on 2026-05-07 (older releases: catalog/engine_support.cc);
+// the pool split kvplan mirrors (the c128
 // state as a fixed request pool, #28612, 2026-07-01) is in the 2026-mid era, 0.5.15 on.
 constexpr int64_t kDsv4PoolsSince = SglangVersionKey(0, 5, 15);
-constexpr int64_t kDsv4ModelSince = SglangVersionKey(0, 5, 7);
 
 // mem_cache/deepseek_v4_memory_pool.py @30cb848 get_compress_state_ring_size (online c128,
 // SGLANG_OPT_USE_ONLINE_COMPRESS, is off by default).
@@ -30,12 +30,6 @@ bool SglangIsDeepseekV4(const ModelSpec& model) { return !model.compress_ratios.
 std::string SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
                                     const std::string& version) {
   if (!SglangIsDeepseekV4(model)) return "";
-  if (version_key < kDsv4ModelSince) {
-    return fmt::format(
-        "kvplan: SGLang {} predates DeepSeek-V4 ({}), whose support reached main on 2026-05-07 "
-        "(#23882)",
-        version, model.architecture);
-  }
   if (version_key < kDsv4PoolsSince) {
     return fmt::format(
         "kvplan: SGLang {}'s DeepSeek-V4 pool split (full, SWA, c4, c128 and compress-state "

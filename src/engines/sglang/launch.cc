@@ -152,8 +152,13 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
   }
   // model_loader resolves the architecture (models/registry.py) before any memory is sized.
   l.state_refusal = UnservedSglangArchitecture(model, vkey, l.version);
-  if (l.state_refusal.empty()) l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
-  if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
+  if (l.state_refusal.empty()) {
+    // Past the registry these two say what kvplan does not model ("kvplan: ..."), except a
+    // state shape SGLang's own divide() asserts on.
+    l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+    if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
+    l.state_refusal_not_modelled = l.state_refusal.rfind("kvplan: ", 0) == 0;
+  }
   if (!l.state_refusal.empty()) return l;
   l.sharding_problems = LoadProblems(model, a);
   if (!l.sharding_problems.empty()) return l;

@@ -87,7 +87,11 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     if (opts.fixes) SglangAddContextFixes(version, model, gpu, args_in, measured, draft, &r);
     return r;
   }
-  if (!l.state_refusal.empty()) return Refused(l, std::move(r), gpu, l.state_refusal);
+  if (!l.state_refusal.empty()) {
+    r = Refused(l, std::move(r), gpu, l.state_refusal);
+    r.not_modelled = l.state_refusal_not_modelled;
+    return r;
+  }
   if (!l.sharding_problems.empty()) {
     r = ShardingFailure(l, std::move(r), gpu, explain);
     if (opts.fixes) SglangAddShardingFixes(version, model, gpu, args_in, measured, draft, &r);

@@ -49,6 +49,7 @@ struct SglangLaunch {
   // kvplan's refusal of a hybrid model on a release whose state pool it does
   // not model ("" when none; engines/sglang/state_pool.cc).
   std::string state_refusal;
+  bool state_refusal_not_modelled = false;  // kvplan's limit, not the engine's refusal
   // The DeepSeek-V4 hook gave max_running_requests its 256 (engines/sglang/dsv4_pool.h).
   bool deepseek_v4_requests = false;
 };

@@ -24,6 +24,7 @@ TEST(VllmDeepseekV4, KvCacheIsSaidNotModelledAfterTheWeights) {
   EXPECT_EQ(r.error_message.find('\n'), std::string::npos);  // one line
   EXPECT_GT(r.weights_bytes_per_gpu, 0);
   EXPECT_EQ(r.max_total_num_tokens, 0);
+  EXPECT_TRUE(r.not_modelled);  // kvplan's limit, not vLLM's failure
 }
 
 TEST(VllmDeepseekV4, ReleasesBeforeTheModelSaySo) {
@@ -31,7 +32,9 @@ TEST(VllmDeepseekV4, ReleasesBeforeTheModelSaySo) {
   a.tp = 8;
   const PlanResult r = PlanVllm("0.19.0", Flash(), FindGpu("h200"), a, {});
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error_message.find("vLLM 0.19.0 predates DeepSeek-V4"), std::string::npos)
+  EXPECT_FALSE(r.not_modelled);  // the registry's refusal: vLLM 0.19.0 fails to start
+  EXPECT_NE(r.error_message.find("vLLM 0.19.0 does not serve it; it was added in 0.20.0"),
+            std::string::npos)
       << r.error_message;
 }
 

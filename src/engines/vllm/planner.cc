@@ -127,6 +127,7 @@ PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const 
   out.fraction = d.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
   out.ok = false;
+  out.not_modelled = refusal.kind == VllmRefusal::Kind::kNotModelled;
   out.error_message = refusal.message;
   out.gpu_total_bytes = t ? t->total : gpu.total_bytes;
   if (t) {
