@@ -89,6 +89,22 @@ void AddQwenPatchEmbed(TowerCount& c, const Json& v, const std::string& o, int64
               c.Mul(c.Mul(patch, patch), width)));
 }
 
+// `layers` pre-norm ViT blocks of width `e`: two LayerNorms, a biased fused qkv and
+// output projection, a biased 2-matrix MLP of `inter` (transformers qwen2_vl
+// Qwen2VLVisionBlock, qwen3_vl Qwen3VLVisionBlock; vLLM moonvit.py MoonVitEncoderLayer,
+// kimi_k25_vit.py MoonViTEncoderLayer).
+TowerCount LayerNormVitBlocks(int64_t e, int64_t inter, int64_t layers) {
+  TowerCount block;
+  block.LayerNorm(e);
+  block.LayerNorm(e);
+  block.Linear(3 * e, e, true);
+  block.Linear(e, e, true);
+  block.Linear(inter, e, true);
+  block.Linear(e, inter, true);
+  block.Repeat(layers);
+  return block;
+}
+
 // transformers qwen2_vl/modeling_qwen2_vl.py Qwen2VisionTransformerPretrainedModel:
 // Conv3d patch embed (no bias), blocks of LayerNorm + biased qkv/proj + biased
 // fc1/fc2 (mlp_ratio x embed_dim), a LayerNorm merger to hidden_size (the text width).
@@ -98,15 +114,7 @@ int64_t Qwen2VlTower(const Json& v, const std::string& o) {
   const int64_t inter = e * VisionDim(v, "mlp_ratio", o, 4);
   const int64_t patch = VisionDim(v, "patch_size", o, 14);
   TowerCount c;
-  TowerCount block;
-  block.LayerNorm(e);
-  block.LayerNorm(e);
-  block.Linear(3 * e, e, true);
-  block.Linear(e, e, true);
-  block.Linear(inter, e, true);
-  block.Linear(e, inter, true);
-  block.Repeat(depth);
-  c += block;
+  c += LayerNormVitBlocks(e, inter, depth);
   AddQwenPatchEmbed(c, v, o, VisionDim(v, "in_chans", o, 3), patch, e);
   c += QwenMerger(e, VisionDim(v, "spatial_merge_size", o, 2), VisionDim(v, "hidden_size", o, 3584),
                   true, false);
@@ -147,15 +155,7 @@ int64_t Qwen3VlTower(const Json& v, const std::string& o) {
   const int64_t merge = VisionDim(v, "spatial_merge_size", o, 2);
   const int64_t out = VisionDim(v, "out_hidden_size", o, 3584);
   TowerCount c;
-  TowerCount block;
-  block.LayerNorm(e);
-  block.LayerNorm(e);
-  block.Linear(3 * e, e, true);
-  block.Linear(e, e, true);
-  block.Linear(inter, e, true);
-  block.Linear(e, inter, true);
-  block.Repeat(VisionDim(v, "depth", o, 27));
-  c += block;
+  c += LayerNormVitBlocks(e, inter, VisionDim(v, "depth", o, 27));
   AddQwenPatchEmbed(c, v, o, VisionDim(v, "in_channels", o, 3), patch, e);
   c.Add(e);  // the patch embed's bias
   c.Add(c.Mul(VisionDim(v, "num_position_embeddings", o, 2304), e));
@@ -260,20 +260,6 @@ int64_t PixelShuffleFactor(const Json& root, const std::string& origin) {
   return n;
 }
 
-// The MoonViT encoder blocks (vLLM moonvit.py MoonVitEncoderLayer, kimi_k25_vit.py
-// MoonViTEncoderLayer): LayerNorms, biased fused wqkv and wo, a biased 2-matrix MLP.
-TowerCount MoonVitBlocks(int64_t e, int64_t inter, int64_t layers) {
-  TowerCount block;
-  block.LayerNorm(e);
-  block.LayerNorm(e);
-  block.Linear(3 * e, e, true);
-  block.Linear(e, e, true);
-  block.Linear(inter, e, true);
-  block.Linear(e, inter, true);
-  block.Repeat(layers);
-  return block;
-}
-
 // MoonViT (Kimi-VL: vLLM moonvit.py MoonVitPretrainedModel; Kimi-K2.5: vLLM
 // kimi_k25_vit.py MoonViT3dPretrainedModel, the same weights plus a fixed,
 // non-persistent temporal table): biased Conv2d patch embed, a learned
@@ -287,7 +273,7 @@ int64_t MoonVitTower(const Json& v, int64_t text, const std::string& o) {
   const int64_t inter = VisionDimOf(v, {"vt_intermediate_size", "intermediate_size"}, o, 4304);
   const int64_t layers = VisionDimOf(v, {"vt_num_hidden_layers", "num_hidden_layers"}, o, 27);
   const int64_t patch = VisionDim(v, "patch_size", o, 14);
-  TowerCount c = MoonVitBlocks(e, inter, layers);
+  TowerCount c = LayerNormVitBlocks(e, inter, layers);
   c.Linear(e, c.Mul(3, c.Mul(patch, patch)), true);
   c.Add(c.Mul(
       c.Mul(VisionDim(v, "init_pos_emb_height", o, 64), VisionDim(v, "init_pos_emb_width", o, 64)),
