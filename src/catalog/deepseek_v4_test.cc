@@ -11,13 +11,10 @@
 #include "catalog/weights.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
-
-ModelSpec V4(const std::string& file) {
-  return LoadModel(kvplan::testing::RealData("configs/" + file));
-}
 
 // The shapes of one DeepSeek-V4 config, for the hand count.
 struct V4Shape {
@@ -59,7 +56,7 @@ const V4Shape kShapes[] = {
 
 TEST(DeepseekV4, ParameterCountIsTheHandCountAndThePublishedTotal) {
   for (const V4Shape& s : kShapes) {
-    const ModelSpec m = V4(s.file);
+    const ModelSpec m = kvplan::testing::RealConfig(s.file);
     EXPECT_EQ(HandCount(s), s.hand_total) << s.file;
     const int64_t params = EstimateWeights(m, {}).total_params;
     EXPECT_EQ(params, s.hand_total) << s.file;
@@ -69,7 +66,7 @@ TEST(DeepseekV4, ParameterCountIsTheHandCountAndThePublishedTotal) {
 }
 
 TEST(DeepseekV4, ParsesTheCompressedLayout) {
-  const ModelSpec m = V4("deepseek-ai--DeepSeek-V4-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("deepseek-ai--DeepSeek-V4-Flash.json");
   EXPECT_EQ(m.family, "deepseek_v4");
   EXPECT_EQ(m.attention, AttentionKind::kMla);
   // The config lists 44 ratios: 43 layers and the MTP layer's trailing 0.
@@ -97,7 +94,7 @@ TEST(DeepseekV4, ParsesTheCompressedLayout) {
 // The routed experts are MXFP4 (expert_dtype "fp4"): half a byte per weight and a one-byte
 // scale per 32; Flash: 43 x 256 x 3 x 4096 x 2048 = 277,025,390,592 weights.
 TEST(DeepseekV4, ExpertsAreStoredAsMxfp4) {
-  const ModelSpec m = V4("deepseek-ai--DeepSeek-V4-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("deepseek-ai--DeepSeek-V4-Flash.json");
   const WeightEstimate w = EstimateWeights(m, {});
   const int64_t weights = int64_t{43} * 256 * 3 * 4096 * 2048;
   for (const WeightPart& p : w.parts) {

@@ -19,10 +19,6 @@
 namespace kvplan {
 namespace {
 
-ModelSpec GeometryConfig(const std::string& file) {
-  return LoadModel(testing::RealData("configs/" + file));
-}
-
 void ExpectParamsNear(int64_t actual, double published) {
   EXPECT_LT(std::fabs(static_cast<double>(actual) - published) / published, 0.01)
       << actual << " vs published " << published;
@@ -62,7 +58,7 @@ TEST(LayerGeometry, DeciLmFfnWidthRoundsUpToAMultipleOf256) {
 // 49 x 28672 (5.25), 6 x 14336 (2.625), 10 x 7168 (1.3125), 8 x 5632 (1.0),
 // 6 x 2816 (0.5), 1 x 17920 (3.28125); sum 1,642,496.
 TEST(LayerGeometry, NemotronSuper49BBlockConfigs) {
-  const ModelSpec m = GeometryConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  const ModelSpec m = kvplan::testing::RealConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
   EXPECT_EQ(m.family, "decilm");
   ASSERT_EQ(m.layer_geometry.size(), 80u);
   EXPECT_EQ(NumKvLayers(m, 0, 80), 49);
@@ -104,7 +100,7 @@ TEST(LayerGeometry, DeciLmReplaceWithLinearIsRefused) {
 // heads; sliding: 64 q heads, 8 KV heads; K 192, V 128 on both. Layer 0 dense
 // (16384), 47 MoE layers of 256 experts of 2048.
 TEST(LayerGeometry, MimoV2FlashSlidingAndFullLayersHaveTheirOwnHeads) {
-  const ModelSpec m = GeometryConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   EXPECT_EQ(m.family, "mimo_v2_flash");
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kFull), 9);
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kSliding), 39);

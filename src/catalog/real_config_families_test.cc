@@ -15,13 +15,10 @@
 #include "catalog/weights.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
-
-ModelSpec RealFamily(const std::string& file) {
-  return LoadModel(kvplan::testing::RealData("configs/" + file));
-}
 
 int64_t TotalParams(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }
 
@@ -348,7 +345,7 @@ const FamilyRow kRows[] = {
 TEST(RealConfigFamilies, EachRowMatchesItsPublishedSizeAndHandKv) {
   for (const FamilyRow& r : kRows) {
     SCOPED_TRACE(r.file);
-    ModelSpec m = RealFamily(r.file);
+    ModelSpec m = kvplan::testing::RealConfig(r.file);
     EXPECT_EQ(m.family, r.family);
     const int64_t params = TotalParams(m);
     if (r.exact_params > 0) {

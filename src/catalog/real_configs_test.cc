@@ -11,13 +11,10 @@
 #include "catalog/weights.h"
 #include "kvplan/error.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
-
-ModelSpec Real(const std::string& file) {
-  return LoadModel(kvplan::testing::RealData("configs/" + file));
-}
 
 int64_t Params(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }
 
@@ -41,7 +38,7 @@ std::string ConfigErrorOf(const std::string& text) {
 }
 
 TEST(RealConfigs, Phi4) {
-  ModelSpec m = Real("microsoft--phi-4.json");
+  ModelSpec m = kvplan::testing::RealConfig("microsoft--phi-4.json");
   EXPECT_EQ(m.family, "phi3");
   ExpectWithinOnePercent(Params(m), 14.7e9, "phi-4");
   // 40 layers x 2 x 10 KV heads x 128 (5120 / 40) x 2 bytes
@@ -50,14 +47,14 @@ TEST(RealConfigs, Phi4) {
 }
 
 TEST(RealConfigs, Granite33) {
-  ModelSpec m = Real("ibm-granite--granite-3.3-8b-instruct.json");
+  ModelSpec m = kvplan::testing::RealConfig("ibm-granite--granite-3.3-8b-instruct.json");
   EXPECT_TRUE(m.tie_word_embeddings);
   ExpectWithinOnePercent(Params(m), 8.17e9, "granite-3.3-8b");
   EXPECT_EQ(KvBytesPerToken(m), 40 * 2 * 8 * 128 * 2);  // 4096 / 32 = 128
 }
 
 TEST(RealConfigs, Olmo2) {
-  ModelSpec m = Real("allenai--OLMo-2-1124-7B-Instruct.json");
+  ModelSpec m = kvplan::testing::RealConfig("allenai--OLMo-2-1124-7B-Instruct.json");
   EXPECT_TRUE(m.qk_norm);
   ExpectWithinOnePercent(Params(m), 7.30e9, "OLMo-2-7B");
   EXPECT_EQ(KvBytesPerToken(m), 32 * 2 * 32 * 128 * 2);  // MHA
@@ -67,7 +64,7 @@ TEST(RealConfigs, Olmo2) {
 // the text model is Qwen2 (q/k/v biases); the vision tower is counted from
 // vision_config (catalog/vision_towers_test.cc checks its 668,684,288).
 TEST(RealConfigs, Qwen25VlWrapsQwen2) {
-  ModelSpec m = Real("Qwen--Qwen2.5-VL-3B-Instruct.json");
+  ModelSpec m = kvplan::testing::RealConfig("Qwen--Qwen2.5-VL-3B-Instruct.json");
   EXPECT_EQ(m.architecture, "Qwen2_5_VLForConditionalGeneration");
   EXPECT_EQ(m.family, "qwen2");
   EXPECT_TRUE(m.attention_bias);

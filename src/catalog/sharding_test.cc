@@ -4,6 +4,7 @@
 
 #include "catalog/model_loader.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
@@ -55,17 +56,13 @@ TEST(Sharding, DenseFp8Blocks) {
             "block_n = 128.");
 }
 
-ModelSpec RealConfig(const std::string& file) {
-  return LoadModel(testing::RealData("configs/" + file));
-}
-
 // The engines pad the vocabulary to a multiple of 64 before splitting it:
 // granite-3.3-8b's 49,159 tokens become 49,216 = 64 x 769, which splits 8 ways
 // although 49,159 does not.
 TEST(Sharding, VocabularyIsPaddedTo64BeforeTheSplit) {
   EXPECT_EQ(PaddedVocab(49159), 49216);
   EXPECT_EQ(PaddedVocab(151936), 151936);
-  ModelSpec granite = RealConfig("ibm-granite--granite-3.3-8b-instruct.json");
+  ModelSpec granite = kvplan::testing::RealConfig("ibm-granite--granite-3.3-8b-instruct.json");
   ASSERT_EQ(granite.vocab_size, 49159);
   EXPECT_TRUE(ShardingProblems(granite, Tp(8), ShardingEngine::kVllm).empty());
   EXPECT_TRUE(ShardingProblems(granite, Tp(8), ShardingEngine::kSglang).empty());
@@ -109,7 +106,7 @@ TEST(Sharding, EachEngineInItsOwnOrder) {
 // replicated, which needs tp % kv == 0.
 TEST(Sharding, KvHeadsSplitOrReplicate) {
   // phi-4: 40 heads, 10 KV heads. TP 4 divides the heads but not the KV heads.
-  ModelSpec phi4 = RealConfig("microsoft--phi-4.json");
+  ModelSpec phi4 = kvplan::testing::RealConfig("microsoft--phi-4.json");
   for (ShardingEngine e : {ShardingEngine::kVllm, ShardingEngine::kSglang}) {
     std::vector<std::string> p = ShardingProblems(phi4, Tp(4), e);
     ASSERT_EQ(p.size(), 1u);

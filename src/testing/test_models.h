@@ -12,8 +12,14 @@
 #include "base/units.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "testing/test_data.h"
 
 namespace kvplan::testing {
+
+// A real config.json kept under tests/data/real/configs/ (sources in its SOURCES.md).
+inline ModelSpec RealConfig(const std::string& file) {
+  return LoadModel(RealData("configs/" + file));
+}
 
 // ---- Models of the bundled catalog ----------------------------------------
 

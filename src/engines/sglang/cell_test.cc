@@ -17,15 +17,11 @@
 namespace kvplan {
 namespace {
 
-ModelSpec CellConfig(const std::string& file) {
-  return LoadModel(testing::RealData("configs/" + file));
-}
-
 // memory_pool.py MHATokenToKVPool: SGLang allocates K and V for every one of
 // the 80 layers, DeciLM's 31 no_op attention layers included, with the one
 // KV head count (8; 2 a rank at TP 4): 80 x 2 x (128 + 128) x 2 bytes.
 TEST(SglangCell, NemotronSuperCountsEveryLayer) {
-  const ModelSpec m = CellConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  const ModelSpec m = kvplan::testing::RealConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
   SglangArgs a;
   a.tp = 4;
   const SglangCell c = SglangCellSize(SglangEraV0_5_3(), SglangVersionKey(0, 5, 3), m, a, nullptr);
@@ -37,7 +33,7 @@ TEST(SglangCell, NemotronSuperCountsEveryLayer) {
 // model_config.py get_total_num_kv_heads: attention blocks with different KV
 // head counts are refused in SGLang's words.
 TEST(SglangCell, NemotronWithVariableKvHeadsIsRefusedInSglangsWords) {
-  ModelSpec m = CellConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  ModelSpec m = kvplan::testing::RealConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
   m.layer_geometry[0].kv_heads = 16;  // block 0 with n_heads_in_group 4
   SglangArgs a;
   try {
@@ -54,7 +50,7 @@ TEST(SglangCell, NemotronWithVariableKvHeadsIsRefusedInSglangsWords) {
 // holds 1 KV head x (192 + 128) x 2 = 640 B a token, a sliding layer 2 heads =
 // 1280 B; divisor = 640 x 9 + 0.8 x 1280 x 39 = 45,696.
 TEST(SglangCell, MimoV2FlashSizesEachKindWithItsOwnHeads) {
-  const ModelSpec m = CellConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   SglangArgs a;
   a.tp = 4;
   const SglangCell c =
@@ -73,7 +69,7 @@ TEST(SglangCell, MimoV2FlashSizesEachKindWithItsOwnHeads) {
 // / 2^30 = 8.376. Held at the log's token count, the pool is (375360 + 1) x 640 x 9
 // + (300288 + 1) x 1280 x 39 = 17,152,506,240 B, each kind with its own heads.
 TEST(SglangCell, MimoV2FlashPoolAtTheLoggedTokens) {
-  const ModelSpec m = CellConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   SglangArgs a;
   a.tp = 4;
   a.max_total_tokens = 375360;
@@ -96,7 +92,7 @@ TEST(SglangCell, MimoV2FlashPoolAtTheLoggedTokens) {
 // 1496959 x 9 x 1 x 192 x 2 / 2^30, the sliding pool's "K size: 41.76 GB" = 1496959 x 39
 // x 2 x 192 x 2 / 2^30. Planned at the log's tokens with --swa-full-tokens-ratio 1.
 TEST(SglangCell, MimoV2FlashPoolMatchesTheLoggedSwaPoolUsage) {
-  const ModelSpec m = CellConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   SglangArgs a;
   a.tp = 4;
   a.max_total_tokens = 1496958;

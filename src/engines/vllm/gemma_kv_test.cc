@@ -9,13 +9,10 @@
 #include "engines/vllm/kv_spec.h"
 #include "testing/gemma_models.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
-
-ModelSpec RealGemma(const std::string& file) {
-  return LoadModel(testing::RealData("configs/" + file));
-}
 
 // gemma-4-26B-A4B at TP 1: 25 sliding layers of 8 KV heads x (256 + 256) x 2 = 8,192 B a
 // token, 5 full layers of 2 global KV heads x (512 + 512) x 2 = 4,096 B.
@@ -23,7 +20,7 @@ ModelSpec RealGemma(const std::string& file) {
 // 32-token blocks (32 x 4,096). 5 full and 25 sliding layers group by 5: 1 full group,
 // 5 sliding groups, no padding.
 TEST(VllmGemma, Gemma4FullLayersTakeLargerBlocksToMatchTheSlidingPages) {
-  const ModelSpec m = RealGemma("google--gemma-4-26B-A4B.json");
+  const ModelSpec m = kvplan::testing::RealConfig("google--gemma-4-26B-A4B.json");
   const VllmKvSpec s = BuildVllmKvSpec(m, VllmKvOptions{});
   ASSERT_EQ(s.layers.size(), 30u);
   EXPECT_TRUE(s.hybrid);

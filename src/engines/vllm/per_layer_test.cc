@@ -7,18 +7,15 @@
 
 #include "engines/vllm/kv_spec.h"
 #include "testing/test_data.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
 
-ModelSpec PerLayerConfig(const std::string& file) {
-  return LoadModel(testing::RealData("configs/" + file));
-}
-
 // nemotron_nas.py builds no Attention for a no_op block, so only the 49
 // attention layers have a spec: 8 KV heads (2 a rank at TP 4) x (128 + 128) x 2.
 TEST(VllmPerLayer, NemotronSuperSpecHoldsTheAttentionLayersOnly) {
-  const ModelSpec m = PerLayerConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  const ModelSpec m = kvplan::testing::RealConfig("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
   VllmKvOptions o;
   o.tp = 4;
   const VllmKvSpec s = BuildVllmKvSpec(m, o);
@@ -34,7 +31,7 @@ TEST(VllmPerLayer, NemotronSuperSpecHoldsTheAttentionLayersOnly) {
 // group by 9 (39 >= 1.5 x 9): 1 full group, ceil(39 / 9) = 5 sliding groups with
 // 6 padding slots.
 TEST(VllmPerLayer, MimoV2FlashUnifiesThePagesOfItsTwoKinds) {
-  const ModelSpec m = PerLayerConfig("XiaomiMiMo--MiMo-V2-Flash.json");
+  const ModelSpec m = kvplan::testing::RealConfig("XiaomiMiMo--MiMo-V2-Flash.json");
   VllmKvOptions o;
   o.tp = 4;
   const VllmKvSpec s = BuildVllmKvSpec(m, o);
