@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kvplan {
 
@@ -20,6 +21,26 @@ struct ServingRelease {
 // ("sglang", "vllm").
 std::optional<ServingRelease> FirstServingRelease(std::string_view architecture,
                                                   std::string_view engine);
+
+// How engine_support.cc bounds an architecture under an engine: a first serving release (a
+// row that FirstServingRelease returns), served by every release kvplan models (vLLM 0.6.0 and
+// later, SGLang 0.4.6 and later), or not gated, with the reason.
+struct ServingBound {
+  enum class Kind { kFirstRelease, kEveryModelledRelease, kNotGated };
+  Kind kind = Kind::kFirstRelease;
+  std::string_view source;  // the row's citation or reason
+};
+
+// nullopt when the tables say nothing of `architecture` under `engine`.
+std::optional<ServingBound> ServingBoundOf(std::string_view architecture, std::string_view engine);
+
+// Every (architecture, engine) the tables name, in table order (duplicates included).
+struct ServingBoundRow {
+  std::string_view architecture;
+  std::string_view engine;
+  ServingBound::Kind kind;
+};
+std::vector<ServingBoundRow> ServingBoundRows();
 
 // What such a launch stops with: the model registry's error (SGLang's models/registry.py
 // and vLLM's model_executor/models/registry.py share _raise_for_unsupported's text), then

@@ -148,13 +148,6 @@ bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, 
 SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec& model,
                           const SglangArgs& a, const ModelSpec* draft) {
   SglangCell c;
-  if (model.model_type == "nemotron-nas" && version < SglangVersionKey(0, 5, 1)) {
-    // models/nemotron_nas.py arrived with #9067 (merged mid-August 2025, after
-    // v0.5.0 [inferred from the PR dates]); older releases refuse the architecture.
-    throw InputError(
-        "SGLang before v0.5.1: Model architectures ['DeciLMForCausalLM'] are not supported for "
-        "now.");
-  }
   c.elem_bytes = SglangKvElementBytes(a.kv_cache_dtype, model);
   // v0.4.6 counts num_hidden_layers; v0.4.7+ the PP-local num_effective_layers.
   int layers = era.pp_local_layers ? SglangStageLayers(model.num_layers, a.pp) : model.num_layers;
