@@ -82,6 +82,35 @@ int64_t TableColumns(const nlohmann::json& cfg, const ModelSpec& m, const std::s
   return static_cast<int64_t>(static_cast<double>(m.head_dim) * std::min(part, 1.0));
 }
 
+// Gemma-4 (vllm/model_executor/models/gemma4.py @v0.19.0 Gemma4Attention): each layer calls
+// get_rope with its own head size and rope_parameters[layer_type], so the sliding and the full
+// layers build one table each (their keys differ in base, head size and rope type). The full
+// layers' "proportional" rope is Gemma4RotaryEmbedding (rotary_embedding/gemma4_rope.py), which
+// passes rotary_dim = head_size to the base class: its table is global_head_dim wide, the
+// non-rotated columns padded with cos 1, sin 0.
+int64_t Gemma4RopeElements(const nlohmann::json& cfg, const ModelSpec& m,
+                           const std::string& origin) {
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json* sliding = &empty;
+  const nlohmann::json* full = &empty;
+  if (auto it = cfg.find("rope_parameters"); it != cfg.end() && it->is_object()) {
+    if (auto s = it->find("sliding_attention"); s != it->end() && s->is_object()) sliding = &*s;
+    if (auto f = it->find("full_attention"); f != it->end() && f->is_object()) full = &*f;
+  }
+  auto width = [&](const nlohmann::json& params, int64_t head_size) {
+    if (RopeString(params, "rope_type") == "proportional") return head_size;
+    const double part = std::min(RopeNumber(params, "partial_rotary_factor", 1.0, origin), 1.0);
+    return static_cast<int64_t>(static_cast<double>(head_size) * part);
+  };
+  int64_t global_head = m.head_dim;
+  if (auto it = cfg.find("global_head_dim"); it != cfg.end() && it->is_number_integer()) {
+    global_head = std::clamp<int64_t>(it->get<int64_t>(), 0, kMaxInputCount);
+  }
+  const int64_t columns =
+      CheckedAdd(width(*sliding, m.head_dim), width(*full, global_head), "Gemma-4 rotary tables");
+  return CheckedMul(m.max_position_embeddings, columns, "the model's rotary tables");
+}
+
 }  // namespace
 
 int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
@@ -95,6 +124,7 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
   if (auto it = cfg.find("mla_use_nope"); it != cfg.end() && it->is_boolean() && it->get<bool>()) {
     return 0;
   }
+  if (m.family == "gemma4") return Gemma4RopeElements(cfg, m, origin);
   const nlohmann::json* scaling = nullptr;
   for (const char* key : {"rope_scaling", "rope_parameters"}) {
     auto it = cfg.find(key);
@@ -115,6 +145,24 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
     rows = CheckedAdd(rows, rows, "the model's rotary tables");
   }
   return CheckedMul(rows, columns, "the model's rotary tables");
+}
+
+}  // namespace kvplan
+
+namespace kvplan {
+
+int64_t SglangRopeCacheElements(const ModelSpec& m, bool gemma3_layers_call_get_rope) {
+  if (m.family != "gemma3") return m.rope_cache_elements;
+  // python/sglang/srt/models/gemma3_causal.py: the model's two Gemma3RotaryEmbedding modules
+  // keep only inv_freq and compute cos/sin each step, so a release whose Gemma3Attention does
+  // not call get_rope builds no table (weights.tsv, pr4826: 8.01 GiB against 8.13 logged).
+  if (!gemma3_layers_call_get_rope) return 0;
+  // Later every Gemma3Attention calls get_rope with rope_scaling {"rope_type": "default"},
+  // the global layers included, and base rope_local_base_freq (sliding) or rope_theta (full):
+  // get_rope's cache, keyed by base among others, holds two unscaled tables of
+  // max_position x rotary_dim (the whole head).
+  return CheckedMul(CheckedMul(2, m.max_position_embeddings, "the model's rotary tables"),
+                    m.head_dim, "the model's rotary tables");
 }
 
 }  // namespace kvplan

@@ -17,4 +17,10 @@ namespace kvplan {
 // RoPE. Throws InputError for a rope_scaling object whose fields are not numbers.
 int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m, const std::string& origin);
 
+// The elements of the tables SGLang builds for `m` where its model file builds other tables
+// than RopeCacheElements counts (vLLM's): Gemma-3's gemma3_causal.py, which builds none when
+// `gemma3_layers_call_get_rope` is false (the releases before SGLang #12590) and two unscaled
+// ones after. m.rope_cache_elements for every other family.
+int64_t SglangRopeCacheElements(const ModelSpec& m, bool gemma3_layers_call_get_rope);
+
 }  // namespace kvplan

@@ -46,7 +46,7 @@ SglangWeights SglangWeightsOf(const SglangLaunch& l, const ModelSpec& model, con
   par.dp_attention = a.enable_dp_attention;
   par.dp_lm_head = a.enable_dp_lm_head;
   const WeightEstimate estimate = EstimateWeights(model, par);
-  w.weights = SglangLoadedWeightBytes(model, estimate) -
+  w.weights = SglangLoadedWeightBytes(model, estimate, l.version_key) -
               SglangEncoderWeightsOvercount(model, estimate, a.mm_enable_dp_encoder ? 1 : a.tp);
   w.draft_weights = l.spec && draft != nullptr ? EstimateWeights(*draft, par).bytes_per_rank : 0;
   if (measured.post_load_free_bytes) {

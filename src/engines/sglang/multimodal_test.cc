@@ -10,6 +10,7 @@
 
 #include "catalog/model_loader.h"
 #include "catalog/weights.h"
+#include "engines/sglang/era.h"
 #include "engines/sglang/multimodal.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/weight_loading.h"
@@ -79,7 +80,9 @@ TEST(SglangMultimodal, QwenVlTowerSplitsOverTp) {
   a.mem_fraction_static = 0.8;
   const PlanResult r = PlanSglang("0.5.2", m, H100(), a, SglangMeasured{});
   EXPECT_EQ(r.weights_bytes_per_gpu,
-            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2})) - 668'684'288);
+            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2}),
+                                    SglangVersionKey(0, 5, 2)) -
+                668'684'288);
   const WeightEstimate g = EstimateWeights(Gemma3_27B(), Parallelism{.tp = 2});
   EXPECT_EQ(SglangEncoderWeightsOvercount(Gemma3_27B(), g, 2), 0);
   EXPECT_EQ(SglangEncoderWeightsOvercount(m, EstimateWeights(m, {}), 1), 0);
@@ -101,7 +104,8 @@ TEST(SglangMultimodal, DpEncoderKeepsTheWholeTower) {
       PlanSglang("0.5.6", m, H100(), ParseSglangArgs(dp, "0.5.6"), SglangMeasured{});
   EXPECT_EQ(dp_whole.weights_bytes_per_gpu - tp_split.weights_bytes_per_gpu, 668'684'288);
   EXPECT_EQ(dp_whole.weights_bytes_per_gpu,
-            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2})));
+            SglangLoadedWeightBytes(m, EstimateWeights(m, Parallelism{.tp = 2}),
+                                    SglangVersionKey(0, 5, 6)));
   SglangArgs a = ParseSglangArgs(dp, "0.5.6");
   a.tp = 4;
   SglangArgs b = a;

@@ -10,7 +10,8 @@ namespace kvplan {
 // The loading rules of SGLang for `a` (catalog ModelAsLaunched applies them).
 WeightLoading SglangWeightLoading(const SglangArgs& a);
 
-// The weight memory a rank of `m` reports ("Load weight end ... mem usage"), from its estimate.
-int64_t SglangLoadedWeightBytes(const ModelSpec& m, const WeightEstimate& w);
+// The weight memory a rank of `m` reports ("Load weight end ... mem usage"), from its estimate,
+// under the release of SglangVersionKey `version_key` (its rotary tables).
+int64_t SglangLoadedWeightBytes(const ModelSpec& m, const WeightEstimate& w, int64_t version_key);
 
 }  // namespace kvplan

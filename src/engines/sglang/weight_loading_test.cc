@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "engines/sglang/era.h"
 #include "kvplan/error.h"
+#include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
@@ -24,6 +26,18 @@ TEST(SglangWeightLoading, OnlineFp8PerChannelOnly) {
   // --dtype takes SGLang's choices only.
   SglangArgs bad = ParseSglangArgs({"--model-path", "Qwen/Qwen3-8B", "--dtype", "int4"});
   EXPECT_THROW(ModelAsLaunched(LoadModel("Qwen/Qwen3-8B"), SglangWeightLoading(bad)), InputError);
+}
+
+// Gemma-3's rotary tables in SGLang's "mem usage" (catalog/rope_cache.h): none before 0.5.10
+// (#12590), then two unscaled float32 tables of 131072 x 256 for gemma-3-4b:
+// 2 x 131072 x 256 x 4 B = 268,435,456 B.
+TEST(SglangWeightLoading, Gemma3RotaryTablesByRelease) {
+  const ModelSpec m = LoadModel(testing::RealData("configs/google--gemma-3-4b-it.assembled.json"));
+  const WeightEstimate w = EstimateWeights(m, Parallelism{});
+  const int64_t before = SglangLoadedWeightBytes(m, w, SglangVersionKey(0, 5, 9));
+  const int64_t after = SglangLoadedWeightBytes(m, w, SglangVersionKey(0, 5, 14));
+  EXPECT_EQ(after - before, 268'435'456);
+  EXPECT_EQ(before, LoadedBytesPerRank(m, w, LoadMeasure::kDeviceFree, 0));
 }
 
 }  // namespace
