@@ -115,6 +115,10 @@ bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, 
   if (SglangUsesHybridSwa(model, era.swa_mode)) {
     c->hybrid_mode = era.swa_mode;
     c->swa_ratio = a.swa_full_tokens_ratio.value_or(0.8);
+    // model_config.py get_hybrid_layer_ids (main, 2026): Gemma-4's SWA and full pools take
+    // every layer of layer_types, the last num_kv_shared_layers included; gemma4_causal.py
+    // gives a sharing layer the source layer's RadixAttention id and save_kv_cache=False, so
+    // its own buffers are allocated and never written. kvplan counts them as SGLang does.
     c->n_full = model.NumLayersOfKind(LayerKind::kFull);
     c->n_swa = model.NumLayersOfKind(LayerKind::kSliding);
     c->swa_layer_bytes = LayerKvBytesPerToken(model, SglangKindLayer(model, LayerKind::kSliding),
@@ -137,7 +141,9 @@ bool GqaCell(const SglangEra& era, const ModelSpec& model, const SglangArgs& a, 
     return false;
   }
   // memory_pool.py MHATokenToKVPool: one K and one V buffer for each of the
-  // layer_num layers, DeciLM's no-op attention layers included.
+  // layer_num layers, DeciLM's no-op attention layers included, and Gemma-3n's KV-sharing
+  // layers too: configs/model_config.py (main, 2026) sets num_attention_layers =
+  // num_hidden_layers with no num_kv_shared_layers term.
   c->base_bytes = c->per_layer_bytes * c->layers;
   c->bytes = c->base_bytes;
   return true;

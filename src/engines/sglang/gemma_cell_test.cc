@@ -42,5 +42,21 @@ TEST(SglangGemmaCell, Gemma3nCountsEveryLayerInOnePool) {
   EXPECT_EQ(c.bytes, 35 * 2048);
 }
 
+// gemma-4-E2B (synthetic): 35 layers, every fifth full, the last 20 reading earlier layers'
+// KV. SGLang's pools still take all 35 (model_config.py get_hybrid_layer_ids splits every
+// layer_types entry): 7 full layers of 1 KV head x (512 + 512) x 2 = 2,048 B and 28 sliding
+// ones of 1 x (256 + 256) x 2 = 1,024 B; 2,048 x 7 + 0.8 x 1,024 x 28 = 37,273.6.
+TEST(SglangGemmaCell, Gemma4KvSharingLayersKeepTheirPoolBuffers) {
+  const ModelSpec m = ParseModelConfig(testing::kGemma4E2bSynthetic, "gemma-4-E2B.json");
+  const SglangCell c =
+      SglangCellSize(SglangEra2026Mid(), SglangVersionKey(0, 5, 15), m, SglangArgs{}, nullptr);
+  EXPECT_EQ(c.hybrid_mode, 2);
+  EXPECT_EQ(c.n_full, 7);
+  EXPECT_EQ(c.n_swa, 28);
+  EXPECT_EQ(c.per_layer_bytes, 2048);
+  EXPECT_EQ(c.swa_layer_bytes, 1024);
+  EXPECT_DOUBLE_EQ(c.hybrid_divisor, 2048.0 * 7 + 0.8 * 1024 * 28);
+}
+
 }  // namespace
 }  // namespace kvplan
