@@ -26,8 +26,10 @@ constexpr ServedRow kServedFrom[] = {
     // vllm-project/vllm#40778); it needs vLLM 0.20.0+ (vllm-project/vllm-gaudi#1722)
     // [inferred: the first release holding the file].
     {"DeepseekV4ForCausalLM", "vllm", {0, 20, 0, 0, "0.20.0", "vLLM #40778 (deepseek_v4.py)"}},
-    // SGLang DeepSeek-V4 (#23882) reached main on 2026-05-07: 0.5.7 [inferred from the date].
-    {"DeepseekV4ForCausalLM", "sglang", {0, 5, 7, 0, "0.5.7", "SGLang #23882"}},
+    // SGLang DeepSeek-V4 (#23882) reached main on 2026-05-07, after Gemma-4 (#21952,
+    // 2026-04-02), which 0.5.9 predates: 0.5.10 at the earliest [inferred from the dates; the
+    // row said 0.5.7, a release of early 2026].
+    {"DeepseekV4ForCausalLM", "sglang", {0, 5, 10, 0, "0.5.10", "SGLang #23882"}},
     // vLLM v0.10.1 release notes: "New model families: GPT-OSS (#22327, ...)".
     {"GptOssForCausalLM", "vllm", {0, 10, 1, 0, "0.10.1", "vLLM #22327 (gpt_oss.py)"}},
     // models/kimi_linear.py arrived with vllm-project/vllm#27654 (opened 2025-10-28), after

@@ -110,11 +110,11 @@ TEST(SglangDeepseekV4, OlderReleasesSayWhy) {
   const ModelSpec m = V4("deepseek-ai--DeepSeek-V4-Flash.json");
   SglangArgs a;
   a.tp = 8;
-  PlanResult early = PlanSglang("0.5.9", m, FindGpu("h200"), a, Measured(130, 110));
+  PlanResult early = PlanSglang("0.5.14", m, FindGpu("h200"), a, Measured(130, 110));
   EXPECT_FALSE(early.ok);
   EXPECT_NE(early.error_message.find("pool split"), std::string::npos) << early.error_message;
   EXPECT_NE(early.error_message.find("not modelled"), std::string::npos) << early.error_message;
-  EXPECT_TRUE(early.not_modelled);  // kvplan's limit: SGLang 0.5.9 serves the model
+  EXPECT_TRUE(early.not_modelled);  // kvplan's limit: SGLang 0.5.14 serves the model
   // Before the model, SGLang's registry refuses it: the engine's failure, not kvplan's limit.
   PlanResult old = PlanSglang("0.5.3", m, FindGpu("h200"), a, Measured(130, 110));
   EXPECT_FALSE(old.ok);
