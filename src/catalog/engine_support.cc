@@ -139,13 +139,16 @@ constexpr ServedRow kServedFrom[] = {
     // Ministral3ForCausalLM (Mistral 3 of 2025-12-02) [inferred: v0.12.0].
     {"Ministral3ForCausalLM", "vllm", {0, 12, 0, 0, "0.12.0", "vLLM ministral3 (Mistral 3)"}},
     // GLM-4.7-Flash (2026-01-19) and Kimi-K2.5 (2026-01-27) [inferred: v0.15.0]; GLM-5
-    // (2026-02-11) and Qwen3.5 (2026-02-16) [inferred: v0.16.0].
+    // (2026-02-11) needed its own image while 0.15.1 was out (vllm-project/recipes#246)
+    // [inferred: v0.16.0].
     {"Glm4MoeLiteForCausalLM", "vllm", {0, 15, 0, 0, "0.15.0", "vLLM glm4_moe_lite.py"}},
     {"KimiK25ForConditionalGeneration", "vllm", {0, 15, 0, 0, "0.15.0", "vLLM kimi_k25.py"}},
     {"GlmMoeDsaForCausalLM", "vllm", {0, 16, 0, 0, "0.16.0", "vLLM glm_moe_dsa (GLM-5)"}},
-    {"Qwen3_5ForConditionalGeneration", "vllm", {0, 16, 0, 0, "0.16.0", "vLLM qwen3_5.py"}},
-    {"Qwen3_5MoeForConditionalGeneration", "vllm", {0, 16, 0, 0, "0.16.0", "vLLM qwen3_5.py"}},
-    {"Qwen3_5MoeForCausalLM", "vllm", {0, 16, 0, 0, "0.16.0", "vLLM qwen3_5.py"}},
+    // vLLM 0.16.0 refuses Qwen3_5MoeForConditionalGeneration in the registry's words and
+    // 0.17.0 serves it (runpod-workers/worker-vllm#279, 2026-03-29).
+    {"Qwen3_5ForConditionalGeneration", "vllm", {0, 17, 0, 0, "0.17.0", "vLLM qwen3_5.py"}},
+    {"Qwen3_5MoeForConditionalGeneration", "vllm", {0, 17, 0, 0, "0.17.0", "vLLM qwen3_5.py"}},
+    {"Qwen3_5MoeForCausalLM", "vllm", {0, 17, 0, 0, "0.17.0", "vLLM qwen3_5.py"}},
     // ---- SGLang: models added after 0.4.6 (2025-04-27), the oldest release kvplan models. ----
     // kimi_vl.py (Kimi-VL, spring 2025) [inferred: 0.4.7].
     {"KimiVLForConditionalGeneration", "sglang", {0, 4, 7, 0, "0.4.7", "SGLang kimi_vl.py"}},
@@ -158,8 +161,8 @@ constexpr ServedRow kServedFrom[] = {
     {"Ernie4_5ForCausalLM", "sglang", {0, 4, 10, 0, "0.4.10", "SGLang ernie4.py"}},
     {"Ernie4_5_MoeForCausalLM", "sglang", {0, 4, 10, 0, "0.4.10", "SGLang ernie4.py"}},
     {"Glm4MoeForCausalLM", "sglang", {0, 4, 10, 0, "0.4.10", "SGLang glm4_moe.py"}},
-    // gpt_oss.py (gpt-oss of 2025-08-05) [inferred: 0.5.0].
-    {"GptOssForCausalLM", "sglang", {0, 5, 0, 0, "0.5.0", "SGLang gpt_oss.py"}},
+    // sgl-project/sglang#8833 ("gpt-oss Day 0 Support", 2025-08-05): the v0.5.0rc2 images.
+    {"GptOssForCausalLM", "sglang", {0, 5, 0, 0, "0.5.0", "SGLang #8833 (gpt_oss.py, v0.5.0rc2)"}},
     // falcon_h1.py (summer 2025) [inferred: 0.5.2].
     {"FalconH1ForCausalLM", "sglang", {0, 5, 2, 0, "0.5.2", "SGLang falcon_h1.py"}},
     // v0.5.2 (2025-09-11) sizes the hybrid GDN pool of Qwen3-Next (../shared/reference/
