@@ -1,6 +1,8 @@
 // RopeCacheElements: the shape of each engine-built rotary table, following vLLM's get_rope
 // (vllm/model_executor/layers/rotary_embedding/__init__.py @v0.10.1); SGLang's get_rope
-// (python/sglang/srt/layers/rotary_embedding.py @v0.5.3) builds the same shapes.
+// (python/sglang/srt/layers/rotary_embedding.py @v0.5.3) builds the same shapes where its model
+// file calls it as vLLM's does (SglangRopeCacheElements: where it does not). For Gemma-4 SGLang
+// takes vLLM's shapes here; the width of its own Gemma4RotaryEmbedding table was not checked.
 #include "catalog/rope_cache.h"
 
 #include <algorithm>
