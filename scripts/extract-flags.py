@@ -428,13 +428,16 @@ def serve_parser_flags(src_text, src):
     return flags
 
 
+SGLANG_ARGS = "python/sglang/srt/server_args.py"
+
+
 def sglang(args):
-    text = git_show(args.git_dir, args.rev, "python/sglang/srt/server_args.py")
+    text = git_show(args.git_dir, args.rev, SGLANG_ARGS)
     src = Source([Module(text)])
     fn = class_method(src, "ServerArgs", "add_cli_args")
     flags = flags_from_functions([fn], src, ast.Constant("store_true"))
     return {"prog": "launch_server.py", "flags": flags,
-            "files": ["python/sglang/srt/server_args.py"]}
+            "files": [SGLANG_ARGS]}
 
 
 def vllm(args):
@@ -475,7 +478,70 @@ def dedupe(flags):
     return out  # in registration order, as argparse lists matches
 
 
+def release_commit(argv):
+    """SGLang: the newest main commit of a release tag, by upstream's release index.
+
+    docs/release_lookup/release_index.json (sgl-project/sglang, from #18450) maps each
+    commit's first 8 hex digits to the first release tag that holds it, as computed by
+    upstream from its own tags. The snapshot has upstream's main but not its tags, so a
+    release is the newest first-parent main commit the index gives that tag; commits the
+    index gives the tag that main lacks are release-branch commits, counted here so the
+    table's README row can say what they were.
+    """
+    ap = argparse.ArgumentParser(prog="extract-flags.py release-commit")
+    ap.add_argument("--git-dir", required=True)
+    ap.add_argument("--index-rev", required=True, help="a commit holding the index")
+    ap.add_argument("--tag", required=True, help="e.g. v0.5.7")
+    args = ap.parse_args(argv)
+    index = json.loads(git_show(args.git_dir, args.index_rev,
+                                "docs/release_lookup/release_index.json"))
+    tag = [t[0] for t in index["t"]].index(args.tag)
+
+    def release_of(value):
+        return value.get("m") if isinstance(value, dict) else (
+            int(value[1:]) if value.startswith("m") else None)
+
+    held = {h for h, v in index["c"].items() if release_of(v) == tag}
+    main = subprocess.run(["git", "--git-dir", args.git_dir, "rev-list", "--first-parent",
+                           args.index_rev], check=True, capture_output=True, text=True).stdout
+    on_main = [h for h in main.split() if h[:8] in held]  # newest first
+    print(json.dumps({"tag": args.tag, "commits": len(held), "on_main": len(on_main),
+                      "off_main": sorted(held - {h[:8] for h in on_main}),
+                      "newest_on_main": on_main[0] if on_main else None,
+                      "release_branch_prs": release_branch_prs(args, index, tag, held,
+                                                               release_of)}))
+
+
+def release_branch_prs(args, index, tag, held, release_of):
+    """PRs the index first finds in `tag` whose main commit is not in it: what the release
+    branch cherry-picked, with whether main's copy of the PR touches server_args.py."""
+    log = subprocess.run(["git", "--git-dir", args.git_dir, "log", "--first-parent",
+                          "--format=%H %s", args.index_rev],
+                         check=True, capture_output=True, text=True).stdout
+    main_commit = {}
+    for line in log.splitlines():
+        sha, _, subject = line.partition(" ")
+        if subject.endswith(")") and "(#" in subject:
+            main_commit.setdefault(subject.rsplit("(#", 1)[1][:-1], sha)
+    out = {}
+    for pr, value in index["p"].items():
+        if release_of(value) != tag or main_commit.get(pr, "")[:8] in held:
+            continue
+        sha = main_commit.get(pr)
+        if sha is None:
+            out[pr] = "not on main"
+            continue
+        files = subprocess.run(["git", "--git-dir", args.git_dir, "show", "--format=",
+                                "--name-only", sha], check=True, capture_output=True,
+                               text=True).stdout.split()
+        out[pr] = sha[:10] + (" touches " + SGLANG_ARGS if SGLANG_ARGS in files else "")
+    return out
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "release-commit":
+        release_commit(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("engine", choices=["sglang", "vllm"])
     ap.add_argument("--git-dir", required=True)

@@ -143,5 +143,60 @@ TEST(SglangArgs, DpEncoderFromRelease056) {
             "launch_server.py: error: unrecognized arguments: --mm-enable-dp-encoder");
 }
 
+// data/flags/sglang/0.5.6.post2.json line 127: --fp8-gemm-backend (#14379, which upstream's
+// release index puts in v0.5.6.post2); 0.5.6.json has no such row.
+TEST(SglangFlagTable, Release056Post2AddsFp8GemmBackend) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--fp8-gemm-backend", "cutlass"};
+  EXPECT_EQ(ParseSglangArgs(argv, "0.5.6.post2").unknown_flags,
+            std::vector<std::string>({"--fp8-gemm-backend"}));
+  EXPECT_EQ(ErrorOf(argv, "0.5.6"),
+            "launch_server.py: error: unrecognized arguments: --fp8-gemm-backend cutlass");
+}
+
+// data/flags/sglang/0.5.7.json line 180: --mamba-scheduler-strategy, with its choices (#14792
+// in v0.5.7 by upstream's release index); 0.5.6.post2.json has no such row.
+TEST(SglangFlagTable, Release057AddsMambaSchedulerStrategy) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--mamba-scheduler-strategy",
+                                         "extra_buffer"};
+  EXPECT_EQ(ParseSglangArgs(argv, "0.5.7").unknown_flags,
+            std::vector<std::string>({"--mamba-scheduler-strategy"}));
+  EXPECT_EQ(ErrorOf(argv, "0.5.6.post2"),
+            "launch_server.py: error: unrecognized arguments: --mamba-scheduler-strategy "
+            "extra_buffer");
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mamba-scheduler-strategy", "lazy"}, "0.5.7"),
+            "launch_server.py: error: argument --mamba-scheduler-strategy: invalid choice: 'lazy' "
+            "(choose from 'auto', 'no_buffer', 'extra_buffer')");
+}
+
+// A flag v0.5.7 removed: --enable-flashinfer-autotune (0.5.6.post2.json line 128) became
+// --disable-flashinfer-autotune (0.5.7.json line 132) when autotune was turned on by default
+// (#14357).
+TEST(SglangFlagTable, Release057RemovesEnableFlashinferAutotune) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--enable-flashinfer-autotune"};
+  EXPECT_EQ(ParseSglangArgs(argv, "0.5.6.post2").unknown_flags,
+            std::vector<std::string>({"--enable-flashinfer-autotune"}));
+  EXPECT_EQ(ErrorOf(argv, "0.5.7"),
+            "launch_server.py: error: unrecognized arguments: --enable-flashinfer-autotune");
+  EXPECT_EQ(ParseSglangArgs({"--model-path", "m", "--disable-flashinfer-autotune"}, "0.5.7")
+                .unknown_flags,
+            std::vector<std::string>({"--disable-flashinfer-autotune"}));
+}
+
+// data/flags/sglang/0.5.8.json lines 52 and 143: --enable-prefill-delayer (#16830) and
+// --fp4-gemm-backend (#16534), both in v0.5.8 by upstream's release index; 0.5.7.json has
+// neither. 0.5.8.post1 has v0.5.8's parser (its two cherry-picks leave server_args.py alone).
+TEST(SglangFlagTable, Release058AddsPrefillDelayerAndFp4GemmBackend) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--enable-prefill-delayer",
+                                         "--fp4-gemm-backend", "flashinfer_cutlass"};
+  for (const char* release : {"0.5.8", "0.5.8.post1"}) {
+    EXPECT_EQ(ParseSglangArgs(argv, release).unknown_flags,
+              std::vector<std::string>({"--enable-prefill-delayer", "--fp4-gemm-backend"}))
+        << release;
+  }
+  EXPECT_EQ(ErrorOf(argv, "0.5.7"),
+            "launch_server.py: error: unrecognized arguments: --enable-prefill-delayer "
+            "--fp4-gemm-backend flashinfer_cutlass");
+}
+
 }  // namespace
 }  // namespace kvplan
