@@ -45,6 +45,7 @@ void SetBytesPerParam(const ModelSpec& m, ModelGeometry* out) {
   // (W8A8 / MXFP4 kernels); int4 weight-only kernels dequantize to bf16.
   g.fp8_compute = bits == 8 && m.quant.method != "gptq" && m.quant.method != "awq";
   g.fp4_compute = bits == 4 && m.quant.method == "mxfp4";
+  g.fp8_block_scaled = g.fp8_compute && m.quant.block_n > 0 && m.quant.block_k > 0;
 }
 
 // Layers with their own heads, head sizes, MLP widths or none (catalog/layer_geometry.h):

@@ -47,6 +47,9 @@ struct ModelGeometry {
   double weight_bytes_per_param = 2;  // the largest part: experts of an MoE, else the MLP
   double dense_bytes_per_param = 2;   // embeddings, lm_head, norms
   bool fp8_compute = false;           // weights in FP8: GEMMs run at FP8 rate
+  // FP8 with per-block weight scales (quantization_config.weight_block_size, DeepSeek's
+  // 128x128) and per-token-group activation scales: the block-scaled kernels' own rate.
+  bool fp8_block_scaled = false;
   bool fp4_compute = false;
 
   // Attention core per layer, per new token, per context token.

@@ -16,10 +16,22 @@ double RooflineUs(double flops, double bytes, double peak_flops, double compute_
   return std::max(compute, memory) * 1e6;
 }
 
+// Block-scaled FP8 GEMMs (128x128 weight blocks, 1x128 activation groups: every K block
+// rescales the accumulator) do not reach the FP8 dense rate. vllm#23280 measured them on one
+// H100 (benchmarks/kernels/bench_block_fp8_gemm.py, DeepSeek-V3 N=2112 K=7168, M 4096 and
+// 8192): Triton 403 and 407, CUTLASS 457 and 490 TFLOP/s, against 716 and 666 for torch bf16
+// on the same GPU; their mean, 439 TFLOP/s, is 0.22 of the 1979 TFLOP/s FP8 peak, i.e. this
+// share before Efficiency::gemm (0.32 x 0.7 = 0.22). On B200 blockwise FP8 is no faster
+// than FP16 either (NVIDIA/cutlass#2923). The fused-MoE kernels of both engines (Triton
+// fused_moe w8a8 block) use the same per-block scaling in their inner loop.
+constexpr double kBlockFp8PeakShare = 0.32;
+
 double GemmPeak(const StepContext& c) {
   const ModelGeometry& m = *c.model;
   if (m.fp4_compute && c.flops_fp4 > 0) return c.flops_fp4;
-  if (m.fp8_compute && c.flops_fp8 > 0) return c.flops_fp8;
+  if (m.fp8_compute && c.flops_fp8 > 0) {
+    return m.fp8_block_scaled ? c.flops_fp8 * kBlockFp8PeakShare : c.flops_fp8;
+  }
   return c.flops_bf16;
 }
 
