@@ -16,9 +16,9 @@
 namespace kvplan {
 namespace {
 
-int64_t Params(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }
+int64_t Lfm2MmParams(const ModelSpec& m) { return EstimateWeights(m, {}).total_params; }
 
-int64_t KvBytesPerToken(const ModelSpec& m, int tp) {
+int64_t Lfm2MmKvBytes(const ModelSpec& m, int tp) {
   return KvBytesPerTokenOfLayers(m, 0, m.num_layers, tp, 2);
 }
 
@@ -48,10 +48,10 @@ TEST(Lfm2Minimax, Lfm2OneBillionByHand) {
   const int64_t every = 4'096 + 50'331'648, conv = 16'783'360, attn = 10'485'888;
   const int64_t expected = 134'217'728 + 2'048 + 16 * every + 10 * conv + 6 * attn;
   EXPECT_EQ(expected, 1'170'340'608);
-  EXPECT_EQ(Params(m), expected);
+  EXPECT_EQ(Lfm2MmParams(m), expected);
   // KV: 6 layers x K and V x 8 heads x 64 x 2 B = 12,288 B per token; 4 heads a rank at TP 2.
-  EXPECT_EQ(KvBytesPerToken(m, 1), 12'288);
-  EXPECT_EQ(KvBytesPerToken(m, 2), 6'144);
+  EXPECT_EQ(Lfm2MmKvBytes(m, 1), 12'288);
+  EXPECT_EQ(Lfm2MmKvBytes(m, 2), 6'144);
   // State: a conv window of 2048 / tp channels x (conv_L_cache 3 - 1) per conv layer, no
   // recurrent state: TP 1 4,096 elements, bf16 8,192 B a layer, 81,920 B for 10 layers.
   HybridState s1 = HybridStateShapes(m, 1);
@@ -133,8 +133,8 @@ TEST(Lfm2Minimax, MiniMaxM1ByHand) {
   EXPECT_EQ(w.total_bytes, 2 * expected + 80 * 196'608 * 2);
   EXPECT_EQ(w.total_bytes, 912'210'767'872);
   // KV: 10 layers x K and V x 8 heads x 128 x 2 B = 40,960 B per token; one head a rank at 8.
-  EXPECT_EQ(KvBytesPerToken(m, 1), 40'960);
-  EXPECT_EQ(KvBytesPerToken(m, 8), 5'120);
+  EXPECT_EQ(Lfm2MmKvBytes(m, 1), 40'960);
+  EXPECT_EQ(Lfm2MmKvBytes(m, 8), 5'120);
   // State: (64 / tp, 128, 128) per lightning layer and no conv window: TP 1 1,048,576
   // elements, 2 B each (vLLM's "auto" --mamba-cache-dtype, the model dtype): 146,800,640 B
   // for 70 layers; TP 8: 8 heads, 18,350,080 B.

@@ -19,7 +19,7 @@ const ModelSpec& Lfm2() {
   return m;
 }
 
-double Fig(const PlanResult& r, const char* key) {
+double Lfm2MmFig(const PlanResult& r, const char* key) {
   const Figure* f = r.FindFigure(key);
   EXPECT_NE(f, nullptr) << key;
   return f ? f->value : -1;
@@ -40,8 +40,8 @@ SglangArgs Fraction08() {
 TEST(SglangLfm2Minimax, Lfm2ConvStatePool) {
   PlanResult r = PlanSglang("0.5.9", Lfm2(), FindGpu("h100"), Fraction08(), Measured(78, 75));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Fig(r, "mamba_cache_per_req_bytes"), 81920);
-  EXPECT_EQ(Fig(r, "max_mamba_cache_size"), 368795);
+  EXPECT_EQ(Lfm2MmFig(r, "mamba_cache_per_req_bytes"), 81920);
+  EXPECT_EQ(Lfm2MmFig(r, "max_mamba_cache_size"), 368795);
   EXPECT_EQ(r.cell_size_bytes, 12288);
   EXPECT_EQ(r.max_total_num_tokens, 2731817);
 }
