@@ -655,6 +655,31 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .inner_architecture = "Gemma3nForCausalLM",
      .towers = TW::kUncounted,
      .towers_named = "MobileNet-v5 vision tower, audio encoder"},
+    // ---- lfm2mm: LFM2 and MiniMax lightning attention (catalog/lfm2_minimax_config.cc). ----
+    // lfm2/modeling_lfm2.py (vLLM models/lfm2.py @v0.10.2, SGLang models/lfm2.py #16890):
+    // gated short-convolution layers (in_proj to 3 x conv_dim, a depthwise conv of
+    // conv_L_cache taps, out_proj) and GQA layers with per-head q/k RMSNorms, each with a
+    // SwiGLU MLP whose width block_auto_adjust_ff_dim recomputes; Lfm2Config ties the
+    // embedding (tie_word_embeddings=True, or the checkpoint's tie_embedding)
+    {.architecture = "Lfm2ForCausalLM",
+     .model_type = "lfm2",
+     .family_name = "lfm2",
+     .family = ModelFamily::kLfm2,
+     .defaults = kTiedEmbeddingDefaults,
+     .qk_norm = true},
+    // MiniMax-Text-01 remote code modeling_minimax_text_01.py (vLLM
+    // models/minimax_text_01.py @v0.10.1, which also serves MiniMaxM1ForCausalLM): lightning
+    // attention (qkv_proj, a sigmoid output_gate, an RMSNorm over the heads, out_proj) where
+    // attn_type_list says 0, GQA softmax attention with partial rotary where it says 1; 32
+    // routed experts (w1/w3/w2) in every layer
+    {.architecture = "MiniMaxText01ForCausalLM",
+     .model_type = "minimax_text_01",
+     .family_name = "minimax_text_01",
+     .family = ModelFamily::kMiniMaxText01},
+    {.architecture = "MiniMaxM1ForCausalLM",
+     .model_type = "minimax_m1",
+     .family_name = "minimax_text_01",
+     .family = ModelFamily::kMiniMaxText01},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -668,9 +693,6 @@ constexpr UnmodelledState kUnmodelledState[] = {
     {"MambaForCausalLM", "mamba state only (no attention)"},
     {"Mamba2ForCausalLM", "mamba2 state only (no attention)"},
     {"Zamba2ForCausalLM", "mamba2 state + shared attention blocks"},
-    {"Lfm2ForCausalLM", "short-convolution state + full attention"},
-    {"MiniMaxText01ForCausalLM", "lightning (linear) attention state + full attention"},
-    {"MiniMaxM1ForCausalLM", "lightning (linear) attention state + full attention"},
     {"Plamo2ForCausalLM", "mamba state + full attention"},
     {"RecurrentGemmaForCausalLM", "RG-LRU recurrent state + local attention"},
 };
@@ -729,6 +751,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kGemma4, "sliding + full (own head size, KV heads; KV-sharing layers)",
      "dense / moe beside the mlp"},
     {ModelFamily::kGemma3n, "sliding + full (KV-sharing layers), altup, laurel", "dense"},
+    {ModelFamily::kLfm2, "linear (short convolution) + full", "dense"},
+    {ModelFamily::kMiniMaxText01, "linear (lightning attention) + full", "moe"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {

@@ -33,6 +33,8 @@ enum class ModelFamily {
   // per-layer input embeddings; Gemma-3n's AltUp and LAuReL.
   kGemma4,
   kGemma3n,
+  kLfm2,           // LFM2: short-convolution layers + GQA full attention (lfm2_minimax_config.cc)
+  kMiniMaxText01,  // MiniMax-Text-01 / M1: lightning attention + softmax attention, MoE
 };
 
 // A value transformers' config class gives a field the config.json omits.

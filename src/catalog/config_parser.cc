@@ -9,6 +9,7 @@
 #include "catalog/config_json_text.h"
 #include "catalog/gemma_config.h"
 #include "catalog/json_fields.h"
+#include "catalog/lfm2_minimax_config.h"
 #include "catalog/model.h"
 #include "catalog/per_layer_config.h"
 #include "catalog/quantization.h"
@@ -661,6 +662,18 @@ void ReadLlama4(const Json& root, const Json& cfg, const std::string& origin, Mo
   ReadVision(root, origin, m);  // use_qk_norm is a weightless L2 norm: no parameters
 }
 
+// LFM2 and MiniMax-Text-01 / M1 (catalog/lfm2_minimax_config.h); MiniMax's 32 experts are in
+// every layer, under Mixtral's keys.
+void ReadLfm2OrMiniMax(const Json& cfg, const std::string& origin, const ArchitectureInfo& arch,
+                       ModelSpec& m, LayerPlan& plan) {
+  if (arch.family == ModelFamily::kLfm2) {
+    plan.layer_types = ReadLfm2(cfg, origin, m);
+    return;
+  }
+  ReadMoe(cfg, origin, m, plan);
+  plan.layer_types = ReadMiniMaxLayers(cfg, origin, m);
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -732,6 +745,10 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kEagle:
     case ModelFamily::kEagle3:
       ReadEagleDraft(cfg, origin, arch, m);
+      break;
+    case ModelFamily::kLfm2:
+    case ModelFamily::kMiniMaxText01:
+      ReadLfm2OrMiniMax(cfg, origin, arch, m, plan);
       break;
   }
 }

@@ -14,6 +14,10 @@ struct ServedRow {
   ServingRelease first;
 };
 
+// An architecture no release of the engine serves (as far as kvplan's sources reach).
+constexpr ServingRelease kNoRelease = {
+    kNoServingRelease, 0, 0, 0, "no release", "no model file for it in the engine's main branch"};
+
 // kvplan: data table
 constexpr ServedRow kServedFrom[] = {
     // vLLM v0.8.3 release notes: "Day 0 Support for Llama 4 Scout and Maverick (#16104)".
@@ -193,6 +197,23 @@ constexpr ServedRow kServedFrom[] = {
     {"Qwen3_5ForConditionalGeneration", "sglang", {0, 5, 9, 0, "0.5.9", "SGLang qwen3_5.py"}},
     {"Qwen3_5MoeForConditionalGeneration", "sglang", {0, 5, 9, 0, "0.5.9", "SGLang qwen3_5.py"}},
     {"Qwen3_5MoeForCausalLM", "sglang", {0, 5, 9, 0, "0.5.9", "SGLang qwen3_5.py"}},
+    // ---- lfm2mm ----
+    // vLLM "[Model] Add LFM2 architecture" (#22845, 2025-08-21): first tagged in v0.10.2.
+    {"Lfm2ForCausalLM", "vllm", {0, 10, 2, 0, "0.10.2", "vLLM #22845 (lfm2.py)"}},
+    // SGLang "Add Liquid Foundation Model (LFM2)" (#16890, merged 2026-01-22), after
+    // 0.5.6.post2 (2025-12-11): 0.5.8 [inferred: the release dates of 0.5.7 and 0.5.8 were
+    // not checked].
+    {"Lfm2ForCausalLM", "sglang", {0, 5, 8, 0, "0.5.8", "SGLang #16890 (lfm2.py)"}},
+    // vLLM "[Model][MiniMaxText01] Support MiniMaxText01 model inference" (#13454,
+    // 2025-04-02): first tagged in v0.8.3; MiniMaxM1ForCausalLM joins the registry in v0.9.2.
+    {"MiniMaxText01ForCausalLM", "vllm", {0, 8, 3, 0, "0.8.3", "vLLM #13454 (minimax_text_01.py)"}},
+    {"MiniMaxM1ForCausalLM",
+     "vllm",
+     {0, 9, 2, 0, "0.9.2", "vLLM registry.py (minimax_text_01.py)"}},
+    // SGLang main of 2026-08-11 has no model file for either (models/ holds minimax_m2.py and
+    // minimax_m3.py only): no release serves them.
+    {"MiniMaxText01ForCausalLM", "sglang", kNoRelease},
+    {"MiniMaxM1ForCausalLM", "sglang", kNoRelease},
 };
 
 struct EarlierRow {
@@ -356,6 +377,12 @@ std::optional<ServingRelease> FirstServingRelease(std::string_view architecture,
 
 std::string UnservedArchitectureError(std::string_view engine, std::string_view release,
                                       std::string_view architecture, const ServingRelease& first) {
+  if (first.major == kNoServingRelease) {
+    return fmt::format(
+        "ValueError: Model architectures ['{}'] are not supported for now. (kvplan: {} {} does "
+        "not serve it, nor does any release: {})",
+        architecture, engine, release, first.source);
+  }
   return fmt::format(
       "ValueError: Model architectures ['{}'] are not supported for now. (kvplan: {} {} does not "
       "serve it; it was added in {}, {})",

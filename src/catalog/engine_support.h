@@ -11,6 +11,10 @@
 
 namespace kvplan {
 
+// ServingRelease::major of an architecture no release of the engine serves: every
+// release compares below it.
+constexpr int kNoServingRelease = 9999;
+
 struct ServingRelease {
   int major = 0, minor = 0, patch = 0, post = 0;
   std::string_view text;    // "0.19.0"

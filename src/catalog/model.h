@@ -30,6 +30,12 @@ enum class StateKind {
   kGatedDeltaNet,  // Qwen3-Next / Qwen3.5 linear attention (linear_* fields)
   kMamba2,         // Mamba2 mixer (mamba_* fields): Granite-4.0-H
   kMamba1,         // Mamba-1 mixer (mamba_* fields, mamba_dt_rank): Jamba
+  // LFM2 short convolution: a conv window only, mamba_intermediate_size (conv_dim) channels
+  // of mamba_conv_kernel - 1 (catalog/lfm2_minimax_config.cc).
+  kShortConv,
+  // MiniMax-Text-01 / M1 lightning attention: a heads x head_dim x head_dim state only
+  // (linear_num_value_heads, linear_value_head_dim).
+  kLightning,
 };
 
 // Whether a layer's attention keeps a KV cache of its own.

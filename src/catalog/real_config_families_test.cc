@@ -398,7 +398,7 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
   EXPECT_EQ(find("NemotronHForCausalLM").layers, "linear (mamba2 or mamba-1) + full");
   EXPECT_TRUE(find("KimiLinearForCausalLM").accepted);
   EXPECT_EQ(find("KimiLinearForCausalLM").layers, "linear (kimi delta attention) + mla");
-  EXPECT_FALSE(find("MiniMaxM1ForCausalLM").accepted);
+  EXPECT_FALSE(find("RecurrentGemmaForCausalLM").accepted);
   // Each architecture once: a modelled hybrid is not also listed as refused.
   for (const char* name : {"JambaForCausalLM", "FalconH1ForCausalLM", "KimiLinearForCausalLM"}) {
     EXPECT_EQ(std::count_if(rows.begin(), rows.end(),

@@ -57,6 +57,30 @@ HybridState Mamba1Shape(const ModelSpec& m, int tp) {
   return s;
 }
 
+// LFM2's short convolution: a conv window of (conv_dim / tp, conv_L_cache - 1) and no
+// recurrent state. vLLM MambaStateShapeCalculator.short_conv_state_shape @v0.10.2
+// (divide(conv_dim, tp), one tensor); SGLang configs/lfm2.py mamba2_cache_params (#16890,
+// 2026-01-22) builds a Mamba2StateShape of intermediate hidden_size and state_size 0, the
+// same channels (ReadLfm2 refuses a conv_dim other than hidden_size).
+HybridState ShortConvShape(const ModelSpec& m, int tp) {
+  HybridState s;
+  s.conv_dim = m.mamba_intermediate_size;
+  s.shape.conv_channels = DivideExactly(s.conv_dim, tp, "the short-conv channels", m);
+  s.shape.conv_width = m.mamba_conv_kernel - 1;
+  return s;
+}
+
+// MiniMax-Text-01 / M1 lightning attention: one (heads / tp, head_dim, head_dim) state and
+// no conv window. vLLM MambaStateShapeCalculator.linear_attention_state_shape @v0.10.1
+// (and @v0.20.1) divides the heads with //, not divide(): an uneven split is floored there.
+HybridState LightningShape(const ModelSpec& m, int tp) {
+  HybridState s;
+  s.shape.heads = m.linear_num_value_heads / tp;
+  s.shape.head_dim = m.linear_value_head_dim;
+  s.shape.state_size = m.linear_value_head_dim;
+  return s;
+}
+
 }  // namespace
 
 int64_t HybridState::BytesPerRequest(int conv_bytes, int ssm_bytes) const {
@@ -71,7 +95,11 @@ HybridState HybridStateShapes(const ModelSpec& m, int tp) {
   const int layers = m.NumLayersOfKind(LayerKind::kLinear);
   if (layers == 0 || tp <= 0) return {};
   HybridState s;
-  if (m.state_kind == StateKind::kMamba1) {
+  if (m.state_kind == StateKind::kShortConv) {
+    s = ShortConvShape(m, tp);
+  } else if (m.state_kind == StateKind::kLightning) {
+    s = LightningShape(m, tp);
+  } else if (m.state_kind == StateKind::kMamba1) {
     s = Mamba1Shape(m, tp);
   } else if (m.state_kind == StateKind::kMamba2) {
     s = Mamba2Shape(m, tp, m.mamba_intermediate_size, m.mamba_n_groups, m.mamba_num_heads,

@@ -41,7 +41,10 @@ struct HybridState {
 // MambaStateShapeCalculator.gated_delta_net_state_shape @v0.11.0. Mamba2
 // (Granite-4.0-H): SGLang configs/mamba_utils.py Mamba2StateShape.create @v0.5.5,
 // vLLM MambaStateShapeCalculator.mamba2_state_shape @v0.11.0 (Nemotron-H, Bamba and
-// Falcon-H1 the same). Mamba-1 (Jamba): vLLM mamba1_state_shape @v0.11.0. Both engines
+// Falcon-H1 the same). Mamba-1 (Jamba): vLLM mamba1_state_shape @v0.11.0. LFM2's short
+// convolution: a conv window only (vLLM short_conv_state_shape @v0.10.2); MiniMax lightning
+// attention: a (heads / tp, head_dim, head_dim) state only, heads floored (vLLM
+// linear_attention_state_shape @v0.10.1). Both engines
 // assert the split is exact; an uneven one throws InputError. Zero layers
 // when the model has no state layers.
 HybridState HybridStateShapes(const ModelSpec& model, int tp);

@@ -302,10 +302,42 @@ class Estimator {
     a += Linear(h, proj, qz, tp);      // o_proj
   }
 
+  // LFM2's gated short convolution (vLLM layers/mamba/short_conv.py ShortConv @v0.10.2):
+  // in_proj to B, C and x (3 x conv_dim, column-parallel), a depthwise conv of
+  // conv_L_cache taps (column-parallel), out_proj (row-parallel); biases with conv_bias.
+  void ShortConvMixer(Costs& c) const {
+    const int64_t h = m_.hidden_size, dim = m_.mamba_intermediate_size;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(3 * dim, h, qz, tp);                   // in_proj
+    a += Vector(Mul(dim, m_.mamba_conv_kernel), tp);   // conv
+    a += Linear(h, dim, qz, tp);                       // out_proj
+    if (m_.mamba_conv_bias) a += Vector(4 * dim, tp);  // in_proj and conv biases
+    if (m_.mamba_conv_bias) a += Vector(h, 1);         // out_proj bias
+  }
+
+  // MiniMax lightning attention (vLLM models/minimax_text_01.py
+  // MiniMaxText01LinearAttention @v0.10.2): column-parallel qkv_proj and output_gate, an
+  // RMSNorm over the rank's heads (MiniMaxText01RMSNormTP), a row-parallel out_proj; no biases.
+  void LightningMixer(Costs& c) const {
+    const int64_t h = m_.hidden_size;
+    const int64_t proj = int64_t{m_.linear_num_value_heads} * m_.linear_value_head_dim;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(3 * proj, h, qz, tp);  // qkv_proj
+    a += Linear(proj, h, qz, tp);      // output_gate
+    a += Vector(proj, tp);             // norm
+    a += Linear(h, proj, qz, tp);      // out_proj
+  }
+
   // Qwen3-Next gated delta-net; all head-parallel except the norm.
   void LinearAttention(Costs& c) const {
     if (m_.state_kind == StateKind::kMamba2) return Mamba2Mixer(c);
     if (m_.state_kind == StateKind::kMamba1) return Mamba1Mixer(c);
+    if (m_.state_kind == StateKind::kShortConv) return ShortConvMixer(c);
+    if (m_.state_kind == StateKind::kLightning) return LightningMixer(c);
     if (m_.family == "kimi_linear") return KdaMixer(c);
     const int64_t h = m_.hidden_size;
     const int64_t key_dim = int64_t{m_.linear_num_key_heads} * m_.linear_key_head_dim;
@@ -374,7 +406,13 @@ class Estimator {
     }
     // Routers stay in 16 bits (listed in modules_to_not_convert, or created
     // with quant_config=None: deepseek_v2.py MoEGate).
-    c[kRouter] += Linear(e, h, false, 1);
+    if (m_.family == "minimax_text_01") {
+      // minimax_text_01.py MiniMaxText01MoE @v0.10.2: the gate is a float32 ReplicatedLinear
+      // (the checkpoint's 912,210,767,872 bytes hold it in float32 too).
+      c[kRouter] += Vector(Mul(e, h), 1, 4);
+    } else {
+      c[kRouter] += Linear(e, h, false, 1);
+    }
     if (m_.router_bias) c[kRouter] += Vector(e, 1);
     if (layer < m_.num_hash_layers) {
       // DeepSeek-V4's first num_hash_layers route by token id: a vocab x top-k int32 table

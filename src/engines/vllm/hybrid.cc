@@ -44,6 +44,17 @@ std::string SsmDtypeFlag(const ModelSpec& m, const VllmArgs& a) {
 std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
                                           const VllmRelease& r) {
   const HybridState hs = HybridStateShapes(m, a.tp);
+  const int model_bytes = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
+  if (m.state_kind == StateKind::kShortConv) {
+    // short_conv_state_dtype @v0.10.2: the one conv tensor in --mamba-cache-dtype.
+    return {{"conv", hs.shape.ConvElements(), MambaDtypeBytes(a.mamba_cache_dtype, model_bytes)}};
+  }
+  if (m.state_kind == StateKind::kLightning) {
+    // linear_attention_state_dtype @v0.10.1: the one state tensor in --mamba-cache-dtype
+    // ("auto": the model dtype), not --mamba-ssm-cache-dtype.
+    return {
+        {"ssm", hs.shape.TemporalElements(), MambaDtypeBytes(a.mamba_cache_dtype, model_bytes)}};
+  }
   const bool kda = m.family == "kimi_linear";
   const bool gdn = m.state_kind == StateKind::kGatedDeltaNet && !kda;
   const int64_t num_spec = gdn && a.speculative ? a.speculative->num_speculative_tokens : 0;
@@ -57,7 +68,8 @@ std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
 }
 
 // Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
-std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1) {
+std::string NotModelledReason(const ModelSpec& m, const VllmArgs& a, const VllmRelease& r,
+                              bool v1) {
   if (!v1) {
     // config.py HybridAttentionMambaModelConfig @v0.10.0 returns at once without VLLM_USE_V1.
     return "the V0 engine keeps mamba/linear-attention state outside the KV cache "
@@ -68,6 +80,20 @@ std::string NotModelledReason(const ModelSpec& m, const VllmRelease& r, bool v1)
         "vLLM {} predates the V1 hybrid attention/mamba layout (0.10.0): its "
         "linear-attention/mamba state is not modelled",
         r.text);
+  }
+  if (m.state_kind == StateKind::kLightning) {
+    if (!r.AtLeast(0, 10, 1)) {
+      // minimax_text_01.py was SupportsV0Only until vllm-project/vllm#22151 (in 0.10.1).
+      return fmt::format(
+          "vLLM {} serves {} on the V0 engine only (V1 support arrived in 0.10.1): its "
+          "lightning-attention state is not modelled",
+          r.text, m.architecture);
+    }
+    if (a.mamba_cache_dtype == "float32" && !r.AtLeast(0, 20, 1)) {
+      // mamba_utils.py linear_attention_state_dtype @v0.10.1 to @v0.20.0 raises this.
+      return "ValueError: fp32 state for minimax is not yet supported (--mamba-cache-dtype "
+             "float32; kvplan does not plan it)";
+    }
   }
   const bool kda = m.family == "kimi_linear";
   if (m.attention == AttentionKind::kMla && (!kda || r.AtLeast(0, 18, 0))) {
@@ -107,7 +133,7 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
   VllmHybridBlock h;
   if (model.NumLayersOfKind(LayerKind::kLinear) == 0) return h;
   h.block_size = block_size;
-  h.not_modelled_reason = NotModelledReason(model, release, v1);
+  h.not_modelled_reason = NotModelledReason(model, a, release, v1);
   if (!h.not_modelled_reason.empty()) return h;
   h.modelled = true;
   h.state = StateTensors(model, a, release);
