@@ -54,6 +54,12 @@ constexpr ServedRow kServedFrom[] = {
     // SGLang models/kimi_linear.py arrived with PR #12469 (opened 2025-10-31), after 0.5.3;
     // planned from 0.5.5, the next release kvplan models [inferred: merge date not checked].
     {"KimiLinearForCausalLM", "sglang", {0, 5, 5, 0, "0.5.5", "SGLang #12469 (kimi_linear.py)"}},
+    // vLLM #6484 "[Model] Support Mamba" (models/mamba.py) landed on 2024-10-11 ("Mamba support
+    // just landed", vllm-project/vllm#2001): 0.6.3, released that week [inferred from the date].
+    {"MambaForCausalLM", "vllm", {0, 6, 3, 0, "0.6.3", "vLLM #6484 (mamba.py)"}},
+    // vLLM v0.7.3 release notes: "Support Mamba2 (Codestral Mamba) (#9292)" (as quoted in
+    // vllm-project/vllm#6479).
+    {"Mamba2ForCausalLM", "vllm", {0, 7, 3, 0, "0.7.3", "vLLM #9292 (mamba2.py)"}},
 };
 
 }  // namespace
