@@ -604,6 +604,8 @@ void ReadStateSpaceModel(const Json& cfg, const std::string& origin, const Mamba
   }
   plan.layer_types.assign(m.num_layers, "mamba");
   plan.mlp_layers.assign(m.num_layers, false);
+  // No MLP: MambaConfig's intermediate_size is the mixer's width (read below), not an MLP's.
+  m.intermediate_size = 0;
   if (*k.heads) {
     ReadMamba2(cfg, origin, k, m);
   } else {

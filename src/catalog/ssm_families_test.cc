@@ -87,6 +87,7 @@ TEST(SsmFamilies, Mamba130mByHand) {
   EXPECT_EQ(m.NumLayersOfKind(LayerKind::kLinear), 24);
   EXPECT_TRUE(NoLayerHasAnMlp(m));
   EXPECT_EQ(m.mamba_intermediate_size, 1536);
+  EXPECT_EQ(m.intermediate_size, 0);  // the config's intermediate_size is the mixer's width
   EXPECT_EQ(m.mamba_dt_rank, 48);
   EXPECT_TRUE(m.tie_word_embeddings);
   EXPECT_EQ(m.dtype_bytes, 2);  // float32 checkpoint, served in 16 bits by --dtype auto
