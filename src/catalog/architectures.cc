@@ -157,6 +157,53 @@ constexpr FieldAlias kKimiLinearAliases[] = {
     {"max_position_embeddings", "model_max_length"},
 };
 
+// transformers mamba2/configuration_mamba2.py Mamba2Config: the mixer under its own names
+// (num_heads, head_dim, state_size, n_groups, conv_kernel, expand; intermediate =
+// int(expand x hidden_size)); the gated RMSNorm is always there (Mamba2Mixer.norm).
+constexpr MambaKeys kMamba2SsmKeys = {.heads = "num_heads",
+                                      .head_dim = "head_dim",
+                                      .state_size = "state_size",
+                                      .groups = "n_groups",
+                                      .conv_kernel = "conv_kernel",
+                                      .expand = "expand",
+                                      .conv_bias = "use_conv_bias",
+                                      .proj_bias = "use_bias"};
+// Mamba2Config.__init__ defaults (transformers 4.44+): the geometry of Mamba-Codestral-7B;
+// no attention layers, so one placeholder attention head that no layer reads (ReadCommon
+// asks for one).
+constexpr FieldDefault kMamba2SsmDefaults[] = {
+    {"num_heads", 128},
+    {"head_dim", 64},
+    {"state_size", 128},
+    {"n_groups", 8},
+    {"conv_kernel", 4},
+    {"expand", 2},
+    {"num_attention_heads", 1},
+    {"vocab_size", 32768},
+    {"tie_word_embeddings", 0, true},
+};
+
+// transformers mamba/configuration_mamba.py MambaConfig (Mamba-1): state_size, conv_kernel,
+// expand, intermediate_size = int(expand x hidden_size), time_step_rank ("auto" = ceil(hidden
+// / 16)), use_conv_bias, use_bias. No heads or groups.
+constexpr MambaKeys kMamba1SsmKeys = {.heads = "",
+                                      .head_dim = "",
+                                      .state_size = "state_size",
+                                      .groups = "",
+                                      .conv_kernel = "conv_kernel",
+                                      .expand = "expand",
+                                      .conv_bias = "use_conv_bias",
+                                      .proj_bias = "use_bias",
+                                      .intermediate = "intermediate_size",
+                                      .dt_rank = "time_step_rank"};
+// MambaConfig has no tie_word_embeddings argument: PretrainedConfig's True, which
+// MambaForCausalLM ties its lm_head by (vLLM models/mamba.py: config.tie_word_embeddings).
+constexpr FieldDefault kMamba1SsmDefaults[] = {
+    {"num_attention_heads", 1},
+    {"vocab_size", 50280},
+    {"tie_word_embeddings", 1, true},
+};
+
 // ---- archs2: the data of the issue-14 architectures appended at the end of the table. ----
 // transformers olmo3/configuration_olmo3.py Olmo3Config.__init__ (vLLM
 // transformers_utils/configs/olmo3.py has the same): sliding_window=4096, and
@@ -680,6 +727,22 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .model_type = "minimax_m1",
      .family_name = "minimax_text_01",
      .family = ModelFamily::kMiniMaxText01},
+    // mamba2/modeling_mamba2.py (vLLM models/mamba2.py, SGLang models/mamba2.py): a norm and a
+    // Mamba2 mixer per layer, nothing else; Mamba-Codestral-7B, state-spaces/mamba2-*
+    {.architecture = "Mamba2ForCausalLM",
+     .model_type = "mamba2",
+     .family_name = "mamba2",
+     .family = ModelFamily::kMambaSsm,
+     .defaults = kMamba2SsmDefaults,
+     .mamba = &kMamba2SsmKeys},
+    // mamba/modeling_mamba.py (vLLM models/mamba.py, SGLang models/mamba.py): a norm and a
+    // Mamba-1 mixer per layer; state-spaces/mamba-*-hf
+    {.architecture = "MambaForCausalLM",
+     .model_type = "mamba",
+     .family_name = "mamba",
+     .family = ModelFamily::kMambaSsm,
+     .defaults = kMamba1SsmDefaults,
+     .mamba = &kMamba1SsmKeys},
 };
 
 // Hybrid attention / state-space architectures: their per-request state
@@ -687,14 +750,19 @@ constexpr ArchitectureInfo kArchitectures[] = {
 // kvplan does not have yet (the gated delta-net and Mamba2 hybrids are modelled).
 struct UnmodelledState {
   std::string_view architecture;
-  std::string_view layers;  // what its layers hold, for the refusal and `kvplan models`
+  std::string_view layers;         // what its layers hold, for the refusal and `kvplan models`
+  std::string_view unserved = {};  // why no modelled engine serves it ("" = some engine does)
 };
 constexpr UnmodelledState kUnmodelledState[] = {
-    {"MambaForCausalLM", "mamba state only (no attention)"},
-    {"Mamba2ForCausalLM", "mamba2 state only (no attention)"},
     {"Zamba2ForCausalLM", "mamba2 state + shared attention blocks"},
     {"Plamo2ForCausalLM", "mamba state + full attention"},
-    {"RecurrentGemmaForCausalLM", "RG-LRU recurrent state + local attention"},
+    // Neither vLLM (vllm/model_executor/models has no recurrent_gemma.py at any release kvplan
+    // models) nor SGLang (python/sglang/srt/models has none) registers it.
+    {"RecurrentGemmaForCausalLM", "RG-LRU recurrent state + local attention",
+     "neither vLLM's nor SGLang's model registry has it (no recurrent_gemma.py in "
+     "vllm/model_executor/models or python/sglang/srt/models), so both stop with "
+     "\"ValueError: Model architectures ['RecurrentGemmaForCausalLM'] are not supported for "
+     "now.\""},
 };
 
 }  // namespace
@@ -717,6 +785,13 @@ const ArchitectureInfo* FindArchitectureByModelType(std::string_view model_type)
 std::string_view UnmodelledStateArchitecture(std::string_view architecture) {
   for (const UnmodelledState& u : kUnmodelledState) {
     if (u.architecture == architecture) return u.layers;
+  }
+  return {};
+}
+
+std::string_view UnservedArchitectureReason(std::string_view architecture) {
+  for (const UnmodelledState& u : kUnmodelledState) {
+    if (u.architecture == architecture) return u.unserved;
   }
   return {};
 }
@@ -753,6 +828,7 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kGemma3n, "sliding + full (KV-sharing layers), altup, laurel", "dense"},
     {ModelFamily::kLfm2, "linear (short convolution) + full", "dense"},
     {ModelFamily::kMiniMaxText01, "linear (lightning attention) + full", "moe"},
+    {ModelFamily::kMambaSsm, "linear (mamba2 or mamba-1) only, no attention", "none"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {
@@ -789,7 +865,9 @@ std::vector<ArchitectureRow> ArchitectureRows() {
   }
   for (const UnmodelledState& u : kUnmodelledState) {
     rows.push_back({std::string(u.architecture), "", std::string(u.layers), "-",
-                    "refused: state memory not modelled", false});
+                    u.unserved.empty() ? "refused: state memory not modelled"
+                                       : "refused: no modelled engine release serves it",
+                    false});
   }
   return rows;
 }

@@ -35,6 +35,9 @@ enum class ModelFamily {
   kGemma3n,
   kLfm2,           // LFM2: short-convolution layers + GQA full attention (lfm2_minimax_config.cc)
   kMiniMaxText01,  // MiniMax-Text-01 / M1: lightning attention + softmax attention, MoE
+  // Pure state-space models (Mamba-1, Mamba2 / Codestral Mamba): every layer a norm and a
+  // mixer, no attention, no MLP (config_parser.cc ReadStateSpaceModel).
+  kMambaSsm,
 };
 
 // A value transformers' config class gives a field the config.json omits.
@@ -179,5 +182,10 @@ std::vector<ArchitectureRow> ArchitectureRows();
 // refusal text says so, so that it is never planned as all-attention. The value says
 // what its layers hold ("mamba2 state only (no attention)").
 std::string_view UnmodelledStateArchitecture(std::string_view architecture);
+
+// Non-empty when no release of an engine kvplan models serves `architecture` at all: why
+// (the engines' registries have no model file for it), for a refusal in those words rather
+// than "state memory not modelled".
+std::string_view UnservedArchitectureReason(std::string_view architecture);
 
 }  // namespace kvplan

@@ -73,6 +73,12 @@ const ArchitectureInfo& FindFamily(const Json& root, const std::string& origin, 
         root.contains("draft_vocab_size")) {
       info = FindArchitecture("LlamaForCausalLMEagle3");
     }
+    if (const std::string_view why = UnservedArchitectureReason(arch);
+        info == nullptr && !why.empty()) {
+      throw InputError(origin + ": \"" + arch + "\" (" +
+                       std::string(UnmodelledStateArchitecture(arch)) +
+                       ") is served by no engine release kvplan models: " + std::string(why));
+    }
     if (const std::string_view layers = UnmodelledStateArchitecture(arch);
         info == nullptr && !layers.empty()) {
       throw InputError(origin + ": \"" + arch + "\" has " + std::string(layers) +
@@ -521,6 +527,27 @@ void ReadParallelHybrid(const std::string& origin, ModelSpec& m, LayerPlan& plan
   m.norms_without_mlp = 0;
 }
 
+// A Mamba-1 mixer (transformers MambaConfig and JambaConfig, vLLM models/mamba.py and
+// jamba.py MambaMixer): both configs' defaults are state_size 16, conv_kernel 4, expand 2,
+// time_step_rank "auto" (ceil(hidden / 16)); intermediate_size when given, else int(expand x
+// hidden_size).
+void ReadMamba1Mixer(const Json& cfg, const std::string& origin, const MambaKeys& k, ModelSpec& m) {
+  auto opt = [&](const char* key, int fallback) {
+    return OptPositiveInt(cfg, key, origin, fallback);
+  };
+  m.state_kind = StateKind::kMamba1;
+  m.mamba_state_size = opt(k.state_size, 16);
+  m.mamba_conv_kernel = opt(k.conv_kernel, 4);
+  m.mamba_intermediate_size = ToInt(
+      CheckedMul(opt(k.expand, 2), m.hidden_size, "mamba intermediate size"), k.expand, origin);
+  m.mamba_intermediate_size = opt(k.intermediate, m.mamba_intermediate_size);
+  const auto rank = cfg.find(k.dt_rank);
+  const bool automatic = rank == cfg.end() || (rank->is_string() && *rank == "auto");
+  m.mamba_dt_rank = automatic ? (m.hidden_size + 15) / 16 : opt(k.dt_rank, 0);
+  m.mamba_conv_bias = OptBool(cfg, k.conv_bias, origin).value_or(true);
+  m.mamba_proj_bias = OptBool(cfg, k.proj_bias, origin).value_or(false);
+}
+
 // Jamba (transformers jamba/configuration_jamba.py, modeling_jamba.py): Mamba-1 mixers of
 // expand x hidden channels, attention where i % attn_layer_period == attn_layer_offset,
 // routed experts where i % expert_layer_period == expert_layer_offset (num_experts > 1), a
@@ -530,16 +557,7 @@ void ReadJamba(const Json& cfg, const std::string& origin, const MambaKeys& k, M
   auto opt = [&](const char* key, int fallback) {
     return OptPositiveInt(cfg, key, origin, fallback);
   };
-  m.state_kind = StateKind::kMamba1;
-  m.mamba_state_size = opt(k.state_size, 16);
-  m.mamba_conv_kernel = opt(k.conv_kernel, 4);
-  m.mamba_intermediate_size = ToInt(
-      CheckedMul(opt(k.expand, 2), m.hidden_size, "mamba intermediate size"), k.expand, origin);
-  const auto rank = cfg.find(k.dt_rank);
-  const bool automatic = rank == cfg.end() || (rank->is_string() && *rank == "auto");
-  m.mamba_dt_rank = automatic ? (m.hidden_size + 15) / 16 : opt(k.dt_rank, 0);
-  m.mamba_conv_bias = OptBool(cfg, k.conv_bias, origin).value_or(true);
-  m.mamba_proj_bias = OptBool(cfg, k.proj_bias, origin).value_or(false);
+  ReadMamba1Mixer(cfg, origin, k, m);
   m.mamba_inner_norms = true;
   // A period of 0 would divide by zero: read as 1, as no real config says it.
   const int attn_period = std::max(1, opt("attn_layer_period", 8));
@@ -573,6 +591,27 @@ void ReadMamba2Hybrid(const Json& cfg, const std::string& origin, const MambaKey
       return ReadJamba(cfg, origin, k, m, plan);
   }
   ReadMamba2(cfg, origin, k, m);
+}
+
+// Mamba / Mamba2 (transformers MambaBlock / Mamba2Block, vLLM models/mamba.py, mamba2.py):
+// every layer is a norm and a mixer, with no attention and no MLP, so every layer holds
+// state and none a KV cache. A Mamba-1 config names no heads (MambaKeys.heads "").
+void ReadStateSpaceModel(const Json& cfg, const std::string& origin, const MambaKeys& k,
+                         ModelSpec& m, LayerPlan& plan) {
+  if (!plan.layer_types.empty()) {
+    throw InputError(origin +
+                     ": a pure state-space config with layer_types is not described by "
+                     "kvplan's architecture table (every layer is a mixer)");
+  }
+  plan.layer_types.assign(m.num_layers, "mamba");
+  plan.mlp_layers.assign(m.num_layers, false);
+  // No MLP: MambaConfig's intermediate_size is the mixer's width (read below), not an MLP's.
+  m.intermediate_size = 0;
+  if (*k.heads) {
+    ReadMamba2(cfg, origin, k, m);
+  } else {
+    ReadMamba1Mixer(cfg, origin, k, m);
+  }
 }
 
 // Kimi-Linear (vLLM models/kimi_linear.py @v0.11.1, SGLang configs/kimi_linear.py): layer i is
@@ -729,6 +768,9 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kKimiLinear:
       ReadKimiLinear(cfg, origin, m, plan);
       break;
+    case ModelFamily::kMambaSsm:
+      ReadStateSpaceModel(cfg, origin, *arch.mamba, m, plan);
+      break;
     case ModelFamily::kLlama4:
       ReadLlama4(root, cfg, origin, m, plan);
       break;
@@ -829,8 +871,12 @@ void Validate(const std::string& origin, ModelSpec& m) {
     throw InputError(origin + ": num_attention_heads " + std::to_string(m.num_attention_heads) +
                      " is not a multiple of num_key_value_heads " + std::to_string(m.num_kv_heads));
   }
-  bool any_dense =
-      std::find(m.layer_is_moe.begin(), m.layer_is_moe.end(), false) != m.layer_is_moe.end();
+  // A dense MLP somewhere: a layer that is not MoE and has an MLP (Mamba's have none).
+  bool any_dense = false;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const bool has_mlp = m.layer_has_mlp.empty() || m.layer_has_mlp[i];
+    any_dense = any_dense || (has_mlp && !m.layer_is_moe[i]);
+  }
   if (any_dense && m.intermediate_size <= 0) {
     throw InputError(origin + ": config.json is missing the required key \"intermediate_size\"");
   }

@@ -214,6 +214,12 @@ constexpr ServedRow kServedFrom[] = {
     // minimax_m3.py only): no release serves them.
     {"MiniMaxText01ForCausalLM", "sglang", kNoRelease},
     {"MiniMaxM1ForCausalLM", "sglang", kNoRelease},
+    // vLLM #6484 "[Model] Support Mamba" (models/mamba.py) landed on 2024-10-11 ("Mamba support
+    // just landed", vllm-project/vllm#2001): 0.6.3, released that week [inferred from the date].
+    {"MambaForCausalLM", "vllm", {0, 6, 3, 0, "0.6.3", "vLLM #6484 (mamba.py)"}},
+    // vLLM v0.7.3 release notes: "Support Mamba2 (Codestral Mamba) (#9292)" (as quoted in
+    // vllm-project/vllm#6479).
+    {"Mamba2ForCausalLM", "vllm", {0, 7, 3, 0, "0.7.3", "vLLM #9292 (mamba2.py)"}},
 };
 
 struct EarlierRow {

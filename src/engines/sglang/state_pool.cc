@@ -69,6 +69,15 @@ std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int6
     return e.what();  // configs/mamba_utils.py divide() asserts at start-up
   }
   if (shape.layers == 0) return "";
+  if (shape.layers == model.num_layers) {
+    // models/mamba2.py and models/mamba.py (2026, after the releases kvplan dates) serve
+    // models without attention layers through their own configs (sgl-project/sglang#21930
+    // and #22327 proposed the Mamba2 one, cell_size 0): that pool is not modelled.
+    return fmt::format(
+        "kvplan: SGLang {}'s serving of {}, a model without attention layers (its state pool "
+        "alone, models/mamba2.py / mamba.py), is not modelled",
+        version, model.architecture);
+  }
   if (version_key < kStatePoolSince) {
     return fmt::format(
         "kvplan: SGLang {} predates the hybrid (mamba / linear-attention) state pool, which "

@@ -72,9 +72,11 @@ VllmDefaults VllmResolveDefaults(const std::string& version, const ModelSpec& mo
   d.block_size = a.block_size.value_or(default_block);
   d.block_rule = default_block == 64 ? "FlashMLA backend forces 64 (vllm/platforms/cuda.py)"
                                      : "vllm/config/cache.py default 16";
-  d.hybrid = VllmHybridAttentionBlock(model, gpu, a, d.release, !IsV0(d.era), d.block_size);
+  d.hybrid = VllmStateOnlyModel(model)
+                 ? VllmStateOnlyBlock(model, a, d.release, !IsV0(d.era), d.max_model_len)
+                 : VllmHybridAttentionBlock(model, gpu, a, d.release, !IsV0(d.era), d.block_size);
   if (d.hybrid.modelled) {
-    if (d.hybrid.enlarged) d.block_rule = d.hybrid.rule;
+    if (d.hybrid.enlarged || d.hybrid.state_only) d.block_rule = d.hybrid.rule;
     d.block_size = d.hybrid.block_size;
   }
   ResolveBatchLimits(gpu, a, &d);

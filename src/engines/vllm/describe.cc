@@ -48,6 +48,10 @@ std::string KvLayout(const VllmKvSpec& spec) {
                        spec.block_size, GroupsText(spec));
   }
   int attention = static_cast<int>(spec.layers.size()) - states - indexers;
+  if (spec.StateOnly()) {
+    return fmt::format("{} mamba state layers x one {} B page (no attention layers), block_size {}",
+                       states, WithThousands(spec.StateBytes()), spec.block_size);
+  }
   std::string out = fmt::format("{} attention layers x {} B/token ({})", attention,
                                 AttentionBytesPerToken(spec), spec.dtype);
   if (indexers > 0) {
@@ -89,22 +93,26 @@ void AddStateStages(const VllmDefaults& d, const VllmKvSpec& spec, const VllmKvR
     tensors += fmt::format("{}{} {} x {} B", tensors.empty() ? "" : " + ", t.name,
                            WithThousands(t.elements), t.dtype_bytes);
   }
-  out->push_back({"mamba_state",
-                  fmt::format("one layer, one request: {}; padded to the attention page {} "
-                              "tokens x {} B = {} B",
-                              tensors, h.block_size, WithThousands(h.attn_bytes_per_token),
-                              WithThousands(h.page_bytes)),
-                  0, "vllm/v1/kv_cache_interface.py MambaSpec @v0.10.2",
+  const std::string page =
+      h.state_only
+          ? fmt::format("one page per block of {} tokens (no attention page)", h.block_size)
+          : fmt::format("padded to the attention page {} tokens x {} B = {} B", h.block_size,
+                        WithThousands(h.attn_bytes_per_token), WithThousands(h.page_bytes));
+  out->push_back({"mamba_state", fmt::format("one layer, one request: {}; {}", tensors, page), 0,
+                  "vllm/v1/kv_cache_interface.py MambaSpec @v0.10.2",
                   fmt::format("{} B", WithThousands(h.state_bytes))});
   out->push_back(
       {"kv_cache_groups", GroupKinds(spec), 0, KvSource(false), std::to_string(spec.num_groups)});
   if (!rep.ok) return;
-  out->push_back(
-      {"max_concurrency",
-       fmt::format("{} blocks / (cdiv({}, {}) per attention group + {} per state "
-                   "group) = requests of max_model_len at once",
-                   rep.num_blocks, d.max_model_len, spec.block_size, spec.state_pages_per_request),
-       0, KvSource(false), fmt::format("{:.2f}", rep.concurrency)});
+  const std::string per_request =
+      spec.StateOnly()
+          ? fmt::format("{} per request, no attention group", spec.state_pages_per_request)
+          : fmt::format("(cdiv({}, {}) per attention group + {} per state group)", d.max_model_len,
+                        spec.block_size, spec.state_pages_per_request);
+  out->push_back({"max_concurrency",
+                  fmt::format("{} blocks / {} = requests of max_model_len at once", rep.num_blocks,
+                              per_request),
+                  0, KvSource(false), fmt::format("{:.2f}", rep.concurrency)});
 }
 
 }  // namespace

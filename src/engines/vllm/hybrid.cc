@@ -125,6 +125,21 @@ int64_t KernelAlignment(const ModelSpec& m, const GpuSpec& gpu, const VllmReleas
   return align;
 }
 
+// kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0: one page plus one per
+// speculative token (num_speculative_blocks), and one more in mamba_cache_mode "align",
+// which --enable-prefix-caching selects for a model without "all" support, as the gated
+// delta-net models are (models/config.py MambaModelConfig @v0.15.0; off by default for
+// hybrids, config/model.py is_prefix_caching_supported). One page before 0.15.0, where
+// vLLM turns prefix caching off for these models.
+int64_t StatePagesPerRequest(const VllmArgs& a, const VllmRelease& release) {
+  int64_t pages = 1;
+  if (release.AtLeast(0, 15, 0)) {
+    if (a.speculative) pages += a.speculative->num_speculative_tokens;
+    if (a.enable_prefix_caching.value_or(false)) pages += 1;
+  }
+  return pages;
+}
+
 }  // namespace
 
 VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& gpu,
@@ -150,16 +165,7 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
     h.block_size = h.min_block_size;
   }
   h.page_bytes = h.block_size * h.attn_bytes_per_token;
-  // kv_cache_interface.py MambaSpec.max_memory_usage_bytes @v0.15.0: one page plus one per
-  // speculative token (num_speculative_blocks), and one more in mamba_cache_mode "align",
-  // which --enable-prefix-caching selects for a model without "all" support, as the gated
-  // delta-net models are (models/config.py MambaModelConfig @v0.15.0; off by default for
-  // hybrids, config/model.py is_prefix_caching_supported). One page before 0.15.0, where
-  // vLLM turns prefix caching off for these models.
-  if (release.AtLeast(0, 15, 0)) {
-    if (a.speculative) h.pages_per_request += a.speculative->num_speculative_tokens;
-    if (a.enable_prefix_caching.value_or(false)) h.pages_per_request += 1;
-  }
+  h.pages_per_request = StatePagesPerRequest(a, release);
   h.rule = fmt::format(
       "hybrid: {} x cdiv(state page {} B, {} x {} B/token) so that the attention page holds "
       "a mamba state ({})",
@@ -168,6 +174,39 @@ VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& 
       : model.attention == AttentionKind::kMla
           ? "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.11.1, MLA: 64"
           : "model_executor/models/config.py HybridAttentionMambaModelConfig @v0.10.2");
+  return h;
+}
+
+bool VllmStateOnlyModel(const ModelSpec& model) {
+  return model.num_layers > 0 && model.NumLayersOfKind(LayerKind::kLinear) == model.num_layers;
+}
+
+VllmHybridBlock VllmStateOnlyBlock(const ModelSpec& model, const VllmArgs& a,
+                                   const VllmRelease& release, bool v1, int64_t max_model_len) {
+  VllmHybridBlock h;
+  h.state_only = true;
+  h.not_modelled_reason = NotModelledReason(model, release, v1);
+  if (h.not_modelled_reason.empty() && release.AtLeast(0, 15, 0) &&
+      a.enable_prefix_caching.value_or(false)) {
+    // models/config.py MambaModelConfig @v0.15.0: prefix caching gives the state blocks the
+    // attention block size (mamba_cache_mode "align"), a layout kvplan does not model here.
+    h.not_modelled_reason =
+        "--enable-prefix-caching on a model without attention layers (mamba_cache_mode align) "
+        "is not modelled";
+  }
+  if (!h.not_modelled_reason.empty()) return h;
+  h.modelled = true;
+  h.state = StateTensors(model, a, release);
+  for (const VllmStateTensor& t : h.state) h.state_bytes += t.elements * t.dtype_bytes;
+  // gpu_model_runner.py get_kv_cache_spec @v0.10.0: "Set block_size to max_model_len, so that
+  // mamba model will always have only one block in the KV cache" (cache_config.mamba_block_size
+  // = max_model_len from models/config.py MambaModelConfig @v0.11.0).
+  h.min_block_size = h.block_size = max_model_len;
+  h.page_bytes = h.state_bytes;
+  h.pages_per_request = StatePagesPerRequest(a, release);
+  h.rule =
+      "no attention layers: the mamba block is max_model_len (v1/worker/gpu_model_runner.py "
+      "get_kv_cache_spec @v0.10.0)";
   return h;
 }
 

@@ -39,6 +39,9 @@ struct VllmHybridBlock {
   int64_t page_bytes = 0;            // block_size * attn_bytes_per_token = padded state page
   int64_t pages_per_request = 1;     // state pages one request holds per state layer
   std::string rule;                  // the block size's rule, with its source
+  // No attention layers at all (Mamba, Mamba2): one unpadded state page per block of
+  // max_model_len tokens, nothing to enlarge.
+  bool state_only = false;
 };
 
 // The hybrid layout of `model` on one rank at `release`, given the block size
@@ -47,6 +50,15 @@ struct VllmHybridBlock {
 VllmHybridBlock VllmHybridAttentionBlock(const ModelSpec& model, const GpuSpec& gpu,
                                          const VllmArgs& a, const VllmRelease& release, bool v1,
                                          int64_t block_size);
+
+// True when every layer of `model` holds state and none attends (Mamba, Mamba2).
+bool VllmStateOnlyModel(const ModelSpec& model);
+
+// The layout of a model without attention layers on one rank at `release`: V1 gives each
+// mamba layer a MambaSpec whose block is the whole max_model_len, so a request holds one
+// page per layer and the page is the state itself (no attention page to pad it to).
+VllmHybridBlock VllmStateOnlyBlock(const ModelSpec& model, const VllmArgs& a,
+                                   const VllmRelease& release, bool v1, int64_t max_model_len);
 
 // DeepSeek-V3.2 (sparse MLA): the cache dtype vLLM switches to and whether the
 // indexer's K cache is in the KV cache (from 0.11.0, the first release with the model).

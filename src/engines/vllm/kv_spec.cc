@@ -113,6 +113,10 @@ int64_t VllmKvSpec::StateBytes() const {
   return 0;
 }
 
+bool VllmKvSpec::StateOnly() const {
+  return !layers.empty() && NumLayers(LayerKind::kLinear) == static_cast<int>(layers.size());
+}
+
 int64_t VllmAttentionBytesPerToken(const ModelSpec& model, int tp,
                                    const std::string& kv_cache_dtype) {
   // The largest attention page (unify_kv_cache_spec_page_size pads to the largest).

@@ -46,6 +46,7 @@ struct VllmKvSpec {
   int NumLayers(LayerKind kind) const;     // layers of `kind` in `layers`
   int NumIndexerLayers() const;
   int64_t StateBytes() const;  // one state layer's page (0 without state layers)
+  bool StateOnly() const;      // every layer a state layer (Mamba, Mamba2: no attention)
 };
 
 // Inputs that shape the spec.

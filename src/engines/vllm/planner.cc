@@ -7,6 +7,7 @@
 #include "engines/vllm/budget.h"
 #include "engines/vllm/dsv4_support.h"
 #include "engines/vllm/fixes.h"
+#include "engines/vllm/hybrid.h"
 #include "engines/vllm/kv_spec.h"
 #include "engines/vllm/release.h"
 #include "engines/vllm/stages.h"
@@ -109,6 +110,8 @@ VllmKvReport VllmEraKvReport(const VllmKvStage& kv, const VllmBudget& b, const V
 int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
   if (v0) return blocks * s.block_size * s.BytesPerTokenAllLayers();
   if (s.hybrid) return blocks * s.page_bytes * s.group_size;
+  // A state-only model: one state page per layer per block (its bytes per token are 0).
+  if (s.StateOnly()) return blocks * s.page_bytes * static_cast<int64_t>(s.layers.size());
   return blocks * s.block_size * s.BytesPerTokenAllLayers();
 }
 
@@ -157,6 +160,15 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   }
   if (std::string why = VllmDeepseekV4NotModelled(model, d.release); !why.empty()) {
     return VllmRefusedPlan(d, model, gpu, a, draft, {VllmRefusal::Kind::kNotModelled, why}, &t);
+  }
+  if (VllmStateOnlyModel(model) && !d.hybrid.modelled) {
+    // Nothing but state layers: without the state there is no cache to plan.
+    return VllmRefusedPlan(d, model, gpu, a, draft,
+                           {VllmRefusal::Kind::kNotModelled,
+                            fmt::format("kvplan: {}; {} has no attention layers, so nothing "
+                                        "else is planned",
+                                        d.hybrid.not_modelled_reason, model.architecture)},
+                           &t);
   }
   VllmKvStage kv = VllmBuildKvStage(model, a, d, draft);
   VllmKvReport rep = VllmEraKvReport(kv, b, a, d);
