@@ -713,6 +713,15 @@ void ReadLfm2OrMiniMax(const Json& cfg, const std::string& origin, const Archite
   plan.layer_types = ReadMiniMaxLayers(cfg, origin, m);
 }
 
+// Without layer_types, gpt-oss (GptOssConfig) and Gemma-2 (Gemma2 in transformers) slide on
+// the even layers and attend fully on the odd ones.
+void DefaultEvenLayersSlide(const ModelSpec& m, LayerPlan& plan) {
+  if (!plan.layer_types.empty()) return;
+  for (int i = 0; i < m.num_layers; ++i) {
+    plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
+  }
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -732,20 +741,11 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadMoe(cfg, origin, m, plan);
       m.o_proj_bias = m.attention_bias;
       m.attention_sinks = m.router_bias = m.expert_bias = true;
-      if (plan.layer_types.empty()) {
-        for (int i = 0; i < m.num_layers; ++i) {
-          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
-        }
-      }
+      DefaultEvenLayersSlide(m, plan);
       break;
     case ModelFamily::kGemma2:
       m.norms_per_layer = 4;
-      if (plan.layer_types.empty()) {
-        // transformers Gemma2: layer i slides when i is even.
-        for (int i = 0; i < m.num_layers; ++i) {
-          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
-        }
-      }
+      DefaultEvenLayersSlide(m, plan);
       break;
     case ModelFamily::kGemma3:
       m.norms_per_layer = 4;

@@ -185,7 +185,7 @@ VllmHybridBlock VllmStateOnlyBlock(const ModelSpec& model, const VllmArgs& a,
                                    const VllmRelease& release, bool v1, int64_t max_model_len) {
   VllmHybridBlock h;
   h.state_only = true;
-  h.not_modelled_reason = NotModelledReason(model, release, v1);
+  h.not_modelled_reason = NotModelledReason(model, a, release, v1);
   if (h.not_modelled_reason.empty() && release.AtLeast(0, 15, 0) &&
       a.enable_prefix_caching.value_or(false)) {
     // models/config.py MambaModelConfig @v0.15.0: prefix caching gives the state blocks the
