@@ -13,15 +13,15 @@ namespace kvplan {
 namespace {
 
 // A model newer than the release (catalog/engine_support.h): SGLang stops in its model
-// registry; "" when the release serves it.
-std::string UnservedSglangArchitecture(const ModelSpec& m, int64_t version_key,
-                                       const std::string& version) {
+// registry (kEngine); kNone when the release serves it.
+SglangRefusal UnservedSglangArchitecture(const ModelSpec& m, int64_t version_key,
+                                         const std::string& version) {
   const std::optional<ServingRelease> first = FirstServingRelease(m.architecture, "sglang");
   if (!first ||
       version_key >= SglangVersionKey(first->major, first->minor, first->patch, first->post)) {
-    return "";
+    return {};
   }
-  return UnservedArchitectureError("SGLang", version, m.architecture, *first);
+  return SglangEngineRefusal(UnservedArchitectureError("SGLang", version, m.architecture, *first));
 }
 
 // The capture list holds one batch size per 16 or 32 up to the maximum, and
@@ -152,14 +152,13 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
   }
   // model_loader resolves the architecture (models/registry.py) before any memory is sized.
   l.state_refusal = UnservedSglangArchitecture(model, vkey, l.version);
-  if (l.state_refusal.empty()) {
-    // Past the registry these two say what kvplan does not model ("kvplan: ..."), except a
-    // state shape SGLang's own divide() asserts on.
-    l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
-    if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
-    l.state_refusal_not_modelled = l.state_refusal.rfind("kvplan: ", 0) == 0;
+  // Past the registry: the state pool and DeepSeek-V4 pool split kvplan does not model, or a
+  // state shape SGLang's own divide() asserts on.
+  if (!l.state_refusal.Refused()) l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+  if (!l.state_refusal.Refused()) {
+    l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
   }
-  if (!l.state_refusal.empty()) return l;
+  if (l.state_refusal.Refused()) return l;
   l.sharding_problems = LoadProblems(model, a);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
