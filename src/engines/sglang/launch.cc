@@ -98,8 +98,9 @@ void Validate(const SglangArgs& a) {
   }
 }
 
-// Load-time sharding checks: the engine stops before any memory is planned.
-std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& a) {
+}  // namespace
+
+Parallelism SglangParallelism(const SglangArgs& a) {
   Parallelism par;
   par.tp = a.tp;
   par.pp = a.pp;
@@ -107,10 +108,8 @@ std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& 
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
   par.dp_lm_head = a.enable_dp_lm_head;
-  return ShardingProblems(model, par, ShardingEngine::kSglang);
+  return par;
 }
-
-}  // namespace
 
 // python/sglang/srt/configs/model_config.py _derive_context_length (the check
 // since sgl-project/sglang#1778, 2024-10, before every modelled release; the
@@ -159,7 +158,8 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
     l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
   }
   if (l.state_refusal.Refused()) return l;
-  l.sharding_problems = LoadProblems(model, a);
+  // Load-time sharding checks: the engine stops before any memory is planned.
+  l.sharding_problems = ShardingProblems(model, SglangParallelism(a), ShardingEngine::kSglang);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
   if (SglangIsDeepseekV4(model)) {

@@ -15,6 +15,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "catalog/state_shapes.h"
+#include "catalog/weights.h"
 #include "engines/common/plan.h"
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
@@ -57,6 +58,9 @@ struct SglangLaunch {
 
 // configs/model_config.py's error for --context-length above the derived length.
 std::string SglangContextLengthError(int64_t asked, int64_t derived);
+
+// The launch's parallel layout as the sharding checks and the weight estimate see it.
+Parallelism SglangParallelism(const SglangArgs& a);
 
 // Validates, normalises the arguments and runs the load-time sharding checks.
 SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
