@@ -45,6 +45,10 @@ struct LayerPlan {
   int last_moe_layer = -1;  // ERNIE moe_layer_end_index (-1: the last layer)
 };
 
+// transformers GptOss and Gemma2 without layer_types (a config's list wins): layer i slides when
+// i is even, the sliding pattern of every second layer full.
+constexpr int kEvenLayersSlide = 2;
+
 Json ParseRoot(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError(origin + ": the file is empty; expected a Hugging Face config.json object");
@@ -630,20 +634,11 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
       ReadMoe(cfg, origin, m, plan);
       m.o_proj_bias = m.attention_bias;
       m.attention_sinks = m.router_bias = m.expert_bias = true;
-      if (plan.layer_types.empty()) {
-        for (int i = 0; i < m.num_layers; ++i) {
-          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
-        }
-      }
+      plan.sliding_pattern = kEvenLayersSlide;
       break;
     case ModelFamily::kGemma2:
       m.norms_per_layer = 4;
-      if (plan.layer_types.empty()) {
-        // transformers Gemma2: layer i slides when i is even.
-        for (int i = 0; i < m.num_layers; ++i) {
-          plan.layer_types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
-        }
-      }
+      plan.sliding_pattern = kEvenLayersSlide;
       break;
     case ModelFamily::kGemma3:
       m.norms_per_layer = 4;
