@@ -139,7 +139,7 @@ void ReadLayerShape(const ArchitectureInfo& arch, ModelSpec& m) {
 
 void ReadCommon(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m) {
-  m.vocab_size = RequirePositive(cfg, "vocab_size", origin);
+  m.vocab_size = RequireBoundedInt(cfg, "vocab_size", origin);
   m.hidden_size = RequireBoundedInt(cfg, "hidden_size", origin);
   m.num_layers = RequireBoundedInt(cfg, "num_hidden_layers", origin);
   m.num_attention_heads = RequireBoundedInt(cfg, "num_attention_heads", origin);
@@ -764,9 +764,6 @@ void Validate(const std::string& origin, ModelSpec& m) {
   }
   if (m.NumLayersOfKind(LayerKind::kSliding) > 0 && m.sliding_window <= 0) {
     throw InputError(origin + ": sliding-window layers but no \"sliding_window\" size");
-  }
-  if (m.vocab_size > (int64_t{1} << 26)) {
-    throw InputError(origin + ": vocab_size " + std::to_string(m.vocab_size) + " is implausible");
   }
 }
 

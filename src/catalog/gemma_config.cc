@@ -12,7 +12,6 @@ namespace {
 using config_json::Json;
 using config_json::OptBool;
 using config_json::OptBoundedInt;
-using config_json::OptInt;
 using config_json::OptObject;
 
 // The layer types the config class builds when the config gives none: Gemma-4 five
@@ -58,12 +57,8 @@ std::vector<std::string> ReadGemmaFamily(const Json& cfg, const std::string& ori
   m.qk_norm = true;  // q_norm and k_norm of head_dim; v_norm has no weight
   m.per_layer_input_size = OptBoundedInt(cfg, "hidden_size_per_layer_input", origin, 0);
   if (m.per_layer_input_size > 0) {
-    m.per_layer_vocab_size = OptInt(cfg, "vocab_size_per_layer_input", origin).value_or(0);
-    if (m.per_layer_vocab_size <= 0) m.per_layer_vocab_size = m.vocab_size;
-    if (m.per_layer_vocab_size > (int64_t{1} << 26)) {
-      throw InputError(origin + ": vocab_size_per_layer_input " +
-                       std::to_string(m.per_layer_vocab_size) + " is implausible");
-    }
+    m.per_layer_vocab_size = OptBoundedInt(cfg, "vocab_size_per_layer_input", origin, 0);
+    if (m.per_layer_vocab_size == 0) m.per_layer_vocab_size = m.vocab_size;
     m.norms_per_layer += 1;  // post_per_layer_input_norm
   }
   if (gemma3n) {

@@ -44,6 +44,8 @@ int64_t MaxConfigInt(std::string_view key) {
       {"num_experts", int64_t{1} << 14},
       {"moe_intermediate_size", int64_t{1} << 18},
       {"sliding_window", int64_t{1} << 30},
+      {"vocab_size", int64_t{1} << 26},
+      {"vocab_size_per_layer_input", int64_t{1} << 26},
       // The default context: bounded as a --context-length is (a 2^40 one got
       // "Verdict: OK" with an 8 PB request pool).
       {"max_position_embeddings", kMaxInputCount},

@@ -42,6 +42,9 @@ TEST(BoundedConfigInt, OneLineNamesTheKeyAndTheRange) {
   EXPECT_EQ(config_json::BoundedInt(65536, "hidden_size", "c.json"), 65536);
   EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(65537, "hidden_size", "c.json"); }),
             "c.json: config key \"hidden_size\" is out of range: 65537 (expected 0 to 65536)");
+  EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(int64_t{1} << 27, "vocab_size", "c.json"); }),
+            "c.json: config key \"vocab_size\" is out of range: 134217728 (expected 0 to "
+            "67108864)");
   // A key the bounds table does not name takes 2^20.
   EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(-1, "laurel_rank", "c.json"); }),
             "c.json: config key \"laurel_rank\" is out of range: -1 (expected 0 to 1048576)");
