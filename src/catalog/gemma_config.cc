@@ -11,21 +11,8 @@ namespace {
 
 using config_json::Json;
 using config_json::OptBool;
-using config_json::OptInt;
+using config_json::OptBoundedInt;
 using config_json::OptObject;
-
-// Config sizes stay far below this (the per-layer table is layers x width wide).
-constexpr int64_t kMaxGemmaDim = int64_t{1} << 20;
-
-// The integer at `key` (absent or null: `fallback`), within 0..kMaxGemmaDim.
-int GemmaDim(const Json& cfg, const char* key, const std::string& origin, int fallback) {
-  const int64_t v = OptInt(cfg, key, origin).value_or(fallback);
-  if (v < 0 || v > kMaxGemmaDim) {
-    throw InputError(origin + ": config key \"" + key + "\" is out of range: " + std::to_string(v) +
-                     " (expected 0 to " + std::to_string(kMaxGemmaDim) + ")");
-  }
-  return static_cast<int>(v);
-}
 
 // The layer types the config class builds when the config gives none: Gemma-4 five
 // sliding then one full, the last layer always full (transformers Gemma4TextConfig
@@ -45,10 +32,11 @@ std::vector<std::string> DefaultLayerTypes(int layers, bool gemma3n) {
 // token as an ungated shared expert would (kvplan prices it as one), a router with a
 // per-dimension scale, a per_expert_scale vector, and three more norms.
 void ReadGemma4Experts(const Json& cfg, const std::string& origin, ModelSpec& m) {
-  m.num_experts = GemmaDim(cfg, "num_experts", origin, 0);
-  m.experts_per_token = GemmaDim(cfg, "top_k_experts", origin, 0);
-  m.moe_intermediate_size = GemmaDim(cfg, "moe_intermediate_size", origin,
-                                     GemmaDim(cfg, "expert_intermediate_size", origin, 0));
+  m.num_experts = OptBoundedInt(cfg, "num_experts", origin, 0);
+  m.experts_per_token = OptBoundedInt(cfg, "top_k_experts", origin, 0);
+  m.moe_intermediate_size =
+      OptBoundedInt(cfg, "moe_intermediate_size", origin,
+                    OptBoundedInt(cfg, "expert_intermediate_size", origin, 0));
   if (m.num_experts <= 0 || m.experts_per_token <= 0 || m.moe_intermediate_size <= 0) {
     throw InputError(origin +
                      ": enable_moe_block is set but num_experts, top_k_experts or "
@@ -67,19 +55,15 @@ std::vector<std::string> ReadGemmaFamily(const Json& cfg, const std::string& ori
   // input, post-attention, pre- and post-feedforward norms (modeling_gemma4.py, gemma3n).
   m.norms_per_layer = 4;
   m.qk_norm = true;  // q_norm and k_norm of head_dim; v_norm has no weight
-  m.per_layer_input_size = GemmaDim(cfg, "hidden_size_per_layer_input", origin, 0);
+  m.per_layer_input_size = OptBoundedInt(cfg, "hidden_size_per_layer_input", origin, 0);
   if (m.per_layer_input_size > 0) {
-    m.per_layer_vocab_size = OptInt(cfg, "vocab_size_per_layer_input", origin).value_or(0);
-    if (m.per_layer_vocab_size <= 0) m.per_layer_vocab_size = m.vocab_size;
-    if (m.per_layer_vocab_size > (int64_t{1} << 26)) {
-      throw InputError(origin + ": vocab_size_per_layer_input " +
-                       std::to_string(m.per_layer_vocab_size) + " is implausible");
-    }
+    m.per_layer_vocab_size = OptBoundedInt(cfg, "vocab_size_per_layer_input", origin, 0);
+    if (m.per_layer_vocab_size == 0) m.per_layer_vocab_size = m.vocab_size;
     m.norms_per_layer += 1;  // post_per_layer_input_norm
   }
   if (gemma3n) {
-    m.altup_num_inputs = GemmaDim(cfg, "altup_num_inputs", origin, 4);
-    m.laurel_rank = GemmaDim(cfg, "laurel_rank", origin, 64);
+    m.altup_num_inputs = OptBoundedInt(cfg, "altup_num_inputs", origin, 4);
+    m.laurel_rank = OptBoundedInt(cfg, "laurel_rank", origin, 64);
     // AltUp's router_norm and correct_output_scale, LAuReL's post_laurel_norm.
     m.norms_per_layer += 3;
   } else if (OptBool(cfg, "enable_moe_block", origin).value_or(false)) {
@@ -107,7 +91,7 @@ int KvSource(const ModelSpec& m, int layer, int first_shared, const std::string&
 
 void FinishGemmaLayers(const Json& root, const Json& cfg, const std::string& origin, ModelSpec& m) {
   const bool gemma4 = m.family == "gemma4";
-  const int shared = GemmaDim(cfg, "num_kv_shared_layers", origin, 0);
+  const int shared = OptBoundedInt(cfg, "num_kv_shared_layers", origin, 0);
   if (shared >= m.num_layers) {
     throw InputError(origin + ": num_kv_shared_layers " + std::to_string(shared) +
                      " leaves no layer with KV of its own (" + std::to_string(m.num_layers) +
@@ -116,9 +100,9 @@ void FinishGemmaLayers(const Json& root, const Json& cfg, const std::string& ori
   const int first_shared = m.num_layers - shared;
   // vLLM gemma4.py: global_head_dim on full layers; num_global_key_value_heads there only
   // with attention_k_eq_v (SGLang hf_transformers_utils.py maps the same fields).
-  const int global_dim = gemma4 ? GemmaDim(cfg, "global_head_dim", origin, m.head_dim) : 0;
+  const int global_dim = gemma4 ? OptBoundedInt(cfg, "global_head_dim", origin, m.head_dim) : 0;
   const bool k_eq_v = gemma4 && OptBool(cfg, "attention_k_eq_v", origin).value_or(false);
-  const int global_kv = k_eq_v ? GemmaDim(cfg, "num_global_key_value_heads", origin, 0) : 0;
+  const int global_kv = k_eq_v ? OptBoundedInt(cfg, "num_global_key_value_heads", origin, 0) : 0;
   const bool double_wide = gemma4 && OptBool(cfg, "use_double_wide_mlp", origin).value_or(false);
   m.layer_geometry.assign(m.num_layers, LayerGeometry{});
   for (int i = 0; i < m.num_layers; ++i) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -19,6 +20,19 @@ std::optional<int64_t> OptInt(const Json& obj, const char* key, const std::strin
 
 // Like OptInt, but the key must be present and > 0.
 int64_t RequirePositive(const Json& obj, const char* key, const std::string& origin);
+
+// The bounded reader of config integers that become a model's dimensions and counts: each key
+// has one upper bound (a table in json_fields.cc that keeps every byte product in int64, far
+// above real models; 2^20 for keys it does not name), and one error line names the key and the
+// range: "<origin>: config key "<key>" is out of range: <v> (expected 0 to <max>)" (InputError,
+// exit code 2). `key` may be a dotted name for a nested field ("vision_config.hidden_size").
+//
+// `v`, already read from config key `key`, as an int within 0..max.
+int BoundedInt(int64_t v, std::string_view key, const std::string& origin);
+// The integer at `key` within 0..max; `fallback` (not checked) when absent or null.
+int OptBoundedInt(const Json& obj, const char* key, const std::string& origin, int fallback);
+// The integer at `key`: present and > 0 (RequirePositive's errors), and at most max.
+int RequireBoundedInt(const Json& obj, const char* key, const std::string& origin);
 
 std::optional<bool> OptBool(const Json& obj, const char* key, const std::string& origin);
 std::optional<std::string> OptString(const Json& obj, const char* key, const std::string& origin);

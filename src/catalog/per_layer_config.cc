@@ -16,13 +16,7 @@ using config_json::Json;
 using config_json::OptBool;
 using config_json::OptInt;
 using config_json::OptObject;
-using config_json::RequirePositive;
-
-int PositiveInt(const Json& cfg, const char* key, const std::string& origin) {
-  const int64_t v = RequirePositive(cfg, key, origin);
-  if (v > (int64_t{1} << 20)) throw InputError(origin + ": \"" + key + "\" is implausible");
-  return static_cast<int>(v);
-}
+using config_json::RequireBoundedInt;
 
 const Json& BlockPart(const Json& block, const char* part, const std::string& where) {
   const Json* p = OptObject(block, part, where);
@@ -124,15 +118,15 @@ MimoV2Layers ReadMimoV2Layers(const Json& cfg, const std::string& origin, ModelS
     throw InputError(origin + ": \"hybrid_layer_pattern\" and \"moe_layer_freq\" must list " +
                      std::to_string(m.num_layers) + " layers");
   }
-  m.v_head_dim = PositiveInt(cfg, "v_head_dim", origin);
+  m.v_head_dim = RequireBoundedInt(cfg, "v_head_dim", origin);
   const LayerGeometry full{LayerKv::kOwn, -1, m.num_attention_heads, m.num_kv_heads, m.head_dim,
                            m.v_head_dim,  -1};
   const LayerGeometry swa{LayerKv::kOwn,
                           -1,
-                          PositiveInt(cfg, "swa_num_attention_heads", origin),
-                          PositiveInt(cfg, "swa_num_key_value_heads", origin),
-                          PositiveInt(cfg, "swa_head_dim", origin),
-                          PositiveInt(cfg, "swa_v_head_dim", origin),
+                          RequireBoundedInt(cfg, "swa_num_attention_heads", origin),
+                          RequireBoundedInt(cfg, "swa_num_key_value_heads", origin),
+                          RequireBoundedInt(cfg, "swa_head_dim", origin),
+                          RequireBoundedInt(cfg, "swa_v_head_dim", origin),
                           -1};
   MimoV2Layers out;
   for (int i = 0; i < m.num_layers; ++i) {

@@ -38,13 +38,7 @@ SglangWeights SglangWeightsOf(const SglangLaunch& l, const ModelSpec& model, con
     w.startup_overhead = EstimatedStartupOverhead(gpu, a.tp * a.pp);
     w.pre_load_free = gpu.total_bytes - w.startup_overhead;
   }
-  Parallelism par;
-  par.tp = a.tp;
-  par.pp = a.pp;
-  par.dp = a.dp;
-  par.ep = a.ep;
-  par.dp_attention = a.enable_dp_attention;
-  par.dp_lm_head = a.enable_dp_lm_head;
+  const Parallelism par = SglangParallelism(a);
   const WeightEstimate estimate = EstimateWeights(model, par);
   w.weights = SglangLoadedWeightBytes(model, estimate, l.version_key) -
               SglangEncoderWeightsOvercount(model, estimate, a.mm_enable_dp_encoder ? 1 : a.tp);

@@ -27,17 +27,17 @@ int RingSize(int ratio, bool speculative) {
 
 bool SglangIsDeepseekV4(const ModelSpec& model) { return !model.compress_ratios.empty(); }
 
-std::string SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
-                                    const std::string& version) {
-  if (!SglangIsDeepseekV4(model)) return "";
+SglangRefusal SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
+                                      const std::string& version) {
+  if (!SglangIsDeepseekV4(model)) return {};
   if (version_key < kDsv4PoolsSince) {
-    return fmt::format(
+    return SglangNotModelled(fmt::format(
         "kvplan: SGLang {}'s DeepSeek-V4 pool split (full, SWA, c4, c128 and compress-state "
         "pools) is not modelled; kvplan models it from 0.5.15 (pool_configurator.py at main "
         "2026-08)",
-        version);
+        version));
   }
-  return "";
+  return {};
 }
 
 void ApplySglangDeepseekV4Defaults(SglangArgs* a) {

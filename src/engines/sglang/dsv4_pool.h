@@ -9,6 +9,7 @@
 #include <string>
 
 #include "catalog/model.h"
+#include "engines/sglang/refusal.h"
 #include "engines/sglang/sglang.h"
 
 namespace kvplan {
@@ -16,10 +17,10 @@ namespace kvplan {
 // DeepSeek-V4: per-layer compressed attention (ModelSpec::compress_ratios).
 bool SglangIsDeepseekV4(const ModelSpec& model);
 
-// Why kvplan does not plan DeepSeek-V4 on this release ("" when it does): releases before
-// the 2026-mid era split the pools another way (or predate the model).
-std::string SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
-                                    const std::string& version);
+// Why kvplan does not plan DeepSeek-V4 on this release (kNotModelled; kNone when it does):
+// releases before the 2026-mid era split the pools another way (or predate the model).
+SglangRefusal SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
+                                      const std::string& version);
 
 // The DeepSeek-V4 defaults: the dsv4 attention backend, swa_full_tokens_ratio 0.1 when not
 // given, kv_cache_dtype auto -> fp8_e4m3, max_running_requests 256 when not given (the

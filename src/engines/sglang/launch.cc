@@ -13,15 +13,15 @@ namespace kvplan {
 namespace {
 
 // A model newer than the release (catalog/engine_support.h): SGLang stops in its model
-// registry; "" when the release serves it.
-std::string UnservedSglangArchitecture(const ModelSpec& m, int64_t version_key,
-                                       const std::string& version) {
+// registry (kEngine); kNone when the release serves it.
+SglangRefusal UnservedSglangArchitecture(const ModelSpec& m, int64_t version_key,
+                                         const std::string& version) {
   const std::optional<ServingRelease> first = FirstServingRelease(m.architecture, "sglang");
   if (!first ||
       version_key >= SglangVersionKey(first->major, first->minor, first->patch, first->post)) {
-    return "";
+    return {};
   }
-  return UnservedArchitectureError("SGLang", version, m.architecture, *first);
+  return SglangEngineRefusal(UnservedArchitectureError("SGLang", version, m.architecture, *first));
 }
 
 // The capture list holds one batch size per 16 or 32 up to the maximum, and
@@ -98,8 +98,9 @@ void Validate(const SglangArgs& a) {
   }
 }
 
-// Load-time sharding checks: the engine stops before any memory is planned.
-std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& a) {
+}  // namespace
+
+Parallelism SglangParallelism(const SglangArgs& a) {
   Parallelism par;
   par.tp = a.tp;
   par.pp = a.pp;
@@ -107,10 +108,8 @@ std::vector<std::string> LoadProblems(const ModelSpec& model, const SglangArgs& 
   par.ep = a.ep;
   par.dp_attention = a.enable_dp_attention;
   par.dp_lm_head = a.enable_dp_lm_head;
-  return ShardingProblems(model, par, ShardingEngine::kSglang);
+  return par;
 }
-
-}  // namespace
 
 // python/sglang/srt/configs/model_config.py _derive_context_length (the check
 // since sgl-project/sglang#1778, 2024-10, before every modelled release; the
@@ -152,15 +151,15 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
   }
   // model_loader resolves the architecture (models/registry.py) before any memory is sized.
   l.state_refusal = UnservedSglangArchitecture(model, vkey, l.version);
-  if (l.state_refusal.empty()) {
-    // Past the registry these two say what kvplan does not model ("kvplan: ..."), except a
-    // state shape SGLang's own divide() asserts on.
-    l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
-    if (l.state_refusal.empty()) l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
-    l.state_refusal_not_modelled = l.state_refusal.rfind("kvplan: ", 0) == 0;
+  // Past the registry: the state pool and DeepSeek-V4 pool split kvplan does not model, or a
+  // state shape SGLang's own divide() asserts on.
+  if (!l.state_refusal.Refused()) l.state_refusal = SglangStateRefusal(model, a, vkey, l.version);
+  if (!l.state_refusal.Refused()) {
+    l.state_refusal = SglangDeepseekV4Refusal(model, vkey, l.version);
   }
-  if (!l.state_refusal.empty()) return l;
-  l.sharding_problems = LoadProblems(model, a);
+  if (l.state_refusal.Refused()) return l;
+  // Load-time sharding checks: the engine stops before any memory is planned.
+  l.sharding_problems = ShardingProblems(model, SglangParallelism(a), ShardingEngine::kSglang);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
   if (SglangIsDeepseekV4(model)) {

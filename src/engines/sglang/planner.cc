@@ -87,9 +87,9 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
     if (opts.fixes) SglangAddContextFixes(version, model, gpu, args_in, measured, draft, &r);
     return r;
   }
-  if (!l.state_refusal.empty()) {
-    r = Refused(l, std::move(r), gpu, l.state_refusal);
-    r.not_modelled = l.state_refusal_not_modelled;
+  if (l.state_refusal.Refused()) {
+    r = Refused(l, std::move(r), gpu, l.state_refusal.message);
+    r.not_modelled = l.state_refusal.NotModelled();
     return r;
   }
   if (!l.sharding_problems.empty()) {

@@ -15,10 +15,12 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "catalog/state_shapes.h"
+#include "catalog/weights.h"
 #include "engines/common/plan.h"
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/graph_estimate.h"
+#include "engines/sglang/refusal.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/speculative.h"
 
@@ -46,16 +48,19 @@ struct SglangLaunch {
   // it comes before any sharding check.
   std::string context_refusal;
   std::vector<std::string> sharding_problems;  // load-time failures, first one is fatal
-  // kvplan's refusal of a hybrid model on a release whose state pool it does
-  // not model ("" when none; engines/sglang/state_pool.cc).
-  std::string state_refusal;
-  bool state_refusal_not_modelled = false;  // kvplan's limit, not the engine's refusal
+  // The refusal of a model before any memory is sized (kNone when none): the registry's
+  // (engines/sglang/launch.cc), a state pool or DeepSeek-V4 pool split kvplan does not model
+  // on the release (state_pool.cc, dsv4_pool.cc), or SGLang's own assertion on a state shape.
+  SglangRefusal state_refusal;
   // The DeepSeek-V4 hook gave max_running_requests its 256 (engines/sglang/dsv4_pool.h).
   bool deepseek_v4_requests = false;
 };
 
 // configs/model_config.py's error for --context-length above the derived length.
 std::string SglangContextLengthError(int64_t asked, int64_t derived);
+
+// The launch's parallel layout as the sharding checks and the weight estimate see it.
+Parallelism SglangParallelism(const SglangArgs& a);
 
 // Validates, normalises the arguments and runs the load-time sharding checks.
 SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, const GpuSpec& gpu,
@@ -145,10 +150,11 @@ struct SglangStatePool {
   int64_t rest_before_bytes = 0;
 };
 
-// Refusal text when SGLang at `version_key` cannot be planned with the
-// model's state layers; "" when it can (or the model has none).
-std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
-                               const std::string& version);
+// The refusal when SGLang at `version_key` cannot be planned with the model's state layers
+// (kEngine: SGLang's own assertion; kNotModelled: kvplan's limit); kNone when it can (or the
+// model has none).
+SglangRefusal SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
+                                 const std::string& version);
 // True when kvplan knows from which release SGLang serves this hybrid architecture.
 bool SglangHybridReleaseKnown(const ModelSpec& model);
 

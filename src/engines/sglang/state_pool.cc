@@ -60,44 +60,44 @@ void FixedSlots(const SglangArgs& a, SglangStatePool* p) {
 
 }  // namespace
 
-std::string SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
-                               const std::string& version) {
+SglangRefusal SglangStateRefusal(const ModelSpec& model, const SglangArgs& a, int64_t version_key,
+                                 const std::string& version) {
   HybridState shape;
   try {
     shape = HybridStateShapes(model, AttentionTp(a));
   } catch (const InputError& e) {
-    return e.what();  // configs/mamba_utils.py divide() asserts at start-up
+    return SglangEngineRefusal(e.what());  // configs/mamba_utils.py divide() asserts
   }
-  if (shape.layers == 0) return "";
+  if (shape.layers == 0) return {};
   if (shape.layers == model.num_layers) {
     // models/mamba2.py and models/mamba.py (2026, after the releases kvplan dates) serve
     // models without attention layers through their own configs (sgl-project/sglang#21930
     // and #22327 proposed the Mamba2 one, cell_size 0): that pool is not modelled.
-    return fmt::format(
+    return SglangNotModelled(fmt::format(
         "kvplan: SGLang {}'s serving of {}, a model without attention layers (its state pool "
         "alone, models/mamba2.py / mamba.py), is not modelled",
-        version, model.architecture);
+        version, model.architecture));
   }
   if (version_key < kStatePoolSince) {
-    return fmt::format(
+    return SglangNotModelled(fmt::format(
         "kvplan: SGLang {} predates the hybrid (mamba / linear-attention) state pool, which "
         "arrived in 0.5.2; kvplan does not plan {} on it",
-        version, model.architecture);
+        version, model.architecture));
   }
   if (model.state_kind == StateKind::kMamba1) {
     // configs/mamba_utils.py @v0.5.5 sizes Mamba2 and gated delta-net states only.
-    return fmt::format(
-        "kvplan: SGLang {}'s mamba state pool is not modelled for {}'s Mamba-1 layers", version,
-        model.architecture);
+    return SglangNotModelled(
+        fmt::format("kvplan: SGLang {}'s mamba state pool is not modelled for {}'s Mamba-1 layers",
+                    version, model.architecture));
   }
   if (version_key < kRatioSplitSince && !a.max_mamba_cache_size) {
-    return fmt::format(
+    return SglangNotModelled(fmt::format(
         "kvplan: SGLang {} sizes the state pool from --max-mamba-cache-size, whose default "
         "kvplan does not know for this release; pass --max-mamba-cache-size (state slots) to "
         "plan it, or plan 0.5.3 or later",
-        version);
+        version));
   }
-  return "";
+  return {};
 }
 
 bool SglangHybridReleaseKnown(const ModelSpec& model) {

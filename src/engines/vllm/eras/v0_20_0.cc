@@ -3,6 +3,7 @@
 // profiled and subtracted (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1; skipped with
 // --enforce-eager). 0.18 and 0.19 profile it too but subtract it only when the variable is 1.
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -12,6 +13,18 @@
 namespace kvplan {
 namespace {
 
+// gpu_worker.py @v0.18.0 and @v0.20.0: the line printed while the estimate is subtracted,
+// between the release's opening and closing words: the utilization that gives the same KV
+// cache without the estimate, and the one that keeps the KV cache as it was before.
+std::string GraphEstimateOnLine(std::string_view opening, double util, double delta,
+                                double suggested, std::string_view closing) {
+  return fmt::format(
+      "{} The current --gpu-memory-utilization={:.4f} is equivalent to "
+      "--gpu-memory-utilization={:.4f} without CUDA graph memory profiling. To maintain the "
+      "same effective KV cache size as before, increase --gpu-memory-utilization to {:.4f}.{}",
+      opening, util, util - delta, suggested, closing);
+}
+
 // gpu_worker.py @v0.18.0 and @v0.20.0: the line printed when an estimate was profiled (> 0), with
 // the utilization that gives the same KV cache with the estimate subtracted or not.
 std::string GraphEstimateLine(const VllmTerms& t, const VllmBudget& b, const VllmRelease& r) {
@@ -20,13 +33,10 @@ std::string GraphEstimateLine(const VllmTerms& t, const VllmBudget& b, const Vll
   const bool on = b.graph_subtracted > 0;
   if (!r.AtLeast(0, 20, 0)) {
     if (on) {
-      return fmt::format(
+      return GraphEstimateOnLine(
           "CUDA graph memory profiling is enabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1). "
-          "This will become the default in v0.19. The current --gpu-memory-utilization={:.4f} is "
-          "equivalent to --gpu-memory-utilization={:.4f} without CUDA graph memory profiling. To "
-          "maintain the same effective KV cache size as before, increase --gpu-memory-utilization "
-          "to {:.4f}.",
-          t.util, t.util - delta, suggested);
+          "This will become the default in v0.19.",
+          t.util, delta, suggested, "");
     }
     return fmt::format(
         "In v0.19, CUDA graph memory profiling will be enabled by default "
@@ -37,13 +47,9 @@ std::string GraphEstimateLine(const VllmTerms& t, const VllmBudget& b, const Vll
         t.util, suggested);
   }
   if (on) {
-    return fmt::format(
-        "CUDA graph memory profiling is enabled (default since v0.21.0). The current "
-        "--gpu-memory-utilization={:.4f} is equivalent to --gpu-memory-utilization={:.4f} without "
-        "CUDA graph memory profiling. To maintain the same effective KV cache size as before, "
-        "increase --gpu-memory-utilization to {:.4f}. To disable, set "
-        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.",
-        t.util, t.util - delta, suggested);
+    return GraphEstimateOnLine("CUDA graph memory profiling is enabled (default since v0.21.0).",
+                               t.util, delta, suggested,
+                               " To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.");
   }
   return fmt::format(
       "CUDA graph memory profiling is disabled (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0). "
