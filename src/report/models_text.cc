@@ -148,8 +148,8 @@ std::string RenderArchitecturesText(const ArchitectureListing& a) {
   }
   std::string out = t.Render(0);
   fmt::format_to(Out(out),
-                 "\n{} architectures accepted, {} refused by name (their layer kind is "
-                 "not modelled yet).\n",
+                 "\n{} architectures accepted, {} refused by name (each row says why: a layer "
+                 "kind not modelled yet, or no modelled engine release serves it).\n",
                  accepted, static_cast<int>(a.rows.size()) - accepted);
   return out;
 }

@@ -40,6 +40,9 @@ std::string KvTokensPhrase(const PlanResult& r) {
     out += s.gpus > 1 ? fmt::format(" ({} {}s, {} GPUs)", s.pools, name, s.pools * s.gpus)
                       : fmt::format(" ({} GPUs)", s.pools);
   }
+  // A model without attention layers (pure Mamba) holds no bytes per token: its blocks are
+  // whole requests' state, so a "0 B per token" would only mislead.
+  if (r.cell_size_bytes == 0) return out + " (state pages only: no attention layers)";
   return out + fmt::format(" ({} B per token{})", WithThousands(r.cell_size_bytes),
                            s.gpus > 1 ? " on each GPU" : "");
 }
