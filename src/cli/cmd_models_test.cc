@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 #include "testing/cli_test_util.h"
+#include "testing/test_data.h"
 
 #include "catalog/model.h"
 #include "catalog/weights.h"
@@ -95,6 +96,18 @@ TEST(ModelsVerb, ShowPrintsTheKimiK25Tower) {
   CliRun r = testing::RunKvplanShell("models show moonshotai/Kimi-K2.5");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\nvision        27 layers, hidden 1152\n"), std::string::npos) << r.out;
+}
+
+// state-spaces/mamba-130m-hf (real config): no attention layers, no MLP, no context length;
+// the geometry says so instead of "1 heads", "intermediate 0" and "max context 0".
+TEST(ModelsVerb, ShowOfAPureStateSpaceModelSaysItHasNoAttention) {
+  CliRun r = testing::RunKvplanShell("models show " +
+                                     testing::RealData("configs/state-spaces--mamba-130m-hf.json"));
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("\nattention     none (state layers only)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nmlp           none\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max context not set (plans need --max-model-len)"), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

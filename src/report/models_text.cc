@@ -166,6 +166,14 @@ std::string ParallelText(const Parallelism& p) {
   return s;
 }
 
+// MLA's low-rank sizes, after the attention summary ("" for other attention).
+std::string MlaSummary(const ModelSpec& m) {
+  if (m.attention != AttentionKind::kMla) return "";
+  return fmt::format(" (q_lora {}, qk_nope {}, v_head {}{})", m.q_lora_rank, m.qk_nope_head_dim,
+                     m.v_head_dim,
+                     m.index_head_dim > 0 ? fmt::format(", indexer {}", m.index_head_dim) : "");
+}
+
 void PrintGeometry(const ModelSpec& m, std::string& out) {
   fmt::format_to(Out(out), "model         {}\n", m.id);
   fmt::format_to(Out(out), "architecture  {} (family {}, dtype {}{})\n", m.architecture, m.family,
@@ -173,16 +181,17 @@ void PrintGeometry(const ModelSpec& m, std::string& out) {
                  m.IsDraft() ? ", " + m.draft_kind + " draft" : "");
   fmt::format_to(Out(out), "layers        {} ({})\n", m.num_layers,
                  LayerMix(m) == "-" ? "all full" : LayerMix(m));
+  // Pure state-space configs (MambaConfig) name no context length and no attention.
   fmt::format_to(Out(out), "hidden        {}, vocab {}, max context {}\n", m.hidden_size,
-                 m.vocab_size, m.max_position_embeddings);
-  fmt::format_to(Out(out), "attention     {} heads, {}", m.num_attention_heads,
-                 AttentionSummary(m));
-  if (m.attention == AttentionKind::kMla) {
-    fmt::format_to(Out(out), " (q_lora {}, qk_nope {}, v_head {}{})", m.q_lora_rank,
-                   m.qk_nope_head_dim, m.v_head_dim,
-                   m.index_head_dim > 0 ? fmt::format(", indexer {}", m.index_head_dim) : "");
+                 m.vocab_size,
+                 m.max_position_embeddings > 0 ? std::to_string(m.max_position_embeddings)
+                                               : "not set (plans need --max-model-len)");
+  if (m.NumLayersOfKind(LayerKind::kLinear) == m.num_layers) {
+    fmt::format_to(Out(out), "attention     none (state layers only)\n");
+  } else {
+    fmt::format_to(Out(out), "attention     {} heads, {}{}\n", m.num_attention_heads,
+                   AttentionSummary(m), MlaSummary(m));
   }
-  fmt::format_to(Out(out), "\n");
   if (m.IsMoe()) {
     fmt::format_to(
         Out(out), "moe           {} experts, top-{}, expert ffn {}, {} of {} layers MoE{}\n",
@@ -190,6 +199,8 @@ void PrintGeometry(const ModelSpec& m, std::string& out) {
         m.num_nextn_predict_layers > 0
             ? fmt::format(", {} MTP layer(s) not counted", m.num_nextn_predict_layers)
             : "");
+  } else if (m.intermediate_size == 0) {
+    fmt::format_to(Out(out), "mlp           none\n");
   } else {
     fmt::format_to(Out(out), "mlp           dense, intermediate {}\n", m.intermediate_size);
   }
