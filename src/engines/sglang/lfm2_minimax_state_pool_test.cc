@@ -5,6 +5,7 @@
 
 #include "catalog/gpu.h"
 #include "engines/sglang/sglang.h"
+#include "testing/plan_figures.h"
 #include "testing/sglang_test_models.h"
 #include "testing/test_data.h"
 
@@ -17,12 +18,6 @@ const ModelSpec& Lfm2() {
   static const ModelSpec m =
       LoadModel(kvplan::testing::RealData("configs/LiquidAI--LFM2-1.2B.json"));
   return m;
-}
-
-double Lfm2MmFig(const PlanResult& r, const char* key) {
-  const Figure* f = r.FindFigure(key);
-  EXPECT_NE(f, nullptr) << key;
-  return f ? f->value : -1;
 }
 
 SglangArgs Fraction08() {
@@ -40,8 +35,8 @@ SglangArgs Fraction08() {
 TEST(SglangLfm2Minimax, Lfm2ConvStatePool) {
   PlanResult r = PlanSglang("0.5.9", Lfm2(), FindGpu("h100"), Fraction08(), Measured(78, 75));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(Lfm2MmFig(r, "mamba_cache_per_req_bytes"), 81920);
-  EXPECT_EQ(Lfm2MmFig(r, "max_mamba_cache_size"), 368795);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 81920);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 368795);
   EXPECT_EQ(r.cell_size_bytes, 12288);
   EXPECT_EQ(r.max_total_num_tokens, 2731817);
 }

@@ -7,6 +7,7 @@
 #include "catalog/state_shapes.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
+#include "testing/plan_figures.h"
 #include "testing/sglang_test_models.h"
 #include "testing/test_data.h"
 
@@ -20,12 +21,6 @@ constexpr int64_t kPerReq = 19'316'736;  // Qwen3-Next-80B at attention TP 4, bf
 const ModelSpec& Qwen3Next() {
   static const ModelSpec m = LoadModel("Qwen/Qwen3-Next-80B-A3B-Thinking");
   return m;
-}
-
-double StateFig(const PlanResult& r, const char* key) {
-  const Figure* f = r.FindFigure(key);
-  EXPECT_NE(f, nullptr) << key;
-  return f ? f->value : -1;
 }
 
 SglangArgs Tp4() {
@@ -44,9 +39,9 @@ SglangArgs Tp4() {
 TEST(SglangStatePool, RatioSplitOfRestMemory) {
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), Tp4(), Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), kPerReq);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 642);
-  EXPECT_EQ(StateFig(r, "mamba_state_bytes"), 642.0 * kPerReq);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), kPerReq);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 642);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_state_bytes"), 642.0 * kPerReq);
   EXPECT_EQ(r.cell_size_bytes, 12288);
   EXPECT_EQ(r.max_total_num_tokens, 1122880);
   EXPECT_EQ(r.max_running_requests, 214);
@@ -72,7 +67,7 @@ TEST(SglangStatePool, RadixCacheOffSizesTheStatePoolFromRequests) {
   a.max_running_requests = 64;
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 64);
   EXPECT_EQ(r.max_total_num_tokens, 2031496);
   EXPECT_EQ(r.max_running_requests, 64);
 }
@@ -84,8 +79,8 @@ TEST(SglangStatePool, Bf16SsmStateHalvesThePerRequestState) {
   a.mamba_ssm_dtype = "bfloat16";
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 9879552);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 1256);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 9879552);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 1256);
   EXPECT_EQ(r.max_running_requests, 1256 / 3);
 }
 
@@ -100,8 +95,8 @@ TEST(SglangStatePool, SpeculativeIntermediateStatesComeFirst) {
   a.speculative_num_draft_tokens = 4;
   PlanResult r = PlanSglang("0.5.5", Qwen3Next(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_intermediate_bytes"), 3708813312.0);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 551);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_intermediate_bytes"), 3708813312.0);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 551);
   EXPECT_EQ(r.max_running_requests, 48);
 }
 
@@ -164,8 +159,8 @@ TEST(SglangStatePool, Qwen35On4090Tp2_ktransformers1870) {
   a.disable_cuda_graph = true;
   PlanResult r = PlanSglang("0.5.9", m, FindGpu("rtx-4090"), a, Measured(22.84, 19.08));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 96030720);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 82);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 96030720);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 82);
   const HybridState st = HybridStateShapes(m, 2);
   const double ssm_gib =
       83.0 * st.layers * st.shape.TemporalElements() * 4 / static_cast<double>(int64_t{1} << 30);
@@ -195,8 +190,8 @@ TEST(SglangStatePool, Nemotron3NanoRatioSplit) {
   a.mem_fraction_static = 0.8;
   PlanResult r = PlanSglang("0.5.5", Nemotron3Nano(), FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 49082368);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 252);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 49082368);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 252);
   EXPECT_EQ(r.cell_size_bytes, 6144);
   EXPECT_EQ(r.max_total_num_tokens, 2251065);
   EXPECT_EQ(r.max_running_requests, 84);
@@ -225,8 +220,8 @@ TEST(SglangStatePool, FalconH1EveryLayerHoldsKvAndState) {
   a.mem_fraction_static = 0.8;
   PlanResult r = PlanSglang("0.5.5", falcon, FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 139358208);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 89);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 139358208);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 89);
   EXPECT_EQ(r.cell_size_bytes, 45056);
   EXPECT_EQ(r.max_total_num_tokens, 306206);
   EXPECT_EQ(r.max_running_requests, 29);
@@ -255,15 +250,15 @@ TEST(SglangStatePool, KimiLinearRadixCacheOffSlots) {
       LoadModel(kvplan::testing::RealData("configs/moonshotai--Kimi-Linear-48B-A3B-Instruct.json"));
   PlanResult r = PlanSglang("0.5.5", kimi, FindGpu("h100"), Tp4(), Measured(78, 40));
   ASSERT_TRUE(r.ok) << r.error_message;
-  EXPECT_EQ(StateFig(r, "mamba_cache_per_req_bytes"), 10854400);
-  EXPECT_EQ(StateFig(r, "max_mamba_cache_size"), 512);
+  EXPECT_EQ(testing::PlanFigure(r, "mamba_cache_per_req_bytes"), 10854400);
+  EXPECT_EQ(testing::PlanFigure(r, "max_mamba_cache_size"), 512);
   EXPECT_EQ(r.cell_size_bytes, 8064);
   EXPECT_EQ(r.max_total_num_tokens, 2559752);
   SglangArgs a = Tp4();
   a.max_running_requests = 64;
   PlanResult capped = PlanSglang("0.5.5", kimi, FindGpu("h100"), a, Measured(78, 40));
   ASSERT_TRUE(capped.ok) << capped.error_message;
-  EXPECT_EQ(StateFig(capped, "max_mamba_cache_size"), 64);
+  EXPECT_EQ(testing::PlanFigure(capped, "max_mamba_cache_size"), 64);
   EXPECT_EQ(capped.max_running_requests, 64);
   // 0.5.3 has no models/kimi_linear.py.
   PlanResult early = PlanSglang("0.5.3", kimi, FindGpu("h100"), Tp4(), Measured(78, 40));
