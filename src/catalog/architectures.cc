@@ -743,6 +743,22 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .family = ModelFamily::kMambaSsm,
      .defaults = kMamba1SsmDefaults,
      .mamba = &kMamba1SsmKeys},
+    // ---- models5: plain entries of existing layer kinds. ----
+    // falcon_mamba/modeling_falcon_mamba.py (vLLM models/mamba.py serves it as
+    // MambaForCausalLM, #9325): Mamba-1 layers whose dt / B / C RMSNorms carry no weight
+    // (MambaMixer rms_norm_has_weight=False), so the weights are Mamba-1's; FalconMambaConfig
+    // keeps MambaConfig's defaults (vocab 50280, tied) and the config's intermediate_size
+    {.architecture = "FalconMambaForCausalLM",
+     .model_type = "falcon_mamba",
+     .family_name = "falcon_mamba",
+     .family = ModelFamily::kMambaSsm,
+     .defaults = kMamba1SsmDefaults,
+     .mamba = &kMamba1SsmKeys},
+    // glm4v_moe/modeling_glm4v_moe.py (vLLM models/glm4_1v.py Glm4vMoeForConditionalGeneration):
+    // GLM-4.5V, GLM-4.5-Air's text model (Glm4MoeForCausalLM) under text_config beside a
+    // 24-layer ViT that kvplan does not size
+    {"Glm4vMoeForConditionalGeneration", "glm4v_moe", "glm4_moe", ModelFamily::kMoe, "text_config",
+     "Glm4MoeForCausalLM", TW::kUncounted, "vision tower"},
 };
 
 // Hybrid attention / state-space architectures: their per-request state

@@ -220,6 +220,17 @@ constexpr ServedRow kServedFrom[] = {
     // vLLM v0.7.3 release notes: "Support Mamba2 (Codestral Mamba) (#9292)" (as quoted in
     // vllm-project/vllm#6479).
     {"Mamba2ForCausalLM", "vllm", {0, 7, 3, 0, "0.7.3", "vLLM #9292 (mamba2.py)"}},
+    // ---- models5 ----
+    // vLLM #9325 "[Model] FalconMamba Support" (approved 2024-10-20); on 2024-11-04 "Falcon
+    // Mamba is available on current main but not in any release yet" (vllm-project/vllm#9980):
+    // the next release, 0.6.4 [inferred from the dates].
+    {"FalconMambaForCausalLM", "vllm", {0, 6, 4, 0, "0.6.4", "vLLM #9325 (mamba.py)"}},
+    // GLM-4.5V (2025-08-11): "The latest vLLM release (v0.10.0) does not support GLM-4.5V ...
+    // Support has been added in the HEAD version" (gpustack/gpustack#2730, 2025-08-15): the
+    // next release, 0.10.1 [inferred].
+    {"Glm4vMoeForConditionalGeneration",
+     "vllm",
+     {0, 10, 1, 0, "0.10.1", "vLLM glm4_1v.py (GLM-4.5V)"}},
 };
 
 struct EarlierRow {
@@ -337,6 +348,9 @@ constexpr EarlierRow kNotGated[] = {
     // them was not found (kvplan refuses these under SGLang as not modelled in any case).
     {"MambaForCausalLM", "sglang", "mamba.py at main: first release not found"},
     {"Mamba2ForCausalLM", "sglang", "mamba2.py at main: first release not found"},
+    {"FalconMambaForCausalLM", "sglang", "FalconMamba: no SGLang model file for it was found"},
+    {"Glm4vMoeForConditionalGeneration", "sglang",
+     "glm4v_moe.py (GLM-4.5V, Aug 2025): first release not found"},
 };
 
 template <typename Row>
