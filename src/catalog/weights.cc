@@ -682,4 +682,12 @@ WeightEstimate EstimateWeights(const ModelSpec& model, const Parallelism& par) {
   return out;
 }
 
+std::string UncountedWeightsWarning(const ModelSpec& model) {
+  if (model.uncounted_weights.empty()) return "";
+  return "the weights leave out the checkpoint's " + model.uncounted_weights +
+         " (kvplan does not size it from the config), so the weights per GPU are low by its "
+         "size and the KV cache high; plan from the engine's log to be exact "
+         "(vLLM: --measured weights=GIB; SGLang: --pre-load-free-gib and --post-load-free-gib)";
+}
+
 }  // namespace kvplan

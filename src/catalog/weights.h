@@ -68,4 +68,9 @@ enum class LoadMeasure {
 int64_t LoadedBytesPerRank(const ModelSpec& model, const WeightEstimate& w, LoadMeasure measure,
                            int rope_element_bytes);
 
+// The warning every engine's plan carries when EstimateWeights leaves encoder parts of the
+// checkpoint out (ModelSpec::uncounted_weights: a vision tower kvplan does not size, an audio
+// encoder): "" when every part is counted. One text, so that no plan is silently low.
+std::string UncountedWeightsWarning(const ModelSpec& model);
+
 }  // namespace kvplan

@@ -1,10 +1,13 @@
 // PlanRequest -> PlanSglang: the SGLang flags, the model and draft, the GPU
 // and what the user measured.
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "catalog/weights.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "engines/sglang/weight_loading.h"
@@ -82,7 +85,12 @@ PlanResult PlanSglangRequest(const PlanRequest& req) {
     }
     (void)value;
   }
-  return PlanSglang(req.version, model, gpu, args, m, draft ? &*draft : nullptr);
+  PlanResult r = PlanSglang(req.version, model, gpu, args, m, draft ? &*draft : nullptr);
+  // The free memory after loading measures the weights the engine loaded, encoders included.
+  if (std::string w = UncountedWeightsWarning(model); !w.empty() && !m.post_load_free_bytes) {
+    r.warnings.push_back(std::move(w));
+  }
+  return r;
 }
 
 }  // namespace kvplan

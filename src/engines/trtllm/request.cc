@@ -1,4 +1,8 @@
 // PlanTrtllmRequest: the engine-neutral request to a TensorRT-LLM plan.
+#include <string>
+#include <utility>
+
+#include "catalog/weights.h"
 #include "engines/trtllm/fixes.h"
 #include "engines/trtllm/trtllm.h"
 #include "kvplan/error.h"
@@ -17,6 +21,9 @@ PlanResult PlanTrtllmRequest(const PlanRequest& req) {
   TrtllmMeasured measured = TrtllmMeasuredFromGiB(req.measured_gib);
   PlanResult r = PlanTrtllm(req.version, model, gpu, args, measured);
   r.fixes = TrtllmFixes(req.version, model, gpu, args, measured, r);
+  if (std::string w = UncountedWeightsWarning(model); !w.empty() && !measured.weights) {
+    r.warnings.push_back(std::move(w));
+  }
   return r;
 }
 

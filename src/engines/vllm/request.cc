@@ -1,7 +1,11 @@
 // PlanVllmRequest: the engine-neutral request to a vLLM plan.
 #include <fmt/core.h>
 
+#include <string>
+#include <utility>
+
 #include "base/units.h"
+#include "catalog/weights.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 
@@ -57,7 +61,12 @@ PlanResult PlanVllmRequest(const PlanRequest& req) {
   if (args.speculative && !args.speculative->model.empty() && args.speculative->model != "ngram") {
     draft = LoadModel(args.speculative->model);
   }
-  return PlanVllm(req.version, model, gpu, args, measured, draft ? &*draft : nullptr);
+  PlanResult r = PlanVllm(req.version, model, gpu, args, measured, draft ? &*draft : nullptr);
+  // A logged weight figure replaces the estimate: the uncounted encoder no longer matters.
+  if (std::string w = UncountedWeightsWarning(model); !w.empty() && !measured.weights) {
+    r.warnings.push_back(std::move(w));
+  }
+  return r;
 }
 
 }  // namespace kvplan
