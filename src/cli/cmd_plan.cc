@@ -83,6 +83,8 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
           fmt::format("--engine {} conflicts with the pasted {} command", engine, lc.engine));
     }
     req.engine = lc.engine;
+    req.pasted_release = lc.release;
+    req.pasted_release_source = lc.release_source;
     // Flags typed before `--` refine the pasted command.
     std::vector<std::string> args = lc.args;
     // The engine's own variables go to its parser, which reads those its
