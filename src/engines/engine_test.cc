@@ -56,5 +56,25 @@ TEST(PlanLaunch, PastedReleaseIsPlannedAndAnotherOneIsNoted) {
       << r.warnings[0];
 }
 
+// A release after the newest kvplan models is planned with the newest rules, and said so
+// (vLLM refused it before; TensorRT-LLM used 1.2's rules without a word).
+TEST(PlanLaunch, ANewerReleaseIsPlannedWithTheNewestRulesAndSaysSo) {
+  const auto said = [](const std::string& engine, const std::string& version,
+                       const std::string& words) {
+    const PlanResult r = PlanLaunch(Qwen3On(engine, version));
+    EXPECT_EQ(r.engine_version, version);
+    bool found = false;
+    for (const std::string& w : r.warnings) found |= w.rfind(words, 0) == 0;
+    return found;
+  };
+  EXPECT_TRUE(
+      said("vllm", "0.30.1", "vLLM 0.30.1 is newer than the newest modelled release (0.28)"));
+  EXPECT_TRUE(said("trtllm", "1.3.0",
+                   "TensorRT-LLM 1.3.0 is newer than the newest modelled release (1.2)"));
+  EXPECT_TRUE(said("sglang", "0.5.25", "SGLang 0.5.25 is newer than the newest modelled release"));
+  EXPECT_FALSE(said("vllm", "0.28.0", "vLLM 0.28.0 is newer"));
+  EXPECT_FALSE(said("trtllm", "1.2.0", "TensorRT-LLM 1.2.0 is newer"));
+}
+
 }  // namespace
 }  // namespace kvplan
