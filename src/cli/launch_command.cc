@@ -283,4 +283,31 @@ LaunchCommand ParseLaunchCommand(const std::vector<std::string>& words) {
       seen.empty() ? "" : fmt::format(" ('{}' is not a server)", seen), kRecognised));
 }
 
+std::string EngineEnvPrefix(const std::string& engine) {
+  if (engine == "vllm") return "VLLM_";
+  if (engine == "sglang") return "SGLANG_";
+  return "";
+}
+
+void ApplyPastedLaunch(const std::vector<std::string>& words, const std::string& engine_flag,
+                       PlanRequest* req) {
+  const LaunchCommand lc = ParseLaunchCommand(words);
+  if (!engine_flag.empty() && lc.engine != engine_flag) {
+    throw InputError(
+        fmt::format("--engine {} conflicts with the pasted {} command", engine_flag, lc.engine));
+  }
+  req->engine = lc.engine;
+  req->pasted_release = lc.release;
+  req->pasted_release_source = lc.release_source;
+  std::vector<std::string> args = lc.args;
+  // The engine's own variables go to its parser, which reads those its
+  // planner models (VLLM_USE_V1, the ALLOW_LONG ones) and warns about the rest.
+  const std::string prefix = EngineEnvPrefix(lc.engine);
+  for (const auto& [name, value] : lc.env) {
+    if (!prefix.empty() && name.rfind(prefix, 0) == 0) args.push_back(name + "=" + value);
+  }
+  args.insert(args.end(), req->args.begin(), req->args.end());
+  req->args = std::move(args);
+}
+
 }  // namespace kvplan::cli

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "kvplan/plan.h"
+
 namespace kvplan::cli {
 
 struct LaunchCommand {
@@ -38,5 +40,16 @@ struct LaunchCommand {
 // trailing backslash). Throws InputError for an empty command, an unterminated quote,
 // `-m` without a module, or no recognised entry point.
 LaunchCommand ParseLaunchCommand(const std::vector<std::string>& words);
+
+// The environment prefix whose variables the engine's planner reads ("VLLM_", "SGLANG_");
+// "" for none.
+std::string EngineEnvPrefix(const std::string& engine);
+
+// Puts the pasted command `words` into `req` (engine, release, flags, the engine's own
+// environment variables) as `kvplan plan -- ...` does: the flags already in `req->args`,
+// typed before `--`, come after the pasted ones and so refine them. `engine_flag` is
+// --engine's engine when the user gave one: another engine's command is an error.
+void ApplyPastedLaunch(const std::vector<std::string>& words, const std::string& engine_flag,
+                       PlanRequest* req);
 
 }  // namespace kvplan::cli
