@@ -17,14 +17,18 @@ struct CompareRequest {
   std::string gpu;             // GPU id or alias
   int tp = 1;                  // tensor parallel size, 1..64
   int64_t context_length = 0;  // 0: the model's own
+  // --engine NAME@VERSION, repeatable: the release of each engine named; the others plan
+  // the newest release kvplan models (and the output says so).
+  std::vector<std::string> engines;
 };
 
 // One engine's plan, or why kvplan could not plan it.
 struct CompareRow {
   std::string engine;  // "sglang", "vllm", "trtllm"
   std::optional<PlanResult> plan;
-  PlanContext context;  // how the plan names the launch
-  std::string error;    // kvplan could not plan it (InputError)
+  PlanContext context;         // how the plan names the launch
+  std::string error;           // kvplan could not plan it (InputError)
+  bool release_given = false;  // by --engine NAME@VERSION; else the newest modelled
 };
 
 struct CompareResult {

@@ -127,6 +127,9 @@ struct PlanRequest {
   // Figures the user read from a log or a debug print, by name, in GiB
   // ("pre_load_free", "post_load_free", and engine-specific terms).
   std::map<std::string, double> measured_gib;
+  // The release a pasted launch command names (its docker image's tag, a pip pin) and where
+  // it was read; used when `version` is empty, and noted when `version` names another.
+  std::string pasted_release, pasted_release_source;
 };
 
 // Plans `req` with the engine it names. Throws InputError for bad input.

@@ -35,6 +35,9 @@ void RegisterCompareVerb(Command& app) {
   cmd->add_option("--tp", o->request.tp, "Tensor parallel size (default 1)");
   cmd->add_option("--context-length", o->request.context_length,
                   "Context length for every engine (default: the model's)");
+  cmd->add_option("--engine", o->request.engines,
+                  "An engine's release, NAME@VERSION (sglang@0.5.6, vllm@0.11.0, trtllm@1.0.0); "
+                  "repeatable; default: the newest each");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([o] { RunCompare(*o); });
 }

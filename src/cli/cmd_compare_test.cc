@@ -160,6 +160,37 @@ TEST(PlanVerbEngines, TrtllmEndToEnd) {
   EXPECT_NE(r.out.find("free_gpu_memory_fraction"), std::string::npos) << r.out;
 }
 
+// --engine picks one engine's release; its row is what `plan` gives for that release, and
+// the releases kvplan chose for the others are said in a line.
+TEST(CompareVerb, EngineFlagPicksARelease) {
+  testing::ShellRun c = testing::RunKvplanShell(
+      "compare --model Qwen/Qwen3-8B --gpu h100 --engine vllm@0.11.0 --json", false);
+  ASSERT_EQ(c.status, 0) << c.out;
+  const nlohmann::json doc = nlohmann::json::parse(c.out);
+  const nlohmann::json* vllm = Engine(doc, "vllm");
+  ASSERT_TRUE(vllm != nullptr);
+  testing::ShellRun p = testing::RunKvplanShell(
+      "plan --engine vllm@0.11.0 --gpu h100 --model Qwen/Qwen3-8B --json", false);
+  ASSERT_EQ(p.status, 0) << p.out;
+  const nlohmann::json plan = nlohmann::json::parse(p.out);
+  EXPECT_EQ((*vllm)["engine_version"], "0.11.0");
+  EXPECT_EQ((*vllm)["max_total_num_tokens"], plan["max_total_num_tokens"]);
+  testing::ShellRun text = testing::RunKvplanShell(
+      "compare --model Qwen/Qwen3-8B --gpu h100 --engine vllm@0.11.0 --engine trtllm@1.0.0");
+  ASSERT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("vLLM 0.11.0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Releases: SGLang main are the newest kvplan models"), std::string::npos)
+      << text.out;
+  for (const char* bad : {"--engine vllm", "--engine foo@1.0",
+                          "--engine vllm@0.11.0 --engine "
+                          "vllm@0.10.1"}) {
+    testing::ShellRun r =
+        testing::RunKvplanShell(std::string("compare --model Qwen/Qwen3-8B --gpu h100 ") + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
+  }
+}
+
 TEST(PlanVerbEngines, UnknownVllmVersionIsOneLine) {
   testing::ShellRun r = testing::RunKvplanShell(
       "plan --engine vllm@0.4.0 --gpu h100 --model meta-llama/Llama-3.1-8B-Instruct");

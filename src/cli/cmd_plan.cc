@@ -28,18 +28,10 @@ struct PlanOptions {
   bool json = false;
 };
 
-// The environment prefix whose variables the engine's planner reads (it
-// reads the ones it models and warns about the rest); "" for none.
-std::string EnvPrefix(const std::string& engine) {
-  if (engine == "vllm") return "VLLM_";
-  if (engine == "sglang") return "SGLANG_";
-  return "";
-}
-
 // --env K=V: as if the launch had been given K=V in its environment.
 std::vector<std::string> EnvWords(const std::vector<std::string>& env, const std::string& engine) {
   std::vector<std::string> out;
-  const std::string prefix = EnvPrefix(engine);
+  const std::string prefix = EngineEnvPrefix(engine);
   for (const std::string& kv : env) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -75,24 +67,8 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
   req.engine = engine;
   req.version = version;
   req.args = cmd->remaining();
-  const std::vector<std::string>& tail = LaunchTail();
-  if (!tail.empty()) {
-    LaunchCommand lc = ParseLaunchCommand(tail);
-    if (cmd->count("--engine") > 0 && lc.engine != engine) {
-      throw InputError(
-          fmt::format("--engine {} conflicts with the pasted {} command", engine, lc.engine));
-    }
-    req.engine = lc.engine;
-    // Flags typed before `--` refine the pasted command.
-    std::vector<std::string> args = lc.args;
-    // The engine's own variables go to its parser, which reads those its
-    // planner models (VLLM_USE_V1, the ALLOW_LONG ones) and warns about the rest.
-    const std::string prefix = EnvPrefix(lc.engine);
-    for (const auto& [name, value] : lc.env) {
-      if (!prefix.empty() && name.rfind(prefix, 0) == 0) args.push_back(name + "=" + value);
-    }
-    args.insert(args.end(), req.args.begin(), req.args.end());
-    req.args = args;
+  if (!LaunchTail().empty()) {
+    ApplyPastedLaunch(LaunchTail(), cmd->count("--engine") > 0 ? engine : "", &req);
   }
   for (const std::string& word : EnvWords(o.env, req.engine)) req.args.push_back(word);
   if (!o.model.empty()) req.model = o.model;

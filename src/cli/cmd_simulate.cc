@@ -12,6 +12,7 @@
 #include "base/checked_math.h"
 #include "cli/cli_state.h"
 #include "cli/efficiency_flags.h"
+#include "cli/launch_command.h"
 #include "cli/verbs.h"
 #include "cli/workload_flags.h"
 #include "kvplan/error.h"
@@ -31,25 +32,25 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-// The launch as `kvplan plan` takes it: the engine's own flags after
-// kvplan's, with --tp given in the engine's own name.
+// The launch as `kvplan plan` takes it: the engine's own flags after kvplan's (--tp given in
+// the engine's own name), or a pasted launch command after `--`, which those flags refine.
 PlanRequest LaunchOf(const SimulateOptions& o, Command* cmd) {
-  if (o.model.empty() || o.gpu.empty()) throw InputError("kvplan simulate needs --model and --gpu");
-  if (!LaunchTail().empty()) {
+  const bool pasted = !LaunchTail().empty();
+  if ((o.model.empty() && !pasted) || o.gpu.empty()) {
     throw InputError(
-        "kvplan simulate takes the engine's flags after its own, not yet a pasted command after "
-        "--");
+        "kvplan simulate needs --gpu, and --model or a pasted launch command after --");
   }
   PlanRequest req;
   auto [engine, version] = SplitEngineSpec(o.engine);
   req.engine = engine;
   req.version = version;
-  req.model = o.model;
+  if (!o.model.empty()) req.model = o.model;
   req.gpu = o.gpu;
   if (cmd->count("--tp") > 0) {
     req.args = {engine == "vllm" ? "--tensor-parallel-size" : "--tp-size", std::to_string(o.tp)};
   }
   for (const std::string& a : cmd->remaining()) req.args.push_back(a);
+  if (pasted) ApplyPastedLaunch(LaunchTail(), cmd->count("--engine") > 0 ? engine : "", &req);
   return req;
 }
 

@@ -54,6 +54,72 @@ void SetEnv(Env& env, const std::string& assignment) {
   env.emplace_back(std::move(name), std::move(value));
 }
 
+// The release a docker tag or pip pin names: "v0.5.6.post2-cu129" -> "0.5.6.post2",
+// "1.0.0rc4" -> "1.0.0rc4"; "" for "latest", "nightly", "dev", "blackwell". The release
+// is MAJOR.MINOR[.PATCH[.N]] with an optional .postN, rcN or .devN, then the end or a
+// build suffix after '-' (CUDA, ROCm, arch).
+std::string ReleaseOfTag(std::string tag) {
+  if (!tag.empty() && (tag[0] == 'v' || tag[0] == 'V')) tag.erase(0, 1);
+  static const LinearRegex kRelease = LinearRegex::MustCompile(
+      R"(^[0-9]+\.[0-9]+(\.[0-9]+)?(\.[0-9]+)?((\.post|rc|\.dev)[0-9]+)?(-.*)?$)");
+  if (!kRelease.Search(tag)) return "";
+  return tag.substr(0, tag.find('-'));
+}
+
+// The engine whose official image `word` names (a registry or mirror in front is kept:
+// docker.io/lmsysorg/sglang, a mirror's host/lmsysorg/sglang), and the image's tag.
+std::optional<std::pair<std::string, std::string>> EngineImage(const std::string& word) {
+  static const std::pair<const char*, const char*> kImages[] = {
+      {"lmsysorg/sglang", "sglang"},
+      {"vllm/vllm-openai", "vllm"},
+      {"nvidia/tensorrt-llm/release", "trtllm"},
+  };
+  const size_t slash = word.rfind('/');
+  const size_t colon = word.find(':', slash == std::string::npos ? 0 : slash);
+  const std::string repo = word.substr(0, colon);
+  for (const auto& [name, engine] : kImages) {
+    const std::string n = name;
+    if (repo == n ||
+        (repo.size() > n.size() && repo.compare(repo.size() - n.size(), n.size(), n) == 0 &&
+         repo[repo.size() - n.size() - 1] == '/')) {
+      return std::make_pair(std::string(engine),
+                            colon == std::string::npos ? "" : word.substr(colon + 1));
+    }
+  }
+  return std::nullopt;
+}
+
+// Sets `lc`'s release from the engine's image among `w` (the words of the launch line up to
+// and with its entry point), or else from a pip pin in the earlier commands.
+void FindRelease(const Words& w, size_t entry, const std::vector<ShellCommand>& earlier,
+                 LaunchCommand& lc) {
+  for (size_t k = 0; k <= entry && k < w.size(); ++k) {
+    const auto image = EngineImage(w[k]);
+    if (!image || image->first != lc.engine) continue;
+    lc.release = ReleaseOfTag(image->second);
+    lc.release_source = fmt::format("the docker image {}", w[k]);
+    return;
+  }
+  const std::string package = lc.engine == "trtllm" ? "tensorrt_llm" : lc.engine;
+  for (const ShellCommand& c : earlier) {
+    const bool pip = std::find(c.words.begin(), c.words.end(), "install") != c.words.end() &&
+                     std::any_of(c.words.begin(), c.words.end(), [](const std::string& x) {
+                       return Basename(x).rfind("pip", 0) == 0;
+                     });
+    for (const std::string& word : pip ? c.words : Words{}) {
+      const size_t eq = word.find("==");
+      if (eq == std::string::npos) continue;
+      std::string name = word.substr(0, word.find('['));
+      name = name.substr(0, std::min(name.size(), eq));
+      std::replace(name.begin(), name.end(), '-', '_');
+      const std::string release = ReleaseOfTag(word.substr(eq + 2));
+      if (name != package || release.empty()) continue;
+      lc.release = release;
+      lc.release_source = fmt::format("'{}' in the pasted commands", word);
+    }
+  }
+}
+
 // Where an entry point starts: the engine, its canonical spelling and where its own
 // arguments begin. `positional_model` marks CLIs whose first positional is the model.
 struct EntryMatch {
@@ -206,13 +272,42 @@ LaunchCommand ParseLaunchCommand(const std::vector<std::string>& words) {
       std::optional<EntryMatch> m = MatchEntryAt(w, i, &seen);
       if (!m) continue;
       CollectPrefixEnv(w, i, env);
-      return LaunchCommand{m->engine, EngineArgs(w, *m), std::move(env), m->entry_point};
+      LaunchCommand lc{m->engine, EngineArgs(w, *m), std::move(env), m->entry_point, "", ""};
+      FindRelease(w, i, {commands.begin(), commands.begin() + static_cast<std::ptrdiff_t>(c)}, lc);
+      return lc;
     }
     CollectShellAssignments(commands[c].words, env);
   }
   throw InputError(fmt::format(
       "no recognised launch command in {}{}; expected one of: {}", QuoteForError(commands),
       seen.empty() ? "" : fmt::format(" ('{}' is not a server)", seen), kRecognised));
+}
+
+std::string EngineEnvPrefix(const std::string& engine) {
+  if (engine == "vllm") return "VLLM_";
+  if (engine == "sglang") return "SGLANG_";
+  return "";
+}
+
+void ApplyPastedLaunch(const std::vector<std::string>& words, const std::string& engine_flag,
+                       PlanRequest* req) {
+  const LaunchCommand lc = ParseLaunchCommand(words);
+  if (!engine_flag.empty() && lc.engine != engine_flag) {
+    throw InputError(
+        fmt::format("--engine {} conflicts with the pasted {} command", engine_flag, lc.engine));
+  }
+  req->engine = lc.engine;
+  req->pasted_release = lc.release;
+  req->pasted_release_source = lc.release_source;
+  std::vector<std::string> args = lc.args;
+  // The engine's own variables go to its parser, which reads those its
+  // planner models (VLLM_USE_V1, the ALLOW_LONG ones) and warns about the rest.
+  const std::string prefix = EngineEnvPrefix(lc.engine);
+  for (const auto& [name, value] : lc.env) {
+    if (!prefix.empty() && name.rfind(prefix, 0) == 0) args.push_back(name + "=" + value);
+  }
+  args.insert(args.end(), req->args.begin(), req->args.end());
+  req->args = std::move(args);
 }
 
 }  // namespace kvplan::cli

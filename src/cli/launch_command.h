@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "kvplan/plan.h"
+
 namespace kvplan::cli {
 
 struct LaunchCommand {
@@ -14,6 +16,14 @@ struct LaunchCommand {
   std::vector<std::string> args;                         // the engine's own flags, in order
   std::vector<std::pair<std::string, std::string>> env;  // VAR=value given to the command
   std::string entry_point;  // e.g. "python -m sglang.launch_server", "vllm serve"
+  // The engine release the paste names, when it names one: the tag of the engine's docker
+  // image (`lmsysorg/sglang:v0.5.6.post2-cu129`, `vllm/vllm-openai:v0.10.1.1`,
+  // `nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4`) or a pip pin in an earlier command
+  // (`pip install vllm==0.11.0`). `release_source` says where it was read ("the docker image
+  // ..."); it is also set, with `release` empty, for an image whose tag names no release
+  // (`latest`, `nightly`).
+  std::string release;
+  std::string release_source;
 };
 
 // `words` is what followed `--`: many words already split by the shell, or ONE word
@@ -30,5 +40,16 @@ struct LaunchCommand {
 // trailing backslash). Throws InputError for an empty command, an unterminated quote,
 // `-m` without a module, or no recognised entry point.
 LaunchCommand ParseLaunchCommand(const std::vector<std::string>& words);
+
+// The environment prefix whose variables the engine's planner reads ("VLLM_", "SGLANG_");
+// "" for none.
+std::string EngineEnvPrefix(const std::string& engine);
+
+// Puts the pasted command `words` into `req` (engine, release, flags, the engine's own
+// environment variables) as `kvplan plan -- ...` does: the flags already in `req->args`,
+// typed before `--`, come after the pasted ones and so refine them. `engine_flag` is
+// --engine's engine when the user gave one: another engine's command is an error.
+void ApplyPastedLaunch(const std::vector<std::string>& words, const std::string& engine_flag,
+                       PlanRequest* req);
 
 }  // namespace kvplan::cli

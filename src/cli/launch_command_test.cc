@@ -159,6 +159,49 @@ TEST(ParseLaunchCommand, VllmDockerImage) {
   EXPECT_EQ(c.args, (V{"--model", "mistralai/Mistral-7B-v0.1"}));
 }
 
+// Image tags as public deployments spell them: SGLang's `v0.5.5.post3-rocm700-mi30x` (dstack's
+// docs), `v0.5.11-cu130-runtime`, `v0.5.15-cu130`; vLLM's `v0.10.1.1`; TensorRT-LLM's
+// `release:1.0.0rc4` on nvcr.io; tags that name no release (`latest`, `dev`, `glm-5.3-flash`).
+TEST(ParseLaunchCommand, ReleaseFromTheEngineImageTag) {
+  const auto release = [](const std::string& text) {
+    const LaunchCommand c = Pasted(text);
+    return c.release + " | " + c.release_source;
+  };
+  EXPECT_EQ(release("docker run --gpus all --ipc=host lmsysorg/sglang:v0.5.5.post3-rocm700-mi30x "
+                    "python3 -m sglang.launch_server --model-path m"),
+            "0.5.5.post3 | the docker image lmsysorg/sglang:v0.5.5.post3-rocm700-mi30x");
+  EXPECT_EQ(release("docker run docker.io/lmsysorg/sglang:v0.5.11-cu130-runtime sglang serve "
+                    "--model-path m"),
+            "0.5.11 | the docker image docker.io/lmsysorg/sglang:v0.5.11-cu130-runtime");
+  EXPECT_EQ(release("docker run --runtime nvidia --gpus all vllm/vllm-openai:v0.10.1.1 --model m"),
+            "0.10.1.1 | the docker image vllm/vllm-openai:v0.10.1.1");
+  EXPECT_EQ(release("docker run --gpus all nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4 "
+                    "trtllm-serve m --tp_size 8"),
+            "1.0.0rc4 | the docker image nvcr.io/nvidia/tensorrt-llm/release:1.0.0rc4");
+  EXPECT_EQ(release("docker run vllm/vllm-openai:latest --model m"),
+            " | the docker image vllm/vllm-openai:latest");
+  EXPECT_EQ(release("docker run lmsysorg/sglang:glm-5.3-flash python3 -m sglang.launch_server "
+                    "--model-path m"),
+            " | the docker image lmsysorg/sglang:glm-5.3-flash");
+  // Another engine's image is not this engine's release; no image, no release.
+  EXPECT_EQ(release("docker run lmsysorg/sglang:v0.5.6 vllm serve m"), " | ");
+  EXPECT_EQ(release("python -m sglang.launch_server --model-path m"), " | ");
+}
+
+TEST(ParseLaunchCommand, ReleaseFromAPipPinBeforeTheLaunch) {
+  LaunchCommand c = Pasted(
+      "pip install -U \"sglang[all]==0.5.6.post2\" && python3 -m "
+      "sglang.launch_server --model-path m");
+  EXPECT_EQ(c.release, "0.5.6.post2");
+  EXPECT_EQ(c.release_source, "'sglang[all]==0.5.6.post2' in the pasted commands");
+  c = Pasted("uv pip install vllm==0.11.0 --torch-backend=auto\nvllm serve m --tp 2");
+  EXPECT_EQ(c.release, "0.11.0");
+  c = Pasted("pip install tensorrt-llm==1.0.0 && trtllm-serve m");
+  EXPECT_EQ(c.release, "1.0.0");
+  c = Pasted("pip install vllm==0.11.0 && python -m sglang.launch_server --model-path m");
+  EXPECT_EQ(c.release, "");  // another engine's package
+}
+
 TEST(ParseLaunchCommand, Errors) {
   EXPECT_EQ(ErrorOf({}),
             "empty launch command after '--'; paste the engine's command, one of: python -m "

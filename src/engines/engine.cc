@@ -22,12 +22,44 @@ std::pair<std::string, std::string> SplitEngineSpec(const std::string& spec) {
   return {engine, version};
 }
 
-PlanResult PlanLaunch(const PlanRequest& req) {
+namespace {
+
+PlanResult PlanWithEngine(const PlanRequest& req) {
   if (req.engine == "sglang") return PlanSglangRequest(req);
   if (req.engine == "vllm") return PlanVllmRequest(req);
   if (req.engine == "trtllm" || req.engine == "tensorrt-llm") return PlanTrtllmRequest(req);
   throw InputError(
       fmt::format("unknown engine '{}' (expected sglang, vllm or trtllm)", req.engine));
+}
+
+// Which release was planned and why, first among the warnings: a release kvplan chose
+// itself is never silent (engines' rules differ by release; the story's working run and
+// the failing one were 0.88 and 0.55 of the same GPU because of one).
+std::string ReleaseNote(const PlanRequest& asked, const PlanRequest& planned, const PlanResult& r) {
+  const std::string& source = asked.pasted_release_source;
+  if (!asked.version.empty()) {
+    if (asked.pasted_release.empty() || asked.pasted_release == asked.version) return "";
+    return fmt::format("--engine {}@{} plans {}; {} runs {}", asked.engine, asked.version,
+                       asked.version, source, asked.pasted_release);
+  }
+  if (!planned.version.empty())
+    return fmt::format("release {} read from {}", r.engine_version, source);
+  return fmt::format(
+      "{}: planned with {} {}, the newest rules kvplan has; pass --engine {}@VERSION for "
+      "the one you run",
+      source.empty() ? "no engine release given" : source + " names no release", r.engine,
+      r.engine_version, asked.engine);
+}
+
+}  // namespace
+
+PlanResult PlanLaunch(const PlanRequest& req) {
+  PlanRequest planned = req;
+  if (planned.version.empty()) planned.version = req.pasted_release;
+  PlanResult r = PlanWithEngine(planned);
+  const std::string note = ReleaseNote(req, planned, r);
+  if (!note.empty()) r.warnings.insert(r.warnings.begin(), note);
+  return r;
 }
 
 PlanContext PlanContextOf(const PlanRequest& req, const PlanResult& result) {

@@ -49,6 +49,20 @@ std::string RenderCompareText(const CompareResult& c) {
   }
   out += '\n';
   out += WrapText(CompareDifference(c.rows), 0);
+  // A release kvplan chose is said as one: which rows, and the flag that picks another.
+  std::string chosen;
+  for (const CompareRow& r : c.rows) {
+    if (r.release_given || !r.plan) continue;
+    chosen += fmt::format("{}{} {}", chosen.empty() ? "" : ", ", CompareEngineName(r.engine),
+                          r.plan->engine_version);
+  }
+  if (!chosen.empty()) {
+    out += '\n';
+    out += WrapText(fmt::format("Releases: {} are the newest kvplan models; --engine "
+                                "NAME@VERSION (repeatable) plans yours.",
+                                chosen),
+                    0);
+  }
   return FitToColumns(out);
 }
 

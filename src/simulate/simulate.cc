@@ -222,6 +222,14 @@ SimulateResult Simulate(const SimulateQuery& q) {
   out.launch = PlanContextOf(q.launch, plan);
   out.engine = plan.engine;
   out.engine_version = plan.engine_version;
+  // The release is declared as every verb declares it (kvplan perf's "engine" assumption).
+  if (q.launch.version.empty() && q.launch.pasted_release.empty()) {
+    out.assumed.push_back({"engine", plan.engine + "@" + plan.engine_version, "",
+                           "the newest release kvplan models"});
+  } else if (q.launch.version.empty()) {
+    out.notes.push_back(fmt::format("Release {} read from {}.", plan.engine_version,
+                                    q.launch.pasted_release_source));
+  }
   out.workload = workload.Describe();
   EngineSetup engine = SetupEngine(q.launch, plan, &out);
   BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));

@@ -118,6 +118,12 @@ void DescribeTrtllmVerdict(const ModelSpec& model, const TrtllmDefaults& d, cons
                            const TrtllmBlocks& k, const TrtllmVerdict& v, const TrtllmArgs& a,
                            PlanResult* out) {
   out->ok = v.ok;
+  if (d.release.newer_than_modelled) {
+    out->warnings.push_back(fmt::format(
+        "TensorRT-LLM {} is newer than the newest modelled release (1.2); 1.2's rules are used, "
+        "and what changed since is not in them",
+        d.release.text));
+  }
   if (v.weights_too_large) {
     // The model loader fills the weights before the KV cache is sized; the
     // allocator's own figures are not knowable, so kvplan states its own.

@@ -25,10 +25,11 @@ TrtllmRelease ParseTrtllmRelease(const std::string& version) {
         "unknown TensorRT-LLM version '{}' (expected a release such as 0.21.0 or 1.0.0rc3)",
         version));
   }
-  if (!r.AtLeast(0, 9) || r.AtLeast(2, 0)) {
+  if (!r.AtLeast(0, 9)) {
     throw InputError(fmt::format(
-        "TensorRT-LLM version '{}' is outside the modelled releases (0.9 to 1.x)", version));
+        "TensorRT-LLM version '{}' is outside the modelled releases (0.9 to 1.2.x)", version));
   }
+  r.newer_than_modelled = r.AtLeast(1, 3);  // kTrtllmNewest is 1.2.0
   return r;
 }
 

@@ -22,10 +22,11 @@ inline constexpr const char* kTrtllmNewest = "1.2.0";
 struct TrtllmRelease {
   int major = 0, minor = 0, patch = 0;
   std::string text;
+  bool newer_than_modelled = false;  // after kTrtllmNewest's minor: its rules, said so
   bool AtLeast(int a, int b) const { return major > a || (major == a && minor >= b); }
 };
 
-// Throws InputError outside the modelled releases (0.9 to 1.x).
+// Throws InputError for a release before 0.9; one after kTrtllmNewest's minor is marked.
 TrtllmRelease ParseTrtllmRelease(const std::string& version);
 
 // Stage "defaults": the launch's effective settings and the engine's checks on them.

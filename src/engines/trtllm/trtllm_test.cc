@@ -112,7 +112,7 @@ TEST(Trtllm, BadInput) {
   EXPECT_THROW(ParseTrtllmArgs({"m", "--extra_llm_api_options", "/nonexistent/x.yaml"}),
                InputError);
   TrtllmArgs a = ParseTrtllmArgs({"m"});
-  EXPECT_THROW(PlanTrtllm("3.0.0", testing::Llama31_8B(), testing::H100(), a, Terms()), InputError);
+  EXPECT_THROW(PlanTrtllm("0.8.0", testing::Llama31_8B(), testing::H100(), a, Terms()), InputError);
   EXPECT_THROW(PlanTrtllm("latest", testing::Llama31_8B(), testing::H100(), a, Terms()),
                InputError);
   EXPECT_THROW(TrtllmMeasuredFromGiB({{"peak", 3}}), InputError);

@@ -85,7 +85,9 @@ TEST(VllmRelease, ParsesAndPicksEras) {
 TEST(VllmRelease, UnknownVersions) {
   EXPECT_THROW(ParseVllmRelease("banana"), InputError);
   EXPECT_THROW(ParseVllmRelease("0.5.4"), InputError);
-  EXPECT_THROW(ParseVllmRelease("0.40.0"), InputError);
+  // A release after the newest modelled one is planned with its rules, marked (and warned).
+  EXPECT_TRUE(ParseVllmRelease("0.40.0").newer_than_modelled);
+  EXPECT_FALSE(ParseVllmRelease("0.28.1").newer_than_modelled);
   EXPECT_THROW(ParseVllmRelease("1"), InputError);
   EXPECT_THROW(VllmEraFor(ParseVllmRelease("0.11.0"), false), InputError);  // V0 removed
   EXPECT_THROW(VllmEraFor(ParseVllmRelease("0.6.3"), true), InputError);    // no V1 yet

@@ -111,6 +111,12 @@ std::vector<Setting> DescribeVllmSettings(const VllmDefaults& d, const VllmArgs&
 std::vector<std::string> DescribeVllmDefaultWarnings(const VllmDefaults& d, const ModelSpec& model,
                                                      const VllmArgs& a, const ModelSpec* draft) {
   std::vector<std::string> out;
+  if (d.release.newer_than_modelled) {
+    out.push_back(fmt::format(
+        "vLLM {} is newer than the newest modelled release (0.28); 0.28's rules are used, and "
+        "what changed since is not in them",
+        d.release.text));
+  }
   // Under VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vLLM logs its warning and goes on
   // (without it the start-up checks refuse the launch).
   if (d.max_len_above_model && a.allow_long_max_model_len) {

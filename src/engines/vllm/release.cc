@@ -113,10 +113,11 @@ VllmRelease ParseVllmRelease(const std::string& version) {
     }
   }
   r.text = version.empty() ? kVllmNewest : v;
-  if (!r.AtLeast(0, 6, 0) || r.AtLeast(0, 29, 0)) {
+  if (!r.AtLeast(0, 6, 0)) {
     throw InputError(fmt::format(
         "vLLM version '{}' is outside the modelled releases (0.6.0 to {}.x)", version, "0.28"));
   }
+  r.newer_than_modelled = r.AtLeast(0, 29, 0);
   return r;
 }
 

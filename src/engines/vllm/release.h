@@ -18,12 +18,15 @@ enum class VllmEra {
 struct VllmRelease {
   int major = 0, minor = 0, patch = 0;
   std::string text;  // as given ("0.15.2rc1.dev93+g11a4c9d30") or the newest modelled
+  // A release after kVllmNewest: planned with the newest rules, and said so.
+  bool newer_than_modelled = false;
 
   bool AtLeast(int ma, int mi, int pa = 0) const;
 };
 
 // Parses "0.10.1", "v0.15.2rc1.dev93+g...", "" (newest modelled). Throws
-// InputError for text that is not a release or one outside the modelled range.
+// InputError for text that is not a release or one before 0.6.0; a release after the newest
+// modelled one is marked `newer_than_modelled`.
 VllmRelease ParseVllmRelease(const std::string& version);
 
 // The era `release` runs in; `use_v1` is VLLM_USE_V1 when the user set it.
