@@ -13,10 +13,11 @@
 namespace kvplan {
 
 struct CompareRequest {
-  std::string model;           // catalog id, config.json or model directory
-  std::string gpu;             // GPU id or alias
-  int tp = 1;                  // tensor parallel size, 1..64
-  int64_t context_length = 0;  // 0: the model's own
+  std::string model;                        // catalog id, config.json or model directory
+  std::string gpu;                          // GPU id or alias
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib: nvidia-smi memory.total
+  int tp = 1;                               // tensor parallel size, 1..64
+  int64_t context_length = 0;               // 0: the model's own
 };
 
 // One engine's plan, or why kvplan could not plan it.

@@ -15,6 +15,7 @@ PlanRequest EngineRequest(const std::string& engine, const CompareRequest& o) {
   req.engine = engine;
   req.model = o.model;
   req.gpu = o.gpu;
+  req.gpu_capacity_mib = o.gpu_capacity_mib;
   std::string tp = std::to_string(o.tp);
   std::string len = std::to_string(o.context_length);
   bool ctx = o.context_length > 0;
@@ -41,7 +42,7 @@ CompareResult CompareEngines(const CompareRequest& o) {
   }
   // Unknown model or GPU: one error for the whole comparison, not three.
   const ModelSpec model = LoadModel(o.model);
-  FindGpu(o.gpu);
+  FindGpu(o.gpu, o.gpu_capacity_mib);
   CompareResult result;
   result.request = o;
   result.context_length = o.context_length > 0 ? o.context_length : model.max_position_embeddings;

@@ -12,6 +12,7 @@
 #include "explain/log_file.h"
 #include "explain/log_replan.h"
 #include "explain/log_vllm_replan.h"
+#include "explain/logged_gpu.h"
 #include "explain/logged_pools.h"
 #include "explain/memory_setting.h"
 #include "explain/sglang_fraction.h"
@@ -276,10 +277,15 @@ ExplainResult ExplainLog(const ExplainRequest& request) {
   LoadedLog log = LoadLog(request.log_path);
   RunRecord run = PickLaunch(log, request.log_path, request.launch);
   if (!request.gpu.empty()) {
-    const GpuSpec& g = FindGpu(request.gpu);
-    if (run.gpu_name.empty()) {
-      run.gpu_name = g.name;
-      run.gpu_capacity_mib = g.capacity_mib;
+    const GpuSpec g = GpuWithCapacity(request.gpu, request.gpu_capacity_mib);
+    // --gpu names the GPU of a log that names none, or one the catalog cannot
+    // tell (not in it, or a name nvidia-smi cut that several GPUs start with).
+    if (run.gpu_name.empty() || FindLoggedGpu(run.gpu_name, run.gpu_capacity_mib) == nullptr) {
+      // A GPU file is found again by its path (its name is in no catalog).
+      run.gpu_name = g.file.empty() ? g.name : g.file;
+      if (run.gpu_capacity_mib <= 0 || request.gpu_capacity_mib) {
+        run.gpu_capacity_mib = g.capacity_mib;
+      }
     }
     ApplyDefaultRuleProvenance(&run, g.capacity_mib);
   } else if (run.gpu_capacity_mib <= 0) {

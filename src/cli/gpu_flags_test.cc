@@ -1,0 +1,67 @@
+// Runs the kvplan binary: --gpu FILE.json and --gpu-capacity-mib in every verb
+// that takes a GPU (the GPU files are synthetic, written by the test).
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "testing/cli_test_util.h"
+
+namespace kvplan::cli {
+namespace {
+
+// A card the catalog lacks, described for memory plans only: no bandwidth, no FLOPs.
+std::string MemoryOnlyGpuFile() {
+  const std::string path = ::testing::TempDir() + "kvplan-memory-only-gpu.json";
+  std::ofstream(path) << R"({"name": "Lab GPU 48GB", "capacity_mib": 49152, "link": "pcie",
+                             "pcie_gb_s": 32})";
+  return path;
+}
+
+TEST(GpuFlags, AMemoryOnlyGpuFilePlansAndTheStepTimeVerbsNameWhatItLacks) {
+  const std::string gpu = MemoryOnlyGpuFile();
+  const testing::ShellRun plan = testing::RunKvplanShell("plan --model Qwen/Qwen3-8B --gpu " + gpu);
+  EXPECT_EQ(plan.status, 0) << plan.out;
+  EXPECT_NE(plan.out.find("Lab GPU 48GB"), std::string::npos) << plan.out;
+  const testing::ShellRun compare =
+      testing::RunKvplanShell("compare --model Qwen/Qwen3-8B --gpu " + gpu);
+  EXPECT_EQ(compare.status, 0) << compare.out;
+  for (const std::string verb : {"perf", "tune", "simulate"}) {
+    const testing::ShellRun r =
+        testing::RunKvplanShell(verb + " --model Qwen/Qwen3-8B --gpu " + gpu +
+                                (verb == "simulate" ? " --concurrency 4 --num-requests 4" : ""));
+    EXPECT_EQ(r.status, 2) << verb << ": " << r.out;
+    EXPECT_NE(r.out.find(gpu + ": kvplan " + verb +
+                         " needs 'hbm_tb_s' (memory bandwidth in TB/s) "
+                         "and 'bf16_tflops' (dense BF16 TFLOP/s) for step times"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
+  }
+  std::remove(gpu.c_str());
+}
+
+TEST(GpuFlags, EveryGpuVerbTakesTheCapacityThatPicksAnAmbiguousPart) {
+  // 'a100' is the 40 GB or the 80 GB part; nvidia-smi's 40960 MiB says which.
+  const std::string common = " --model Qwen/Qwen3-8B --gpu a100";
+  for (const std::string verb : {"plan", "perf", "compare"}) {
+    const testing::ShellRun refused = testing::RunKvplanShell(verb + common);
+    EXPECT_EQ(refused.status, 2) << verb << ": " << refused.out;
+    EXPECT_NE(refused.out.find("GPU 'a100' is ambiguous: use one of a100-40gb, a100-80gb"),
+              std::string::npos)
+        << refused.out;
+    const testing::ShellRun picked =
+        testing::RunKvplanShell(verb + common + " --gpu-capacity-mib 40960");
+    EXPECT_EQ(picked.status, 0) << verb << ": " << picked.out;
+  }
+  const testing::ShellRun typo =
+      testing::RunKvplanShell("tune --model Qwen/Qwen3-8B --gpu rtx-4090 --gpu-capacity-mib 24");
+  EXPECT_EQ(typo.status, 2) << typo.out;
+  EXPECT_NE(typo.out.find("--gpu-capacity-mib 24 is too small to be a GPU's capacity in MiB"),
+            std::string::npos)
+      << typo.out;
+}
+
+}  // namespace
+}  // namespace kvplan::cli
