@@ -42,6 +42,30 @@ TEST(GpuFlags, AMemoryOnlyGpuFilePlansAndTheStepTimeVerbsNameWhatItLacks) {
   std::remove(gpu.c_str());
 }
 
+TEST(GpuFlags, ExplainTakesAGpuFileForALogThatNamesNoGpu) {
+  // The synthetic decode log names no GPU: a file with rates predicts its decode; a memory-only
+  // file re-plans it and says which figures the prediction lacks.
+  const std::string log =
+      std::string(KVPLAN_SOURCE_DIR) + "/tests/data/synthetic/sglang/decode_llama8b_no_spec.log";
+  const std::string rated = std::string(KVPLAN_SOURCE_DIR) + "/docs/examples/my-gpu.json";
+  const testing::ShellRun with_rates =
+      testing::RunKvplanShell("explain " + log + " --gpu " + rated);
+  EXPECT_EQ(with_rates.status, 0) << with_rates.out;
+  EXPECT_NE(with_rates.out.find("GPU NVIDIA RTX 6000 Ada Generation from --gpu " + rated),
+            std::string::npos)
+      << with_rates.out;
+  EXPECT_NE(with_rates.out.find("kvplan predicts  "), std::string::npos) << with_rates.out;
+  const std::string memory_only = MemoryOnlyGpuFile();
+  const testing::ShellRun without =
+      testing::RunKvplanShell("explain " + log + " --gpu " + memory_only);
+  EXPECT_EQ(without.status, 0) << without.out;
+  EXPECT_NE(without.out.find("kvplan predicts nothing: " + memory_only +
+                             ": the decode prediction needs 'hbm_tb_s'"),
+            std::string::npos)
+      << without.out;
+  std::remove(memory_only.c_str());
+}
+
 TEST(GpuFlags, EveryGpuVerbTakesTheCapacityThatPicksAnAmbiguousPart) {
   // 'a100' is the 40 GB or the 80 GB part; nvidia-smi's 40960 MiB says which.
   const std::string common = " --model Qwen/Qwen3-8B --gpu a100";

@@ -77,9 +77,13 @@ std::string MissingPerfFiguresHint(const std::string& gpu_name) {
 GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
                   const std::string& total_source, std::string* note) {
   if (const GpuSpec* g = FindLoggedGpu(run.gpu_name, run.gpu_capacity_mib)) {
-    *note = "GPU " + g->name + " from kvplan's catalog";
-    if (g->name != run.gpu_name) {
-      *note += fmt::format(" (the log's '{}' at {} MiB)", run.gpu_name, run.gpu_capacity_mib);
+    if (!g->file.empty()) {
+      *note = fmt::format("GPU {} from --gpu {}", g->name, g->file);
+    } else {
+      *note = "GPU " + g->name + " from kvplan's catalog";
+      if (g->name != run.gpu_name) {
+        *note += fmt::format(" (the log's '{}' at {} MiB)", run.gpu_name, run.gpu_capacity_mib);
+      }
     }
     return *g;
   }
