@@ -33,6 +33,7 @@ TEST(GpuCatalog, HasTheGpusTheProjectNeeds) {
                          "a100-40gb-pcie",
                          "rtx-6000-ada",
                          "rtx-4090-d",
+                         "rx-7900-xtx",
                          "mi300x",
                          "mi325x",
                          "mi355x",
