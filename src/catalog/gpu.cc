@@ -408,7 +408,10 @@ const GpuSpec& FindGpu(const std::string& name, std::optional<int64_t> capacity_
   for (const auto& [ambiguous, ids] : AmbiguousGpuNames()) {
     if (ambiguous == key) return PickByCapacity(name, ids, capacity_mib);
   }
-  throw InputError(fmt::format("unknown GPU '{}'; known: {}", name, KnownIds()));
+  throw InputError(fmt::format(
+      "unknown GPU '{}' (a card outside the catalog is a GPU file: --gpu FILE.json, see "
+      "docs/examples/my-gpu.json); known: {}",
+      name, KnownIds()));
 }
 
 GpuSpec GpuWithCapacity(const std::string& name, std::optional<int64_t> capacity_mib) {

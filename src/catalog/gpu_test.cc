@@ -114,6 +114,7 @@ TEST(GpuCatalog, UnknownGpuErrorListsKnownIds) {
     std::string msg = e.what();
     EXPECT_NE(msg.find("unknown GPU 'tpu-v5'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("known: h100-sxm, h100-pcie"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--gpu FILE.json, see docs/examples/my-gpu.json"), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line";
   }
   EXPECT_THROW(FindGpu(""), InputError);
