@@ -34,6 +34,7 @@ TEST(GpuCatalog, HasTheGpusTheProjectNeeds) {
                          "rtx-6000-ada",
                          "rtx-4090-d",
                          "rx-7900-xtx",
+                         "jetson-agx-thor",
                          "mi300x",
                          "mi325x",
                          "mi355x",
@@ -124,8 +125,8 @@ TEST(GpuCatalog, UnknownGpuErrorListsKnownIds) {
 // below what nvidia-smi prints as memory.total. ROCm reports the same figure twice.
 TEST(GpuCatalog, RuntimeTotalIsBelowNvidiaSmiCapacity) {
   for (const GpuSpec& gpu : GpuCatalog()) {
-    // ROCm, and the unified memory of GB10 (nvidia-smi prints [N/A]), give one figure.
-    if (gpu.vendor == "amd" || gpu.id == "dgx-spark") {
+    // ROCm, and the unified memory of GB10 and Thor (nvidia-smi prints [N/A]), give one figure.
+    if (gpu.vendor == "amd" || gpu.id == "dgx-spark" || gpu.id == "jetson-agx-thor") {
       EXPECT_LE(gpu.total_bytes, gpu.capacity_mib * kMiB) << gpu.id;
     } else {
       EXPECT_LT(gpu.total_bytes, gpu.capacity_mib * kMiB) << gpu.id;
