@@ -2,6 +2,7 @@
 // that takes a GPU (the GPU files are synthetic, written by the test).
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -64,6 +65,25 @@ TEST(GpuFlags, ExplainTakesAGpuFileForALogThatNamesNoGpu) {
             std::string::npos)
       << without.out;
   std::remove(memory_only.c_str());
+}
+
+TEST(GpuFlags, ExplainKeepsTheLoggedNameOfAGpuItPlansOnTheOneGivenByGpu) {
+  // Synthetic: the real pr13023 log (tests/data/real/sglang) with its nvidia-smi GPU renamed to
+  // one outside the catalog; --gpu l40s names the card, the header still shows what was printed.
+  std::ifstream in(std::string(KVPLAN_SOURCE_DIR) +
+                   "/tests/data/real/sglang/pr13023_l40s_smi_and_server_args.log");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = text.find("NVIDIA L40S ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "NVIDIA L40X ");
+  const std::string log = ::testing::TempDir() + "kvplan-l40x.log";
+  std::ofstream(log) << text;
+  const testing::ShellRun r = testing::RunKvplanShell("explain " + log + " --gpu l40s");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("GPU      1x NVIDIA L40X, 46068 MiB (nvidia-smi in the log)"),
+            std::string::npos)
+      << r.out;
+  std::remove(log.c_str());
 }
 
 TEST(GpuFlags, EveryGpuVerbTakesTheCapacityThatPicksAnAmbiguousPart) {

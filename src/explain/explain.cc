@@ -276,6 +276,7 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
 ExplainResult ExplainLog(const ExplainRequest& request) {
   LoadedLog log = LoadLog(request.log_path);
   RunRecord run = PickLaunch(log, request.log_path, request.launch);
+  const RunRecord as_logged = run;
   if (!request.gpu.empty()) {
     const GpuSpec g = GpuWithCapacity(request.gpu, request.gpu_capacity_mib);
     // --gpu names the GPU of a log that names none, or one the catalog cannot
@@ -295,7 +296,14 @@ ExplainResult ExplainLog(const ExplainRequest& request) {
   }
   ExplainOptions options;
   for (const std::string& s : request.sets) options.sets.push_back(ParseSet(s));
-  return ExplainRun(run, request.log_path, static_cast<int>(log.runs.size()), options);
+  ExplainResult result =
+      ExplainRun(run, request.log_path, static_cast<int>(log.runs.size()), options);
+  // The header shows the GPU the log printed; the re-plan's input line names the one --gpu gave.
+  if (!as_logged.gpu_name.empty()) {
+    result.run.gpu_name = as_logged.gpu_name;
+    result.run.gpu_capacity_mib = as_logged.gpu_capacity_mib;
+  }
+  return result;
 }
 
 }  // namespace kvplan
