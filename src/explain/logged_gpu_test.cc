@@ -1,13 +1,13 @@
 #include "explain/logged_gpu.h"
 
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "testing/test_data.h"
+#include "testing/tsv.h"
 
 namespace kvplan {
 namespace {
@@ -44,15 +44,10 @@ std::vector<PrintedGpu> PrintedGpus() {
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
-    std::istringstream f(line);
-    PrintedGpu row;
-    std::string mib;
-    std::getline(f, row.name, '\t');
-    std::getline(f, mib, '\t');
-    std::getline(f, row.expect, '\t');
-    std::getline(f, row.source, '\t');
-    row.capacity_mib = std::stoll(mib);
-    rows.push_back(row);
+    const std::vector<std::string> f = testing::SplitFields(line, '\t');
+    EXPECT_EQ(f.size(), 4u) << line;
+    if (f.size() != 4) continue;
+    rows.push_back({f[0], std::stoll(f[1]), f[2], f[3]});
   }
   return rows;
 }
