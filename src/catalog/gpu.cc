@@ -12,6 +12,7 @@
 
 #include "base/embedded_data.h"
 #include "base/units.h"
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -132,7 +133,11 @@ GpuSpec ParseNamedEntry(const Json& entry, const std::string& where, std::string
   gpu.name = StringField(entry, where, "name");
   gpu.vendor = StringField(entry, where, "vendor");
   if (gpu.vendor != "nvidia" && gpu.vendor != "amd")
-    BadEntry(where, "vendor must be nvidia or amd");
+    // The engines' rules kvplan reproduces are their CUDA and ROCm builds'; the XPU, HPU
+    // (Gaudi), NPU (Ascend) and MUSA platforms budget memory by other code.
+    BadEntry(where, fmt::format("vendor '{}' is not nvidia or amd (kvplan models the engines' "
+                                "CUDA and ROCm builds only)",
+                                EscapeForError(gpu.vendor)));
   gpu.total_bytes = PositiveIntField(entry, where, "total_mib") * kMiB;
   gpu.capacity_mib = PositiveIntField(entry, where, "capacity_mib");
   gpu.observed_total_mib = ObservedTotals(entry, where);

@@ -55,6 +55,9 @@ TEST(UserGpu, SaysInOneLineWhichFieldIsMissing) {
   EXPECT_EQ(GpuFileErrorOf(std::string(kMyGpu).replace(1, 0, "\"hbm\": 1, ")),
             "my-gpu.json: unknown field 'hbm'");
   EXPECT_EQ(GpuFileErrorOf("[1]").find("my-gpu.json: not a JSON object"), 0u);
+  EXPECT_EQ(GpuFileErrorOf(std::string(kMyGpu).replace(1, 0, "\"vendor\": \"intel\", ")),
+            "my-gpu.json: vendor 'intel' is not nvidia or amd (kvplan models the engines' CUDA and "
+            "ROCm builds only)");
   for (const std::string& e : {GpuFileErrorOf(no_link_bw), GpuFileErrorOf(typo)}) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   }
