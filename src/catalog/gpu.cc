@@ -279,6 +279,11 @@ const GpuSpec* FindCatalogGpu(const std::string& key) {
   for (const GpuSpec& gpu : GpuCatalog()) {
     if (NormalizeGpuName(gpu.name) == key) return &gpu;
   }
+  // The driver's "NVIDIA " before an alias ("NVIDIA A10G", "NVIDIA L40S").
+  constexpr std::string_view kVendor = "nvidia-";
+  if (key.size() > kVendor.size() && key.compare(0, kVendor.size(), kVendor) == 0) {
+    return FindCatalogGpu(key.substr(kVendor.size()));
+  }
   return nullptr;
 }
 

@@ -83,6 +83,8 @@ TEST(GpuCatalog, NamesAreCaseInsensitiveWithUnderscoresAndSpaces) {
   EXPECT_EQ(FindGpu("NVIDIA GeForce RTX 4090 D").id, "rtx-4090-d");
   EXPECT_EQ(FindGpu("NVIDIA RTX 6000 Ada Generation").id, "rtx-6000-ada");
   EXPECT_EQ(FindGpu("NVIDIA A100-SXM4-80GB").id, "a100-80gb");
+  EXPECT_EQ(FindGpu("NVIDIA A10G").id, "a10");  // the vendor before an alias
+  EXPECT_THROW(FindGpu("nvidia-"), InputError);
 }
 
 // The Server, Workstation and Max-Q editions share the name "RTX PRO 6000" and all report

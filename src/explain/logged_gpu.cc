@@ -46,13 +46,10 @@ const GpuSpec* FindLoggedGpu(const std::string& name, int64_t capacity_mib) {
     std::vector<const GpuSpec*> c = CutNameCandidates(name, capacity_mib);
     return c.size() == 1 ? c[0] : nullptr;
   }
-  std::string without_vendor = name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : "";
-  for (const std::string& n : {name, without_vendor}) {
-    if (n.empty()) continue;
-    try {
-      return &FindGpu(n);
-    } catch (const std::exception&) {  // not this spelling: try the next
-    }
+  if (name.empty()) return nullptr;
+  try {
+    return &FindGpu(name);           // ids, aliases and driver names, with or without "NVIDIA "
+  } catch (const std::exception&) {  // not in the catalog, or an ambiguous name
   }
   return nullptr;
 }
