@@ -19,7 +19,7 @@ build: deps $(BUILD)/$(if $(GENERATOR),build.ninja,Makefile)
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/kvplan plan --engine sglang@0.5.6 --gpu rtx-pro-6000 --pre-load-free-gib 93.999 --post-load-free-gib 21.697 -- \
+	./$(BUILD)/kvplan plan --engine sglang@0.5.6 --gpu rtx-pro-6000-server --pre-load-free-gib 93.999 --post-load-free-gib 21.697 -- \
 	  python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 \
 	  --mem-fraction-static 0.55 --cuda-graph-max-bs 128
 

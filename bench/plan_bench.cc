@@ -20,7 +20,7 @@ namespace {
 
 struct Inputs {
   ModelSpec model = LoadModel("deepseek-ai/DeepSeek-V3");
-  GpuSpec gpu = FindGpu("rtx-pro-6000");
+  GpuSpec gpu = FindGpu("rtx-pro-6000-server");
   SglangArgs args;
   SglangMeasured measured;
   Inputs() {
@@ -65,10 +65,11 @@ BENCHMARK(BM_PlanSglangFailingWithFixes);
 
 // One whole `kvplan plan --json` process (the story, failing, with fixes).
 void BM_PlanProcess(benchmark::State& state) {
-  BenchmarkKvplanProcess(state, {"plan", "--json", "--gpu", "rtx-pro-6000", "--pre-load-free-gib",
-                                 "93.999", "--post-load-free-gib", "21.697", "--", "python", "-m",
-                                 "sglang.launch_server", "--model-path", "deepseek-ai/DeepSeek-V3",
-                                 "--tp", "8", "--mem-fraction-static", "0.55"});
+  BenchmarkKvplanProcess(
+      state,
+      {"plan", "--json", "--gpu", "rtx-pro-6000-server", "--pre-load-free-gib", "93.999",
+       "--post-load-free-gib", "21.697", "--", "python", "-m", "sglang.launch_server",
+       "--model-path", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--mem-fraction-static", "0.55"});
 }
 BENCHMARK(BM_PlanProcess)
     ->UseManualTime()

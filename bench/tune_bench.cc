@@ -55,7 +55,7 @@ void BM_StepTime(benchmark::State& state) {
   const ModelGeometry g = MakeGeometry(ReferenceModel("deepseek-v3"));
   const ModelGeometry d = MakeGeometry(ReferenceModel("eagle3-deepseek"));
   PerfRequest pr;
-  pr.gpu = FindGpu("rtx-pro-6000");
+  pr.gpu = FindGpu("rtx-pro-6000-server");
   pr.topology = Topology::kPcieDualSocket;
   pr.par.tp = 8;
   const StepContext tc = MakeStepContext(g, pr);

@@ -39,7 +39,7 @@ GPUS = {
     "A100-SXM4-80GB": "a100-80gb",
     "L40S-48GB-PCIe": "l40s",
     "GeForce-RTX-4090-24GB": "rtx-4090",
-    "RTX-PRO-6000-Blackwell-Server-96GB": "rtx-pro-6000",
+    "RTX-PRO-6000-Blackwell-Server-96GB": "rtx-pro-6000-server",
 }
 # A base checkpoint the catalog holds as its instruct twin (same architecture
 # and sizes; the validation test makes the same substitution).

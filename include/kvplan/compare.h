@@ -13,10 +13,11 @@
 namespace kvplan {
 
 struct CompareRequest {
-  std::string model;           // catalog id, config.json or model directory
-  std::string gpu;             // GPU id or alias
-  int tp = 1;                  // tensor parallel size, 1..64
-  int64_t context_length = 0;  // 0: the model's own
+  std::string model;                        // catalog id, config.json or model directory
+  std::string gpu;                          // GPU id or alias
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib: nvidia-smi memory.total
+  int tp = 1;                               // tensor parallel size, 1..64
+  int64_t context_length = 0;               // 0: the model's own
   // --engine NAME@VERSION, repeatable: the release of each engine named; the others plan
   // the newest release kvplan models (and the output says so).
   std::vector<std::string> engines;

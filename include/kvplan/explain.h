@@ -9,6 +9,8 @@
 // (explain/explain_types.h, which needs only logs/run_record.h).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +20,10 @@ namespace kvplan {
 
 struct ExplainRequest {
   std::string log_path;
-  int launch = 0;                 // 1-based; 0: the last launch in the log
-  std::string gpu;                // the GPU the run used when the log has no nvidia-smi table
-  std::vector<std::string> sets;  // "FLAG=VALUE", in order
+  int launch = 0;   // 1-based; 0: the last launch in the log
+  std::string gpu;  // the GPU the run used when the log has no nvidia-smi table
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib: nvidia-smi memory.total
+  std::vector<std::string> sets;            // "FLAG=VALUE", in order
 };
 
 // Throws InputError when the log cannot be read, the launch or GPU does not

@@ -20,6 +20,7 @@ inline constexpr int64_t kDefaultContextTokens = 4096;
 // Names as the user typed them; PredictPerf resolves and checks them.
 struct PerfQuery {
   std::string model, gpu;
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib: nvidia-smi memory.total
   // NAME[@VERSION] as for `kvplan plan` (SplitEngineSpec): sglang (the newest
   // modelled release by default) or vllm (its speculative schedule).
   std::string engine = "sglang";

@@ -18,8 +18,9 @@ namespace kvplan {
 // Names as the user typed them; SearchLaunchSettings resolves and checks them.
 struct TuneQuery {
   std::string model, gpu;
-  std::optional<int> gpus;  // GPUs in the node (unset: 8, declared in the output)
-  std::string topology;     // "" = the GPU's usual one
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib: nvidia-smi memory.total
+  std::optional<int> gpus;                  // GPUs in the node (unset: 8, declared in the output)
+  std::string topology;                     // "" = the GPU's usual one
   std::optional<int64_t>
       context;  // tokens per request (prompt + output) in the KV cache (kDefaultContextTokens)
   int64_t prompt = 0;       // prompt length for TTFT (0: context / 2)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -11,6 +12,7 @@
 
 #include "base/embedded_data.h"
 #include "base/units.h"
+#include "base/untrusted_text.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -71,12 +73,14 @@ LinkKind ParseLink(const std::string& where, const std::string& link) {
   BadEntry(where, fmt::format("link '{}' is not nvlink, pcie or infinity-fabric", link));
 }
 
-void ParseRates(const Json& entry, const std::string& where, GpuSpec& gpu) {
+// A catalog entry states every rate; a user's file may leave the bandwidth and
+// BF16 FLOPs out (0), which only the step-time verbs need.
+void ParseRates(const Json& entry, const std::string& where, bool rates_required, GpuSpec& gpu) {
   gpu.hbm_bandwidth = NumberField(entry, where, "hbm_tb_s") * kTera;
   gpu.bf16_flops = NumberField(entry, where, "bf16_tflops") * kTera;
   gpu.fp8_flops = NumberField(entry, where, "fp8_tflops") * kTera;
   gpu.fp4_flops = NumberField(entry, where, "fp4_tflops") * kTera;
-  if (gpu.hbm_bandwidth <= 0 || gpu.bf16_flops <= 0) {
+  if (rates_required && (gpu.hbm_bandwidth <= 0 || gpu.bf16_flops <= 0)) {
     BadEntry(where, "hbm_tb_s and bf16_tflops must be > 0");
   }
 }
@@ -116,7 +120,8 @@ std::vector<int64_t> ObservedTotals(const Json& entry, const std::string& where)
 }
 
 // An entry whose id is already known; `where` names it in errors.
-GpuSpec ParseNamedEntry(const Json& entry, const std::string& where, std::string id) {
+GpuSpec ParseNamedEntry(const Json& entry, const std::string& where, std::string id,
+                        bool rates_required = true) {
   GpuSpec gpu;
   gpu.id = std::move(id);
   const Json& aliases = Field(entry, where, "aliases");
@@ -128,11 +133,15 @@ GpuSpec ParseNamedEntry(const Json& entry, const std::string& where, std::string
   gpu.name = StringField(entry, where, "name");
   gpu.vendor = StringField(entry, where, "vendor");
   if (gpu.vendor != "nvidia" && gpu.vendor != "amd")
-    BadEntry(where, "vendor must be nvidia or amd");
+    // The engines' rules kvplan reproduces are their CUDA and ROCm builds'; the XPU, HPU
+    // (Gaudi), NPU (Ascend) and MUSA platforms budget memory by other code.
+    BadEntry(where, fmt::format("vendor '{}' is not nvidia or amd (kvplan models the engines' "
+                                "CUDA and ROCm builds only)",
+                                EscapeForError(gpu.vendor)));
   gpu.total_bytes = PositiveIntField(entry, where, "total_mib") * kMiB;
   gpu.capacity_mib = PositiveIntField(entry, where, "capacity_mib");
   gpu.observed_total_mib = ObservedTotals(entry, where);
-  ParseRates(entry, where, gpu);
+  ParseRates(entry, where, rates_required, gpu);
   ParseLinks(entry, where, gpu);
   gpu.source = StringField(entry, where, "source");
   return gpu;
@@ -149,8 +158,9 @@ GpuSpec ParseEntry(const Json& entry, size_t index) {
 void CheckNamesUnique(const std::vector<GpuSpec>& gpus) {
   std::set<std::string> seen;
   for (const GpuSpec& gpu : gpus) {
-    std::vector<std::string> names = gpu.aliases;
-    names.push_back(gpu.id);
+    std::set<std::string> names(gpu.aliases.begin(), gpu.aliases.end());
+    names.insert(gpu.id);
+    names.insert(NormalizeGpuName(gpu.name));  // FindGpu reads the driver's name too
     for (const std::string& n : names) {
       if (!seen.insert(n).second) {
         BadEntry(fmt::format("gpus.json: '{}'", gpu.id), fmt::format("name '{}' is used twice", n));
@@ -174,9 +184,13 @@ std::string FormatGbps(double bytes_per_s) { return fmt::format("{:g} GB/s", byt
 constexpr std::pair<const char*, const char*> kUserRequired[] = {  // kvplan: data table
     {"name", "the GPU's name"},
     {"capacity_mib", "nvidia-smi memory.total in MiB"},
-    {"hbm_tb_s", "memory bandwidth in TB/s"},
-    {"bf16_tflops", "dense BF16 TFLOP/s"},
     {"link", "the interconnect: nvlink, pcie or infinity-fabric"}};
+
+// What step times need and a memory plan does not: a user's file may leave
+// them out, and the verbs that time steps name the missing one.
+constexpr std::pair<const char*, const char*> kUserStepTimeFigures[] = {  // kvplan: data table
+    {"hbm_tb_s", "memory bandwidth in TB/s"},
+    {"bf16_tflops", "dense BF16 TFLOP/s"}};
 
 // What a user's GPU file may leave out, and the value it then gets.
 const std::pair<const char*, Json> kUserDefaults[] = {  // kvplan: data table
@@ -196,6 +210,12 @@ Json WithUserDefaults(Json doc, const std::string& origin) {
                                  link_bw, link.empty() ? "link" : link));
   }
   if (link == "nvlink" && !doc.contains("nvlink_generation")) doc["nvlink_generation"] = 4;
+  std::string not_stated;
+  for (const auto& [key, what] : kUserStepTimeFigures) {
+    if (doc.contains(key)) continue;
+    doc[key] = 0;
+    not_stated += fmt::format(", {}", key);
+  }
   std::string assumed;
   for (const auto& [key, value] : kUserDefaults) {
     if (doc.contains(key)) continue;
@@ -210,7 +230,8 @@ Json WithUserDefaults(Json doc, const std::string& origin) {
   if (doc.contains("source") && doc["source"].is_string()) {
     source += ": " + doc["source"].get<std::string>();
   }
-  doc["source"] = source + (assumed.empty() ? "" : "; assumed: " + assumed.substr(2));
+  doc["source"] = source + (assumed.empty() ? "" : "; assumed: " + assumed.substr(2)) +
+                  (not_stated.empty() ? "" : "; not stated: " + not_stated.substr(2));
   return doc;
 }
 
@@ -246,6 +267,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> ParseAmbiguousName
   return out;
 }
 
+// By id or alias; else by the name the driver prints ("NVIDIA H20-3e", as
+// copied from nvidia-smi or torch.cuda.get_device_name into --gpu).
 const GpuSpec* FindCatalogGpu(const std::string& key) {
   for (const GpuSpec& gpu : GpuCatalog()) {
     if (gpu.id == key ||
@@ -253,7 +276,31 @@ const GpuSpec* FindCatalogGpu(const std::string& key) {
       return &gpu;
     }
   }
+  for (const GpuSpec& gpu : GpuCatalog()) {
+    if (NormalizeGpuName(gpu.name) == key) return &gpu;
+  }
+  // The driver's "NVIDIA " before an alias ("NVIDIA A10G", "NVIDIA L40S").
+  constexpr std::string_view kVendor = "nvidia-";
+  if (key.size() > kVendor.size() && key.compare(0, kVendor.size(), kVendor) == 0) {
+    return FindCatalogGpu(key.substr(kVendor.size()));
+  }
   return nullptr;
+}
+
+// A memory.total no GPU reports is a typo (GiB or bytes for MiB), not a card.
+void CheckCapacityMib(std::optional<int64_t> capacity_mib) {
+  constexpr int64_t kLeast = 1024;              // 1 GiB
+  constexpr int64_t kMost = int64_t{16} << 20;  // 16 TiB
+  if (!capacity_mib) return;
+  if (*capacity_mib < kLeast) {
+    throw InputError(fmt::format("--gpu-capacity-mib {} is too small to be a GPU's capacity in MiB",
+                                 *capacity_mib));
+  }
+  if (*capacity_mib > kMost) {
+    throw InputError(
+        fmt::format("--gpu-capacity-mib {} is larger than any GPU's capacity in MiB (at most {})",
+                    *capacity_mib, kMost));
+  }
 }
 
 // The candidate whose nvidia-smi capacity is nearest the user's; without one
@@ -263,21 +310,38 @@ const GpuSpec& PickByCapacity(const std::string& name, const std::vector<std::st
   if (!capacity_mib) {
     std::string list;
     for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
-    throw InputError(fmt::format(
-        "GPU '{}' is ambiguous: use one of {} (or give --gpu-capacity-mib)", name, list));
+    throw InputError(fmt::format("GPU '{}' is ambiguous: use one of {}{}", name, list,
+                                 CapacityTellsApart(ids) ? " (or give --gpu-capacity-mib)" : ""));
   }
   const GpuSpec* best = nullptr;
+  std::string tied;  // candidates as near as the best: the capacity does not tell them apart
   for (const std::string& id : ids) {
     const GpuSpec* g = FindCatalogGpu(id);
-    if (!best || std::llabs(g->capacity_mib - *capacity_mib) <
-                     std::llabs(best->capacity_mib - *capacity_mib)) {
+    const int64_t d = std::llabs(g->capacity_mib - *capacity_mib);
+    const int64_t best_d = best ? std::llabs(best->capacity_mib - *capacity_mib) : 0;
+    if (!best || d < best_d) {
       best = g;
+      tied = g->id;
+    } else if (d == best_d) {
+      tied += ", " + g->id;
     }
+  }
+  if (tied != best->id) {
+    throw InputError(fmt::format("GPU '{}' is ambiguous: {} all report {} MiB; use one of them",
+                                 name, tied, best->capacity_mib));
   }
   return *best;
 }
 
 }  // namespace
+
+bool CapacityTellsApart(const std::vector<std::string>& ids) {
+  std::set<int64_t> capacities;
+  for (const std::string& id : ids) {
+    if (const GpuSpec* g = FindCatalogGpu(id)) capacities.insert(g->capacity_mib);
+  }
+  return capacities.size() == ids.size();
+}
 
 std::vector<GpuSpec> ParseGpuCatalog(std::string_view json_text) {
   Json doc = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
@@ -318,6 +382,7 @@ GpuSpec ParseUserGpu(std::string_view json_text, const std::string& origin) {
     bool is_field =
         key == "id" || key == "total_mib" || key == "source" || key == "observed_total_mib";
     for (const auto& [required, what] : kUserRequired) is_field = is_field || key == required;
+    for (const auto& [figure, what] : kUserStepTimeFigures) is_field = is_field || key == figure;
     for (const auto& [optional, value] : kUserDefaults) is_field = is_field || key == optional;
     if (!is_field) BadEntry(origin, fmt::format("unknown field '{}'", key));
   }
@@ -325,7 +390,9 @@ GpuSpec ParseUserGpu(std::string_view json_text, const std::string& origin) {
   std::string id = doc.contains("id") && doc["id"].is_string()
                        ? doc["id"].get<std::string>()
                        : NormalizeGpuName(StringField(doc, origin, "name"));
-  return ParseNamedEntry(doc, origin, CatalogName(origin, id));
+  GpuSpec gpu = ParseNamedEntry(doc, origin, CatalogName(origin, id), /*rates_required=*/false);
+  gpu.file = origin;
+  return gpu;
 }
 
 std::string NormalizeGpuName(std::string_view name) {
@@ -344,13 +411,36 @@ std::string NormalizeGpuName(std::string_view name) {
 }
 
 const GpuSpec& FindGpu(const std::string& name, std::optional<int64_t> capacity_mib) {
+  CheckCapacityMib(capacity_mib);
   if (IsGpuFile(name)) return UserGpuFromFile(name);
   const std::string key = NormalizeGpuName(name);
   if (const GpuSpec* gpu = FindCatalogGpu(key)) return *gpu;
   for (const auto& [ambiguous, ids] : AmbiguousGpuNames()) {
     if (ambiguous == key) return PickByCapacity(name, ids, capacity_mib);
   }
-  throw InputError(fmt::format("unknown GPU '{}'; known: {}", name, KnownIds()));
+  throw InputError(fmt::format(
+      "unknown GPU '{}' (a card outside the catalog is a GPU file: --gpu FILE.json, see "
+      "docs/examples/my-gpu.json); known: {}",
+      name, KnownIds()));
+}
+
+GpuSpec GpuWithCapacity(const std::string& name, std::optional<int64_t> capacity_mib) {
+  GpuSpec gpu = FindGpu(name, capacity_mib);
+  if (capacity_mib) gpu.capacity_mib = *capacity_mib;
+  return gpu;
+}
+
+void RequireStepTimeFigures(const GpuSpec& gpu, const std::string& verb) {
+  const double stated[] = {gpu.hbm_bandwidth, gpu.bf16_flops};
+  std::string missing;
+  for (size_t i = 0; i < std::size(kUserStepTimeFigures); ++i) {
+    if (stated[i] > 0) continue;
+    const auto& [key, what] = kUserStepTimeFigures[i];
+    missing += fmt::format("{}'{}' ({})", missing.empty() ? "" : " and ", key, what);
+  }
+  if (missing.empty()) return;
+  throw InputError(fmt::format("{}: {} needs {} for step times; the file does not state it",
+                               gpu.file.empty() ? gpu.id : gpu.file, verb, missing));
 }
 
 std::string GpuLabel(const std::string& name, std::optional<int64_t> capacity_mib) {

@@ -43,6 +43,7 @@ struct GpuSpec {
   double pcie_bandwidth = 0;  // bytes/s per GPU, one direction (x16)
   bool p2p = true;            // peer-to-peer access between GPUs of the node
   std::string source;         // where the figures come from
+  std::string file;           // the --gpu FILE.json it was read from; "" for the catalog's
 };
 
 // All GPUs of the catalog, in catalog order.
@@ -57,9 +58,25 @@ const std::vector<GpuSpec>& GpuCatalog();
 // is given.
 const GpuSpec& FindGpu(const std::string& name, std::optional<int64_t> capacity_mib = std::nullopt);
 
+// The GPU a verb plans or times on: FindGpu(name, capacity_mib), with the
+// nvidia-smi capacity replaced by `capacity_mib` when one is given (a driver
+// that reports another memory.total, or the smallest card of a mixed host).
+// Throws InputError for a capacity no GPU has (under 1 GiB or over 16 TiB).
+GpuSpec GpuWithCapacity(const std::string& name, std::optional<int64_t> capacity_mib);
+
+// Throws InputError naming the figures a user's GPU file leaves out when
+// `verb` computes step times from them (memory bandwidth, dense BF16 FLOPs);
+// catalog GPUs always state both.
+void RequireStepTimeFigures(const GpuSpec& gpu, const std::string& verb);
+
 // The names that stand for several GPUs (gpus.json "ambiguous"), each with its
 // candidates' ids, in catalog order.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& AmbiguousGpuNames();
+
+// Whether the candidates of an ambiguous name each report another nvidia-smi
+// capacity, so that --gpu-capacity-mib can pick one (the RTX PRO 6000
+// editions all report 97887 MiB: it cannot).
+bool CapacityTellsApart(const std::vector<std::string>& ids);
 
 // The GPU a --gpu value stands for, for output headers: the value as typed for
 // a catalog id or alias, the resolved id for an ambiguous name, and
@@ -70,8 +87,10 @@ std::string GpuLabel(const std::string& name, std::optional<int64_t> capacity_mi
 bool IsGpuFile(std::string_view name);
 
 // A user's GPU description (--gpu FILE.json): an object with the catalog's
-// fields. Required: name, capacity_mib, hbm_tb_s, bf16_tflops, link and its
-// bandwidth (nvlink_gb_s or pcie_gb_s); the rest default (see the .cc).
+// fields. Required: name, capacity_mib, link and its bandwidth (nvlink_gb_s or
+// pcie_gb_s); hbm_tb_s and bf16_tflops may be left out (0) by a user who only
+// plans memory (RequireStepTimeFigures refuses them for step times); the rest
+// default (see the .cc).
 // `origin` names the file in errors. Throws InputError naming the one missing
 // or ill-typed field.
 GpuSpec ParseUserGpu(std::string_view json_text, const std::string& origin);

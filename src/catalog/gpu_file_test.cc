@@ -42,10 +42,6 @@ TEST(UserGpu, RequiredFieldsAndDefaults) {
 }
 
 TEST(UserGpu, SaysInOneLineWhichFieldIsMissing) {
-  std::string no_bw = kMyGpu;
-  no_bw.replace(no_bw.find("\"hbm_tb_s\": 0.96, "), 18, "");
-  EXPECT_EQ(GpuFileErrorOf(no_bw),
-            "my-gpu.json: missing field 'hbm_tb_s' (memory bandwidth in TB/s)");
   std::string no_link_bw = kMyGpu;
   no_link_bw.replace(no_link_bw.find(", \"pcie_gb_s\": 32"), 17, "");
   EXPECT_EQ(GpuFileErrorOf(no_link_bw),
@@ -55,13 +51,43 @@ TEST(UserGpu, SaysInOneLineWhichFieldIsMissing) {
             "my-gpu.json: missing field 'capacity_mib' (nvidia-smi memory.total in MiB)");
   std::string typo = kMyGpu;
   typo.replace(typo.find("bf16_tflops"), 11, "bf16_tflop");
-  EXPECT_EQ(GpuFileErrorOf(typo), "my-gpu.json: missing field 'bf16_tflops' (dense BF16 TFLOP/s)");
+  EXPECT_EQ(GpuFileErrorOf(typo), "my-gpu.json: unknown field 'bf16_tflop'");
   EXPECT_EQ(GpuFileErrorOf(std::string(kMyGpu).replace(1, 0, "\"hbm\": 1, ")),
             "my-gpu.json: unknown field 'hbm'");
   EXPECT_EQ(GpuFileErrorOf("[1]").find("my-gpu.json: not a JSON object"), 0u);
-  for (const std::string& e : {GpuFileErrorOf(no_bw), GpuFileErrorOf(typo)}) {
+  EXPECT_EQ(GpuFileErrorOf(std::string(kMyGpu).replace(1, 0, "\"vendor\": \"intel\", ")),
+            "my-gpu.json: vendor 'intel' is not nvidia or amd (kvplan models the engines' CUDA and "
+            "ROCm builds only)");
+  for (const std::string& e : {GpuFileErrorOf(no_link_bw), GpuFileErrorOf(typo)}) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   }
+}
+
+TEST(UserGpu, AFileWithoutRatesPlansMemoryAndStepTimesNameWhatIsMissing) {
+  // Memory plans need the capacity only; the bandwidth and FLOPs are step-time figures.
+  std::string memory_only = kMyGpu;
+  memory_only.replace(memory_only.find("\"hbm_tb_s\": 0.96, \"bf16_tflops\": 180, "), 38, "");
+  const GpuSpec g = ParseUserGpu(memory_only, "my-gpu.json");
+  EXPECT_EQ(g.capacity_mib, 49152);
+  EXPECT_EQ(g.file, "my-gpu.json");
+  EXPECT_NE(g.source.find("not stated: hbm_tb_s, bf16_tflops"), std::string::npos) << g.source;
+  try {
+    RequireStepTimeFigures(g, "kvplan perf");
+    ADD_FAILURE() << "a file without rates was accepted for step times";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "my-gpu.json: kvplan perf needs 'hbm_tb_s' (memory bandwidth in TB/s) and "
+                 "'bf16_tflops' (dense BF16 TFLOP/s) for step times; the file does not state it");
+  }
+  EXPECT_NO_THROW(RequireStepTimeFigures(ParseUserGpu(kMyGpu, "my-gpu.json"), "kvplan perf"));
+  EXPECT_NO_THROW(RequireStepTimeFigures(FindGpu("h100-nvl"), "kvplan perf"));
+}
+
+TEST(UserGpu, CapacityGivenOnTheCommandLineReplacesTheFilesOrTheCatalogs) {
+  EXPECT_EQ(GpuWithCapacity("rtx-4090", int64_t{24217}).capacity_mib, 24217);
+  EXPECT_EQ(GpuWithCapacity("rtx-4090", std::nullopt).capacity_mib, 24564);
+  EXPECT_THROW(GpuWithCapacity("rtx-4090", int64_t{24}), InputError);       // GiB, not MiB
+  EXPECT_THROW(GpuWithCapacity("rtx-4090", int64_t{1} << 40), InputError);  // bytes
 }
 
 TEST(UserGpu, FindGpuReadsAFileOnce) {

@@ -1,6 +1,7 @@
 #include "catalog/gpu.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -25,7 +26,15 @@ TEST(GpuCatalog, HasTheGpusTheProjectNeeds) {
                          "a10",
                          "rtx-4090",
                          "rtx-5090",
-                         "rtx-pro-6000",
+                         "rtx-pro-6000-server",
+                         "h20-3e",
+                         "h100-nvl",
+                         "h200-nvl",
+                         "a100-40gb-pcie",
+                         "rtx-6000-ada",
+                         "rtx-4090-d",
+                         "rx-7900-xtx",
+                         "jetson-agx-thor",
                          "mi300x",
                          "mi325x",
                          "mi355x",
@@ -65,10 +74,39 @@ TEST(GpuCatalog, EveryIdAndAliasResolvesToItsGpu) {
 TEST(GpuCatalog, NamesAreCaseInsensitiveWithUnderscoresAndSpaces) {
   EXPECT_EQ(FindGpu("H100").id, "h100-sxm");
   EXPECT_EQ(FindGpu("H100_SXM").id, "h100-sxm");
-  EXPECT_EQ(FindGpu("RTX PRO 6000").id, "rtx-pro-6000");
-  EXPECT_EQ(FindGpu(" rtx_6000_pro ").id, "rtx-pro-6000");
+  EXPECT_EQ(FindGpu("RTX PRO 6000 Server").id, "rtx-pro-6000-server");
+  EXPECT_EQ(FindGpu(" rtx_pro_6000_ws ").id, "rtx-pro-6000-ws");
   EXPECT_EQ(FindGpu("H200-SXM").id, "h200");
   EXPECT_EQ(FindGpu("A100-80GB-PCIE").id, "a100-80gb-pcie");
+  // The driver's name as users copy it from nvidia-smi or torch.cuda.get_device_name().
+  EXPECT_EQ(FindGpu("NVIDIA H20-3e").id, "h20-3e");
+  EXPECT_EQ(FindGpu("NVIDIA GeForce RTX 4090 D").id, "rtx-4090-d");
+  EXPECT_EQ(FindGpu("NVIDIA RTX 6000 Ada Generation").id, "rtx-6000-ada");
+  EXPECT_EQ(FindGpu("NVIDIA A100-SXM4-80GB").id, "a100-80gb");
+  EXPECT_EQ(FindGpu("NVIDIA A10G").id, "a10");  // the vendor before an alias
+  EXPECT_THROW(FindGpu("nvidia-"), InputError);
+}
+
+// The Server, Workstation and Max-Q editions share the name "RTX PRO 6000" and all report
+// 97887 MiB (vllm#43412's nvidia-smi), but not their clocks: no capacity tells them apart,
+// so the bare name is refused with the three ids, even with --gpu-capacity-mib.
+TEST(GpuCatalog, TheRtxPro6000EditionsAreNeverPickedSilently) {
+  for (const char* name : {"rtx-pro-6000", "RTX PRO 6000", "rtx-6000-pro", "rtxpro6000"}) {
+    for (std::optional<int64_t> mib : {std::optional<int64_t>(), std::optional<int64_t>(97887)}) {
+      try {
+        FindGpu(name, mib);
+        ADD_FAILURE() << name << " resolved silently";
+      } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("rtx-pro-6000-server, rtx-pro-6000-ws, rtx-pro-6000-max-q"),
+                  std::string::npos)
+            << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      }
+    }
+  }
+  // An ambiguous name whose parts differ in capacity is still resolved by it.
+  EXPECT_EQ(FindGpu("a100", int64_t{40960}).id, "a100-40gb");
 }
 
 TEST(GpuCatalog, UnknownGpuErrorListsKnownIds) {
@@ -79,6 +117,7 @@ TEST(GpuCatalog, UnknownGpuErrorListsKnownIds) {
     std::string msg = e.what();
     EXPECT_NE(msg.find("unknown GPU 'tpu-v5'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("known: h100-sxm, h100-pcie"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--gpu FILE.json, see docs/examples/my-gpu.json"), std::string::npos) << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line";
   }
   EXPECT_THROW(FindGpu(""), InputError);
@@ -88,8 +127,8 @@ TEST(GpuCatalog, UnknownGpuErrorListsKnownIds) {
 // below what nvidia-smi prints as memory.total. ROCm reports the same figure twice.
 TEST(GpuCatalog, RuntimeTotalIsBelowNvidiaSmiCapacity) {
   for (const GpuSpec& gpu : GpuCatalog()) {
-    // ROCm, and the unified memory of GB10 (nvidia-smi prints [N/A]), give one figure.
-    if (gpu.vendor == "amd" || gpu.id == "dgx-spark") {
+    // ROCm, and the unified memory of GB10 and Thor (nvidia-smi prints [N/A]), give one figure.
+    if (gpu.vendor == "amd" || gpu.id == "dgx-spark" || gpu.id == "jetson-agx-thor") {
       EXPECT_LE(gpu.total_bytes, gpu.capacity_mib * kMiB) << gpu.id;
     } else {
       EXPECT_LT(gpu.total_bytes, gpu.capacity_mib * kMiB) << gpu.id;
@@ -187,7 +226,7 @@ TEST(GpuCatalog, Rtx3090TotalMatchesVllmLog) {
 // 93.999 GiB free per GPU before loading weights. That free figure must fit below the
 // catalog total, leaving a plausible CUDA context + NCCL footprint (well under 3 GiB).
 TEST(GpuCatalog, RtxPro6000MatchesTheMeasuredFreeMemory) {
-  const GpuSpec& gpu = FindGpu("rtx-pro-6000-blackwell");
+  const GpuSpec& gpu = FindGpu("rtx-pro-6000-blackwell-server-edition");
   EXPECT_EQ(gpu.capacity_mib, 97887);
   const double total_gib = ToGiB(gpu.total_bytes);
   EXPECT_NEAR(total_gib, 94.97, 0.005);  // 97250 MiB / 1024
@@ -207,7 +246,7 @@ TEST(NormalizeGpuName, LowersAndHyphenates) {
 TEST(DescribeInterconnect, NamesTheLink) {
   EXPECT_EQ(DescribeInterconnect(FindGpu("h100")), "NVLink4 450 GB/s");
   EXPECT_EQ(DescribeInterconnect(FindGpu("rtx-4090")), "PCIe4 32 GB/s no-P2P");
-  EXPECT_EQ(DescribeInterconnect(FindGpu("rtx-pro-6000")), "PCIe5 64 GB/s");
+  EXPECT_EQ(DescribeInterconnect(FindGpu("rtx-pro-6000-server")), "PCIe5 64 GB/s");
 }
 
 constexpr const char* kGoodEntry =
@@ -250,7 +289,7 @@ TEST(ParseGpuCatalog, RejectsBadDocuments) {
 TEST(GpuCatalog, KnowsTheStreamingMultiprocessors) {
   EXPECT_EQ(FindGpu("h100").sm_count, 132);
   EXPECT_EQ(FindGpu("h200").sm_count, 132);
-  EXPECT_EQ(FindGpu("rtx-pro-6000").sm_count, 188);
+  EXPECT_EQ(FindGpu("rtx-pro-6000-server").sm_count, 188);
   for (const GpuSpec& g : GpuCatalog()) EXPECT_GT(g.sm_count, 0) << g.id;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/gpu_flags.h"
 #include "cli/verbs.h"
 #include "kvplan/compare.h"
 #include "kvplan/render.h"
@@ -31,7 +32,8 @@ void RegisterCompareVerb(Command& app) {
       "weights, KV bytes per token, KV tokens and concurrency, and why they differ.");
   cmd->add_option("--model", o->request.model, "Model: catalog id, config.json or model dir")
       ->required();
-  cmd->add_option("--gpu", o->request.gpu, "GPU id or alias (kvplan gpus)")->required();
+  AddGpuOption(cmd, &o->request.gpu, /*required=*/true);
+  AddGpuCapacityOption(cmd, &o->request.gpu_capacity_mib);
   cmd->add_option("--tp", o->request.tp, "Tensor parallel size (default 1)");
   cmd->add_option("--context-length", o->request.context_length,
                   "Context length for every engine (default: the model's)");

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "cli/gpu_flags.h"
 #include "cli/verbs.h"
 #include "kvplan/explain.h"
 
@@ -22,9 +23,11 @@ void RegisterExplainVerb(Command& app) {
                   "which launch of a log holding several (1-based; "
                   "default: the last)");
   cmd->add_flag("--json", *json, "print JSON");
-  cmd->add_option("--gpu", request->gpu,
-                  "the GPU the run used, when the log has no nvidia-smi table (for the "
-                  "default-rule provenance of mem_fraction_static and the decode prediction)");
+  AddGpuOption(cmd, &request->gpu, /*required=*/false,
+               "the GPU the run used (id, alias or FILE.json), when the log names none or one "
+               "kvplan cannot tell (for the re-plan, the default-rule provenance of "
+               "mem_fraction_static and the decode prediction)");
+  AddGpuCapacityOption(cmd, &request->gpu_capacity_mib);
   cmd->callback([request, json] {
     ExplainResult result = ExplainLog(*request);
     fmt::print("{}", *json ? RenderExplainJson(result) : RenderExplainText(result));

@@ -85,12 +85,22 @@ TEST(GpuOption, AGpuFileMissingAFieldIsOneLineAndExitTwo) {
   const std::string path = ::testing::TempDir() + "kvplan-no-bw-gpu.json";
   std::ofstream(path) << R"({"name": "X", "capacity_mib": 1000, "bf16_tflops": 1, "link": "pcie",
                              "pcie_gb_s": 32})";
+  // A memory plan does not need the bandwidth; step times do, and say which field is missing.
   const testing::CliResult r =
-      testing::RunKvplan({"plan", "--model", "Qwen/Qwen3-8B", "--gpu", path});
+      testing::RunKvplan({"perf", "--model", "Qwen/Qwen3-8B", "--gpu", path});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("missing field 'hbm_tb_s' (memory bandwidth in TB/s)"), std::string::npos)
+  EXPECT_NE(r.err.find("kvplan perf needs 'hbm_tb_s' (memory bandwidth in TB/s) for step times"),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  std::ofstream(path) << R"({"name": "X", "link": "pcie", "pcie_gb_s": 32})";
+  const testing::CliResult plan =
+      testing::RunKvplan({"plan", "--model", "Qwen/Qwen3-8B", "--gpu", path});
+  EXPECT_EQ(plan.exit_code, 2);
+  EXPECT_NE(plan.err.find("missing field 'capacity_mib' (nvidia-smi memory.total in MiB)"),
+            std::string::npos)
+      << plan.err;
+  EXPECT_EQ(plan.err.find('\n'), plan.err.size() - 1) << plan.err;
   std::remove(path.c_str());
 }
 

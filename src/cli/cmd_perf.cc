@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/efficiency_flags.h"
+#include "cli/gpu_flags.h"
 #include "cli/verbs.h"
 #include "kvplan/error.h"
 #include "kvplan/perf.h"
@@ -36,7 +37,8 @@ void RegisterPerfVerb(Command& app) {
       "perf", "Decode tokens/s, TPOT and TTFT of a launch, with communication and speculation");
   auto o = std::make_shared<PerfOptions>();
   cmd->add_option("--model", o->query.model, "Model id, config.json or model directory");
-  cmd->add_option("--gpu", o->query.gpu, "GPU id from `kvplan gpus`");
+  AddGpuOption(cmd, &o->query.gpu, /*required=*/false);
+  AddGpuCapacityOption(cmd, &o->query.gpu_capacity_mib);
   cmd->add_option("--engine", o->query.engine,
                   "Engine and release: sglang[@VERSION] (default: sglang, newest modelled "
                   "release) or vllm[@VERSION] (vLLM's speculative schedule)");

@@ -60,7 +60,7 @@ TEST(PerfVerb, CsvAndSpeculation) {
 
 TEST(PerfVerb, TextTableOnPcie) {
   const CmdRun r = testing::RunKvplanShell(
-      "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000 --tp 8 "
+      "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000-server --tp 8 "
       "--topology pcie-dual-socket --batch-sizes 1 --prompt-lengths 1024");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("DECODE"), std::string::npos);
@@ -73,7 +73,7 @@ TEST(PerfVerb, TextTableOnPcie) {
 // split-KV backend and spec v2 make it pay.
 TEST(PerfVerb, StoryEagle3SaysWhyAndWhatToChange) {
   const std::string base =
-      "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000 --tp 8 "
+      "perf --model deepseek-ai/DeepSeek-V3 --gpu rtx-pro-6000-server --tp 8 "
       "--topology pcie-dual-socket --context 8192 --batch-sizes 1 --prompt-lengths 128 "
       "--speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1 "
       "--speculative-num-draft-tokens 4 --accept-length 2.28";

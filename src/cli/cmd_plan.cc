@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "cli/cli_state.h"
+#include "cli/gpu_flags.h"
 #include "cli/launch_command.h"
 #include "cli/verbs.h"
 #include "kvplan/error.h"
@@ -20,7 +21,7 @@ struct PlanOptions {
   std::string model;
   std::string gpu;
   std::string engine = "sglang";
-  int64_t gpu_capacity_mib = 0;
+  std::optional<int64_t> gpu_capacity_mib;
   double pre_load_free_gib = 0;
   double post_load_free_gib = 0;
   std::vector<std::string> measured;
@@ -73,13 +74,7 @@ void RunPlan(const PlanOptions& o, Command* cmd) {
   for (const std::string& word : EnvWords(o.env, req.engine)) req.args.push_back(word);
   if (!o.model.empty()) req.model = o.model;
   req.gpu = o.gpu;
-  if (o.gpu_capacity_mib != 0) {
-    if (o.gpu_capacity_mib < 1024) {
-      throw InputError(fmt::format(
-          "--gpu-capacity-mib {} is too small to be a GPU's capacity in MiB", o.gpu_capacity_mib));
-    }
-    req.gpu_capacity_mib = o.gpu_capacity_mib;
-  }
+  req.gpu_capacity_mib = o.gpu_capacity_mib;  // its bounds are the catalog's (FindGpu)
   if (cmd->count("--pre-load-free-gib") > 0)
     req.measured_gib["pre_load_free"] = o.pre_load_free_gib;
   if (cmd->count("--post-load-free-gib") > 0)
@@ -105,13 +100,11 @@ void RegisterPlanVerb(Command& app) {
       "  kvplan plan --gpu h100 -- python -m sglang.launch_server --model-path M --tp 8");
   cmd->add_option("--model", o->model,
                   "Model: catalog id (kvplan models), config.json, model dir or HF cache dir");
-  cmd->add_option("--gpu", o->gpu, "GPU id or alias (kvplan gpus)")->required();
+  AddGpuOption(cmd, &o->gpu, /*required=*/true);
   cmd->add_option("--engine", o->engine,
                   "Engine and release: sglang[@VERSION], vllm[@VERSION], trtllm[@VERSION] "
                   "(default: sglang, newest modelled release)");
-  cmd->add_option(
-      "--gpu-capacity-mib", o->gpu_capacity_mib,
-      "nvidia-smi memory.total in MiB, if not the catalog's (mixed-GPU hosts: the smallest)");
+  AddGpuCapacityOption(cmd, &o->gpu_capacity_mib);
   cmd->add_option("--pre-load-free-gib", o->pre_load_free_gib,
                   "Free GiB the engine measured before loading weights (from a log)");
   cmd->add_option("--post-load-free-gib", o->post_load_free_gib,

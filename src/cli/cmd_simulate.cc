@@ -13,6 +13,7 @@
 #include "cli/cli_state.h"
 #include "cli/efficiency_flags.h"
 #include "cli/launch_command.h"
+#include "cli/gpu_flags.h"
 #include "cli/verbs.h"
 #include "cli/workload_flags.h"
 #include "kvplan/error.h"
@@ -24,6 +25,7 @@ namespace {
 struct SimulateOptions {
   SimulateQuery query;
   std::string model, gpu, engine = "sglang", csv;
+  std::optional<int64_t> gpu_capacity_mib;
   int tp = 1;
   bool json = false;
 };
@@ -46,6 +48,7 @@ PlanRequest LaunchOf(const SimulateOptions& o, Command* cmd) {
   req.version = version;
   if (!o.model.empty()) req.model = o.model;
   req.gpu = o.gpu;
+  req.gpu_capacity_mib = o.gpu_capacity_mib;
   if (cmd->count("--tp") > 0) {
     req.args = {engine == "vllm" ? "--tensor-parallel-size" : "--tp-size", std::to_string(o.tp)};
   }
@@ -85,7 +88,8 @@ void RegisterSimulateVerb(Command& app) {
       "  kvplan simulate --model M --gpu h100 --engine vllm --concurrency 16 --max-num-seqs 64");
   auto o = std::make_shared<SimulateOptions>();
   cmd->add_option("--model", o->model, "Model id, config.json or model directory");
-  cmd->add_option("--gpu", o->gpu, "GPU id from `kvplan gpus`");
+  AddGpuOption(cmd, &o->gpu, /*required=*/false);
+  AddGpuCapacityOption(cmd, &o->gpu_capacity_mib);
   cmd->add_option("--engine", o->engine,
                   "Engine and release: sglang[@VERSION] (default) or vllm[@VERSION]");
   cmd->add_option("--tp,--tp-size", o->tp, "Tensor parallel size");

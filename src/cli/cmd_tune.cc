@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "cli/efficiency_flags.h"
+#include "cli/gpu_flags.h"
 #include "cli/verbs.h"
 #include "cli/workload_flags.h"
 #include "kvplan/error.h"
@@ -78,7 +79,8 @@ void RegisterTuneVerb(Command& app) {
       "tune", "Search SGLang launch settings: ranked list and throughput/latency Pareto front");
   auto o = std::make_shared<TuneOptions>();
   cmd->add_option("--model", o->query.model, "Model id, config.json or model directory");
-  cmd->add_option("--gpu", o->query.gpu, "GPU id from `kvplan gpus`");
+  AddGpuOption(cmd, &o->query.gpu, /*required=*/false);
+  AddGpuCapacityOption(cmd, &o->query.gpu_capacity_mib);
   cmd->add_option("--gpus", o->query.gpus, "GPUs in the node (default 8, said in the output)");
   cmd->add_option("--topology", o->query.topology,
                   "nvswitch, nvlink-pairs, pcie-switch, pcie-dual-socket or pcie-no-p2p");

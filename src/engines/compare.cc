@@ -17,6 +17,7 @@ PlanRequest EngineRequest(const std::string& engine, const CompareRequest& o) {
   req.engine = engine;
   req.model = o.model;
   req.gpu = o.gpu;
+  req.gpu_capacity_mib = o.gpu_capacity_mib;
   std::string tp = std::to_string(o.tp);
   std::string len = std::to_string(o.context_length);
   bool ctx = o.context_length > 0;
@@ -68,7 +69,7 @@ CompareResult CompareEngines(const CompareRequest& o) {
   const std::map<std::string, std::string> releases = ReleasesByEngine(o.engines);
   // Unknown model or GPU: one error for the whole comparison, not three.
   const ModelSpec model = LoadModel(o.model);
-  FindGpu(o.gpu);
+  FindGpu(o.gpu, o.gpu_capacity_mib);
   CompareResult result;
   result.request = o;
   result.context_length = o.context_length > 0 ? o.context_length : model.max_position_embeddings;

@@ -13,6 +13,7 @@
 #include "explain/log_sglang_args.h"
 #include "explain/log_vllm_replan.h"
 #include "explain/logged_gpu.h"
+#include "kvplan/error.h"
 #include "perf/perf_report.h"
 #include "perf/topology.h"
 
@@ -200,12 +201,18 @@ PerfRequest RequestOf(const RunRecord& r, const LoggedDraft& draft,
   } catch (const std::exception&) {
     throw CannotPredict{"model '" + r.model + "' is not in kvplan's catalog"};
   }
-  const GpuSpec* gpu = FindLoggedGpu(r.gpu_name);
+  const GpuSpec* gpu = FindLoggedGpu(r.gpu_name, r.gpu_capacity_mib);
   if (gpu == nullptr) {
-    throw CannotPredict{r.gpu_name.empty()
-                            ? std::string("the log names no GPU (no nvidia-smi table); give it "
-                                          "with --gpu")
-                            : "GPU '" + r.gpu_name + "' is not in kvplan's catalog"};
+    const std::string ambiguity = LoggedGpuAmbiguity(r.gpu_name, r.gpu_capacity_mib);
+    throw CannotPredict{r.gpu_name.empty()   ? std::string("the log names no GPU (no nvidia-smi "
+                                                             "table); give it with --gpu")
+                        : !ambiguity.empty() ? ambiguity
+                                             : MissingPerfFiguresHint(r.gpu_name)};
+  }
+  try {
+    RequireStepTimeFigures(*gpu, "the decode prediction");
+  } catch (const InputError& e) {
+    throw CannotPredict{e.what()};
   }
   req.gpu = *gpu;
   LaunchShape s = r.engine == "sglang" ? SglangShape(r, req.model.architecture)

@@ -12,6 +12,7 @@
 #include "explain/log_file.h"
 #include "explain/log_replan.h"
 #include "explain/log_vllm_replan.h"
+#include "explain/logged_gpu.h"
 #include "explain/logged_pools.h"
 #include "explain/memory_setting.h"
 #include "explain/sglang_fraction.h"
@@ -275,11 +276,17 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
 ExplainResult ExplainLog(const ExplainRequest& request) {
   LoadedLog log = LoadLog(request.log_path);
   RunRecord run = PickLaunch(log, request.log_path, request.launch);
+  const RunRecord as_logged = run;
   if (!request.gpu.empty()) {
-    const GpuSpec& g = FindGpu(request.gpu);
-    if (run.gpu_name.empty()) {
-      run.gpu_name = g.name;
-      run.gpu_capacity_mib = g.capacity_mib;
+    const GpuSpec g = GpuWithCapacity(request.gpu, request.gpu_capacity_mib);
+    // --gpu names the GPU of a log that names none, or one the catalog cannot
+    // tell (not in it, or a name nvidia-smi cut that several GPUs start with).
+    if (run.gpu_name.empty() || FindLoggedGpu(run.gpu_name, run.gpu_capacity_mib) == nullptr) {
+      // A GPU file is found again by its path (its name is in no catalog).
+      run.gpu_name = g.file.empty() ? g.name : g.file;
+      if (run.gpu_capacity_mib <= 0 || request.gpu_capacity_mib) {
+        run.gpu_capacity_mib = g.capacity_mib;
+      }
     }
     ApplyDefaultRuleProvenance(&run, g.capacity_mib);
   } else if (run.gpu_capacity_mib <= 0) {
@@ -289,7 +296,14 @@ ExplainResult ExplainLog(const ExplainRequest& request) {
   }
   ExplainOptions options;
   for (const std::string& s : request.sets) options.sets.push_back(ParseSet(s));
-  return ExplainRun(run, request.log_path, static_cast<int>(log.runs.size()), options);
+  ExplainResult result =
+      ExplainRun(run, request.log_path, static_cast<int>(log.runs.size()), options);
+  // The header shows the GPU the log printed; the re-plan's input line names the one --gpu gave.
+  if (!as_logged.gpu_name.empty()) {
+    result.run.gpu_name = as_logged.gpu_name;
+    result.run.gpu_capacity_mib = as_logged.gpu_capacity_mib;
+  }
+  return result;
 }
 
 }  // namespace kvplan

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -9,26 +10,78 @@
 
 namespace kvplan {
 
-const GpuSpec* FindLoggedGpu(const std::string& name) {
+namespace {
+
+// nvidia-smi's table cuts a name longer than its column and ends it with "..."
+// ("NVIDIA RTX PRO 6000 Blac..."); what is left is a prefix of the full name.
+constexpr std::string_view kCutMark = "...";
+
+bool IsCutName(const std::string& name) {
+  return name.size() > kCutMark.size() &&
+         name.compare(name.size() - kCutMark.size(), kCutMark.size(), kCutMark) == 0;
+}
+
+// The catalog GPUs a cut name may stand for; those of the table's capacity
+// when that separates them.
+std::vector<const GpuSpec*> CutNameCandidates(const std::string& name, int64_t capacity_mib) {
+  const std::string prefix = name.substr(0, name.size() - kCutMark.size());
+  std::vector<const GpuSpec*> all;
+  std::vector<const GpuSpec*> same_capacity;
+  for (const GpuSpec& g : GpuCatalog()) {
+    if (g.name.rfind(prefix, 0) != 0) continue;
+    all.push_back(&g);
+    if (g.capacity_mib == capacity_mib) same_capacity.push_back(&g);
+  }
+  return same_capacity.empty() ? all : same_capacity;
+}
+
+}  // namespace
+
+const GpuSpec* FindLoggedGpu(const std::string& name, int64_t capacity_mib) {
   // The catalog's marketing names are nvidia-smi's (and what --gpu stores in the run).
   for (const GpuSpec& g : GpuCatalog()) {
     if (!name.empty() && g.name == name) return &g;
   }
-  std::string without_vendor = name.rfind("NVIDIA ", 0) == 0 ? name.substr(7) : "";
-  for (const std::string& n : {name, without_vendor}) {
-    if (n.empty()) continue;
-    try {
-      return &FindGpu(n);
-    } catch (const std::exception&) {  // not this spelling: try the next
-    }
+  if (IsCutName(name)) {
+    std::vector<const GpuSpec*> c = CutNameCandidates(name, capacity_mib);
+    return c.size() == 1 ? c[0] : nullptr;
+  }
+  if (name.empty()) return nullptr;
+  try {
+    return &FindGpu(name);           // ids, aliases and driver names, with or without "NVIDIA "
+  } catch (const std::exception&) {  // not in the catalog, or an ambiguous name
   }
   return nullptr;
 }
 
+std::string LoggedGpuAmbiguity(const std::string& name, int64_t capacity_mib) {
+  if (!IsCutName(name)) return "";
+  std::vector<const GpuSpec*> c = CutNameCandidates(name, capacity_mib);
+  if (c.size() < 2) return "";
+  std::string ids;
+  for (const GpuSpec* g : c) ids += (ids.empty() ? "" : ", ") + g->id;
+  return fmt::format("nvidia-smi cut the name '{}': it is one of {}{}; --gpu ID picks one", name,
+                     ids, capacity_mib > 0 ? fmt::format(", all {} MiB", capacity_mib) : "");
+}
+
+std::string MissingPerfFiguresHint(const std::string& gpu_name) {
+  return fmt::format(
+      "GPU '{}' is not in kvplan's catalog: step times need its memory bandwidth and dense "
+      "BF16 FLOPs (--gpu FILE.json supplies them; see docs/examples/my-gpu.json)",
+      gpu_name);
+}
+
 GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
                   const std::string& total_source, std::string* note) {
-  if (const GpuSpec* g = FindLoggedGpu(run.gpu_name)) {
-    *note = "GPU " + g->name + " from kvplan's catalog";
+  if (const GpuSpec* g = FindLoggedGpu(run.gpu_name, run.gpu_capacity_mib)) {
+    if (!g->file.empty()) {
+      *note = fmt::format("GPU {} from --gpu {}", g->name, g->file);
+    } else {
+      *note = "GPU " + g->name + " from kvplan's catalog";
+      if (g->name != run.gpu_name) {
+        *note += fmt::format(" (the log's '{}' at {} MiB)", run.gpu_name, run.gpu_capacity_mib);
+      }
+    }
     return *g;
   }
   // Only the measured memory matters to the KV budget; the compute capability
@@ -42,10 +95,12 @@ GpuSpec LoggedGpu(const RunRecord& run, int64_t measured_total_bytes,
   std::string capacity = run.gpu_capacity_mib > 0
                              ? fmt::format("{} MiB (nvidia-smi)", run.gpu_capacity_mib)
                              : std::string("unknown");
+  const std::string ambiguity = LoggedGpuAmbiguity(run.gpu_name, run.gpu_capacity_mib);
   *note = fmt::format("{}: total taken as {}, capacity {}, compute capability assumed 9.0",
-                      run.gpu_name.empty()
-                          ? "GPU not named in the log (no nvidia-smi table; --gpu names it)"
-                          : "GPU " + run.gpu_name + " not in kvplan's catalog",
+                      run.gpu_name.empty() ? "GPU not named in the log (no nvidia-smi table; "
+                                             "--gpu names it)"
+                      : !ambiguity.empty() ? ambiguity
+                                           : "GPU " + run.gpu_name + " not in kvplan's catalog",
                       total_source, capacity);
   return g;
 }
@@ -56,7 +111,7 @@ std::vector<GpuCapacityGuess> GpuCapacityCandidates(const RunRecord& run, double
     std::string from = run.gpu_count > 0 ? "nvidia-smi in the log" : "--gpu";
     return {{run.gpu_capacity_mib, fmt::format("{} MiB ({})", run.gpu_capacity_mib, from)}};
   }
-  if (const GpuSpec* g = FindLoggedGpu(run.gpu_name)) {
+  if (const GpuSpec* g = FindLoggedGpu(run.gpu_name, run.gpu_capacity_mib)) {
     return {{g->capacity_mib,
              fmt::format("{} MiB ({} in kvplan's catalog)", g->capacity_mib, g->name)}};
   }

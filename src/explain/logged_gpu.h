@@ -12,8 +12,18 @@
 
 namespace kvplan {
 
-// nullptr when the name is empty or not in the catalog.
-const GpuSpec* FindLoggedGpu(const std::string& nvidia_smi_name);
+// nullptr when the name is empty, not in the catalog, or a name nvidia-smi cut
+// short ("NVIDIA RTX PRO 6000 Blac...") that several catalog GPUs start with
+// and `capacity_mib` (the table's memory.total, 0 when absent) does not single out.
+const GpuSpec* FindLoggedGpu(const std::string& nvidia_smi_name, int64_t capacity_mib = 0);
+
+// Why a name the log prints finds no one GPU, in one clause naming the
+// candidates and the flag that picks one; "" when it finds one or none.
+std::string LoggedGpuAmbiguity(const std::string& nvidia_smi_name, int64_t capacity_mib = 0);
+
+// What the performance model lacks for a GPU the catalog does not know, and
+// where it comes from: one line for any verb that cannot predict step times.
+std::string MissingPerfFiguresHint(const std::string& gpu_name);
 
 // The run's GPU from the catalog; else a stand-in whose total is
 // `measured_total_bytes` (what the log measured) and whose capacity is the

@@ -9,7 +9,7 @@ namespace {
 
 Fabric Nv(int n) { return MakeFabric(ReferenceGpu("h100-sxm"), Topology::kNvswitch, n); }
 Fabric Pcie(int n, Topology t = Topology::kPcieSwitch) {
-  return MakeFabric(ReferenceGpu("rtx-pro-6000"), t, n);
+  return MakeFabric(ReferenceGpu("rtx-pro-6000-server"), t, n);
 }
 
 // sglang custom_all_reduce.py @004e656 / vllm @00d618a conditions.

@@ -9,7 +9,9 @@ namespace kvplan {
 namespace {
 
 Fabric H100(int n) { return MakeFabric(ReferenceGpu("h100-sxm"), Topology::kNvswitch, n); }
-Fabric Pro6000(int n) { return MakeFabric(ReferenceGpu("rtx-pro-6000"), Topology::kPcieSwitch, n); }
+Fabric Pro6000(int n) {
+  return MakeFabric(ReferenceGpu("rtx-pro-6000-server"), Topology::kPcieSwitch, n);
+}
 
 // perf-model.md 1.2 "[inferred] Model-predicted latency term for one-node
 // allreduce": Ring LL NVLink n=2/4/8 = 7.8/10.2/15.0 us, PCIe 8.6/12.6/20.6;
@@ -105,12 +107,12 @@ namespace {
 
 TEST(Topology, DefaultsAndNames) {
   EXPECT_EQ(DefaultTopology(ReferenceGpu("h200")), Topology::kNvswitch);
-  EXPECT_EQ(DefaultTopology(ReferenceGpu("rtx-pro-6000")), Topology::kPcieSwitch);
+  EXPECT_EQ(DefaultTopology(ReferenceGpu("rtx-pro-6000-server")), Topology::kPcieSwitch);
   EXPECT_EQ(DefaultTopology(ReferenceGpu("rtx-4090")), Topology::kPcieNoP2p);
   for (const std::string& n : TopologyNames()) EXPECT_EQ(TopologyName(ParseTopology(n)), n);
   EXPECT_EQ(ParseTopology("PCIE_SWITCH"), Topology::kPcieSwitch);
   EXPECT_THROW(ParseTopology("ring"), InputError);
-  EXPECT_THROW(MakeFabric(ReferenceGpu("rtx-pro-6000"), Topology::kNvswitch, 8), InputError);
+  EXPECT_THROW(MakeFabric(ReferenceGpu("rtx-pro-6000-server"), Topology::kNvswitch, 8), InputError);
   EXPECT_EQ(ArchOf(ReferenceGpu("h100-pcie")), GpuArch::kHopper);
   EXPECT_EQ(ArchOf(ReferenceGpu("b200")), GpuArch::kBlackwell);
   EXPECT_EQ(ArchOf(ReferenceGpu("rtx-4090")), GpuArch::kAda);

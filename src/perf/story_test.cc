@@ -27,7 +27,7 @@ class StoryTest : public ::testing::Test {
   // SGLang picks the attention backend from the target (MLA): Triton on SM120, FA3 on Hopper.
   StepContext Pcie(const ModelGeometry* g,
                    AllreducePolicy p = AllreducePolicy::kEngineDefault) const {
-    StepContext c = Context(g, "rtx-pro-6000", Topology::kPcieDualSocket, 8, p);
+    StepContext c = Context(g, "rtx-pro-6000-server", Topology::kPcieDualSocket, 8, p);
     c.extend_attention = SglangExtendAttention(120, true, "");
     return c;
   }

@@ -14,7 +14,7 @@ std::string RenderCompareText(const CompareResult& c) {
   const CompareRequest& o = c.request;
   std::string out =
       fmt::format("kvplan compare: {} on {}x {} (TP {}), context {} tokens{}\n\n", o.model, o.tp,
-                  GpuLabel(o.gpu), o.tp, WithThousands(c.context_length),
+                  GpuLabel(o.gpu, o.gpu_capacity_mib), o.tp, WithThousands(c.context_length),
                   // A default is said as one (issue 11 item 4): no --context-length given.
                   o.context_length > 0 ? "" : " (the model's)");
   // The budget rules are prose: a table of their own, so the figures stay in 100 columns.

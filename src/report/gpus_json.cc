@@ -12,7 +12,8 @@ std::string RenderGpusJson(const std::vector<GpuSpec>& gpus) {
   nlohmann::json out = nlohmann::json::array();
   for (const GpuSpec& gpu : gpus) {
     nlohmann::json j = GpuToJson(gpu);
-    // Names shared with other GPUs: refused alone, resolved by --gpu-capacity-mib.
+    // Names shared with other GPUs: refused alone, resolved by --gpu-capacity-mib where the
+    // parts report different capacities.
     j["ambiguous_aliases"] = nlohmann::json::array();
     for (const auto& [name, ids] : AmbiguousGpuNames()) {
       for (const std::string& id : ids) {

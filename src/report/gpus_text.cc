@@ -20,14 +20,15 @@ std::string Tflops(double flops) { return flops > 0 ? fmt::format("{:.0f}", flop
 std::string AliasesText(const std::vector<GpuSpec>& gpus) {
   size_t id_w = 15;
   for (const GpuSpec& gpu : gpus) id_w = std::max(id_w, gpu.id.size());
+  for (const auto& [name, ids] : AmbiguousGpuNames()) id_w = std::max(id_w, name.size());
   std::string out = "\nALIASES\n";
   for (const GpuSpec& gpu : gpus) {
     if (gpu.aliases.empty()) continue;
     out += WrapText(fmt::format("{:<{}} {}", gpu.id, id_w, fmt::join(gpu.aliases, ", ")), id_w + 1);
   }
   for (const auto& [name, ids] : AmbiguousGpuNames()) {
-    out += WrapText(fmt::format("{:<{}} ambiguous: one of {} (or --gpu-capacity-mib)", name, id_w,
-                                fmt::join(ids, ", ")),
+    out += WrapText(fmt::format("{:<{}} ambiguous: one of {}{}", name, id_w, fmt::join(ids, ", "),
+                                CapacityTellsApart(ids) ? " (or --gpu-capacity-mib)" : ""),
                     id_w + 1);
   }
   return out;

@@ -155,7 +155,8 @@ ResolvedPerf BuildRequest(const PerfQuery& o) {
   CheckEngineFlags(o, out.engine);
   PerfRequest& r = out.request;
   r.model = LoadModel(o.model);
-  r.gpu = FindGpu(o.gpu);
+  r.gpu = GpuWithCapacity(o.gpu, o.gpu_capacity_mib);
+  RequireStepTimeFigures(r.gpu, "kvplan perf");
   r.par.tp = o.tp;
   r.par.pp = o.pp;
   r.par.dp = o.dp;

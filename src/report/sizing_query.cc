@@ -42,6 +42,7 @@ std::shared_ptr<const SizingOutcome> SizeDeployment(const SizingQuery& query) {
   req.tune = TuneRequestOf(t);
   req.model_arg = t.model;
   req.gpu_arg = t.gpu;
+  req.gpu_capacity_mib = t.gpu_capacity_mib;
   req.load = query.load;
   req.ttft_p90_ms = query.ttft_p90_ms;
   req.tpot_p90_ms = query.tpot_p90_ms;

@@ -85,7 +85,8 @@ TuneRequest TuneRequestOf(const TuneQuery& o) {
   }
   TuneRequest req;
   req.model = LoadModel(o.model);
-  req.gpu = FindGpu(o.gpu);
+  req.gpu = GpuWithCapacity(o.gpu, o.gpu_capacity_mib);
+  RequireStepTimeFigures(req.gpu, "kvplan tune");
   req.gpus = o.gpus.value_or(kDefaultGpus);
   if (req.gpus < 1) throw InputError("--gpus must be at least 1");
   req.topology = o.topology.empty() ? DefaultTopology(req.gpu) : ParseTopology(o.topology);

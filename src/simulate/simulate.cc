@@ -91,7 +91,8 @@ PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, con
                           const Efficiency& eff) {
   PerfRequest r;
   r.model = LoadModel(ctx.model);
-  r.gpu = FindGpu(launch.gpu, launch.gpu_capacity_mib);
+  r.gpu = GpuWithCapacity(launch.gpu, launch.gpu_capacity_mib);
+  RequireStepTimeFigures(r.gpu, "kvplan simulate");
   r.par.tp = std::max(1, ctx.gpus);
   r.topology = DefaultTopology(r.gpu);
   r.kv_bytes_per_elem = SglangKvElementBytes(SettingOr(plan, "--kv-cache-dtype", "auto"), r.model);

@@ -106,7 +106,7 @@ inline GpuSpec H100() { return FindGpu("h100-sxm"); }
 inline GpuSpec H200() { return FindGpu("h200"); }
 inline GpuSpec B200() { return FindGpu("b200"); }
 inline GpuSpec L40S() { return FindGpu("l40s"); }
-inline GpuSpec RtxPro6000() { return FindGpu("rtx-pro-6000"); }
+inline GpuSpec RtxPro6000() { return FindGpu("rtx-pro-6000-server"); }
 
 // A GPU the catalog lacks, with the total memory a public log reports.
 inline GpuSpec Gpu(const std::string& id, double total_gib) {

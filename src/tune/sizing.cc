@@ -50,6 +50,7 @@ SizingFigures SimulateLaunch(const SizingRequest& req, const TuneCandidate& c) {
   q.launch.version = req.tune.sglang_version;
   q.launch.model = req.model_arg;
   q.launch.gpu = req.gpu_arg;
+  q.launch.gpu_capacity_mib = req.gpu_capacity_mib;
   q.launch.args = EngineFlags(c);
   q.workload = ReplicaLoad(req.load, c.replicas);
   q.eff = req.tune.eff;

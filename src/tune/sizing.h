@@ -19,7 +19,8 @@ namespace kvplan {
 struct SizingRequest {
   TuneRequest tune;                // model, GPU, the largest GPU count tried (tune.gpus), release
   std::string model_arg, gpu_arg;  // the names as given, for the simulator's PlanRequest
-  WorkloadSpec load;               // a rate or a trace; its num_requests resolved
+  std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib, for the same
+  WorkloadSpec load;                        // a rate or a trace; its num_requests resolved
   std::optional<double> ttft_p90_ms, tpot_p90_ms;
 };
 

@@ -44,7 +44,7 @@ TEST(TuneMemory, ReplayEqualsPlannerOnTheGrid) {
   int replayed = 0;
   ExpectReplayMatchesPlanner("meta-llama/Llama-3.1-8B-Instruct", "h100-sxm", &replayed);
   ExpectReplayMatchesPlanner("deepseek-ai/DeepSeek-V3", "h200", &replayed);
-  ExpectReplayMatchesPlanner("Qwen/Qwen3-235B-A22B-FP8", "rtx-pro-6000", &replayed);
+  ExpectReplayMatchesPlanner("Qwen/Qwen3-235B-A22B-FP8", "rtx-pro-6000-server", &replayed);
   ExpectReplayMatchesPlanner("Qwen/Qwen3-30B-A3B", "l40s", &replayed);
   // Sliding-window models: replayed only where it matches.
   ExpectReplayMatchesPlanner("google/gemma-2-9b-it", "h100-sxm", &replayed);

@@ -47,9 +47,11 @@ TEST(TuneStory, LowerCudaGraphMaxBsRaisesKvCapacityAndThroughput) {
   o.explain = false;
   o.fixes = false;
   a.cuda_graph_max_bs = 512;
-  const PlanResult big = PlanSglang("0.5.6", m, FindGpu("rtx-pro-6000"), a, measured, nullptr, o);
+  const PlanResult big =
+      PlanSglang("0.5.6", m, FindGpu("rtx-pro-6000-server"), a, measured, nullptr, o);
   a.cuda_graph_max_bs = 128;
-  const PlanResult small = PlanSglang("0.5.6", m, FindGpu("rtx-pro-6000"), a, measured, nullptr, o);
+  const PlanResult small =
+      PlanSglang("0.5.6", m, FindGpu("rtx-pro-6000-server"), a, measured, nullptr, o);
   ASSERT_TRUE(big.ok) << big.error_message;
   ASSERT_TRUE(small.ok) << small.error_message;
   EXPECT_GT(small.max_total_num_tokens, big.max_total_num_tokens);
@@ -58,7 +60,7 @@ TEST(TuneStory, LowerCudaGraphMaxBsRaisesKvCapacityAndThroughput) {
   const ModelGeometry g = MakeGeometry(m);
   EXPECT_GT(CudaGraphMemoryBytes(g, par, 512), CudaGraphMemoryBytes(g, par, 128));
   // Requests of 2048 tokens that fit, and the decode throughput they reach.
-  StepContext c = perf_test::Context(&g, "rtx-pro-6000", Topology::kPcieDualSocket, 8);
+  StepContext c = perf_test::Context(&g, "rtx-pro-6000-server", Topology::kPcieDualSocket, 8);
   const auto tok_s = [&](int64_t tokens) {
     const double bs = std::floor(static_cast<double>(tokens) / 2048);
     return bs / ForwardTime(c, perf_test::Decode(bs, 1024)).total_us * 1e6;

@@ -34,8 +34,8 @@ TEST(SglangFromScratch, B200Qwen3_32B_pr22537) {
 TEST(SglangFromScratch, StoryPreLoadFreeEstimate) {
   SglangArgs a;
   a.tp = 8;
-  PlanResult r =
-      PlanSglang("0.5.6", LoadModel("deepseek-ai/DeepSeek-V3"), FindGpu("rtx-pro-6000"), a, {});
+  PlanResult r = PlanSglang("0.5.6", LoadModel("deepseek-ai/DeepSeek-V3"),
+                            FindGpu("rtx-pro-6000-server"), a, {});
   EXPECT_NEAR(ToGiB(r.pre_load_free_bytes), 93.999, 0.1);
 }
 
@@ -66,8 +66,8 @@ TEST(SglangFromScratch, ModelTooLargeFailsWhileLoading) {
 TEST(SglangFromScratch, Fp8BlocksMustDivide) {
   SglangArgs a;
   a.tp = 8;
-  PlanResult r =
-      PlanSglang("main", LoadModel("Qwen/Qwen3-235B-A22B-FP8"), FindGpu("rtx-pro-6000"), a, {});
+  PlanResult r = PlanSglang("main", LoadModel("Qwen/Qwen3-235B-A22B-FP8"),
+                            FindGpu("rtx-pro-6000-server"), a, {});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error_message,
             "The output_size of gate's and up's weight = 192 is not divisible by weight "

@@ -103,7 +103,7 @@ TEST(SglangStartupChecks, MeasuredLoadIsNotRefused) {
   m.pre_load_free_bytes = GiBToBytes(93.999);
   m.post_load_free_bytes = GiBToBytes(21.697);
   SglangArgs a = ParseSglangArgs({"--tp", "8"});
-  PlanResult r = PlanSglang("0.5.6", testing::DeepSeekV3(), FindGpu("rtx-pro-6000"), a, m);
+  PlanResult r = PlanSglang("0.5.6", testing::DeepSeekV3(), FindGpu("rtx-pro-6000-server"), a, m);
   EXPECT_EQ(r.error_message.find("while loading"), std::string::npos) << r.error_message;
 }
 
