@@ -5,6 +5,7 @@
 
 #include "base/text.h"
 #include "logs/common_lines.h"
+#include "logs/log_line.h"
 
 namespace kvplan {
 namespace {
@@ -33,7 +34,8 @@ bool EndsPrefix(unsigned char c) {
   return c == ' ' || c == '\t' || c == '|' || c == ':' || c == ']' || c == '>' || c >= 0x80;
 }
 
-// "INFO 08-18 10:02:03 [...]" (vLLM) and "INFO:     Started server" (uvicorn).
+// "INFO 08-18 10:02:03 [...]" (vLLM), "INFO ... [...]" (its time elided by the one who pasted
+// it) and "INFO:     Started server" (uvicorn).
 bool StartsWithLevel(std::string_view s) {
   static constexpr std::string_view kLevels[] = {"INFO", "WARNING", "ERROR", "DEBUG", "CRITICAL"};
   for (std::string_view level : kLevels) {
@@ -43,6 +45,7 @@ bool StartsWithLevel(std::string_view s) {
         rest[3] == '-') {
       return true;
     }
+    if (rest.substr(0, 1) == " " && rest.substr(1).starts_with(kElidedVllmTime)) return true;
     return rest.size() >= 2 && rest[0] == ':' && rest[1] == ' ';
   }
   return false;

@@ -223,6 +223,25 @@ std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view
   return out;
 }
 
+// vLLM prints the max_model_len a launch resolved in its config lines, its too-small error ("max
+// seq len (221000)") and its concurrency line ("Maximum concurrency for 100,000 tokens per
+// request": v1/core/kv_cache_utils.py and V0's executor_base.py format model_config.max_model_len
+// there): a log without args or a launch command still says it; diff and the re-plan read it.
+void MaxModelLenFromLog(RunRecord* run) {
+  if (run->engine != "vllm" || run->FindSetting("max_model_len") != nullptr) return;
+  std::optional<double> len = run->Figure("max_model_len");
+  std::string_view where =
+      "the log (its engine config, \"Using max model len\" or too-small error line)";
+  if (!len) {
+    len = run->Figure("max_concurrency_tokens");
+    where = "the concurrency line (\"Maximum concurrency for N tokens per request\")";
+  }
+  if (!len) return;
+  run->settings.push_back(
+      {"max_model_len", fmt::format("{:g}", *len), "unknown",
+       fmt::format("printed in {}; the log holds no launch command or args for it", where)});
+}
+
 void AssignProvenance(RunRecord* run) {
   AssignPrintedProvenance(run);
   FractionFromErrorMessage(run);
@@ -230,6 +249,7 @@ void AssignProvenance(RunRecord* run) {
   LayoutFromEngineConfig(run);
   LayoutFromNccl(run);
   LayoutFromRankTags(run);
+  MaxModelLenFromLog(run);
 }
 
 void AssignPrintedProvenance(RunRecord* run) {
