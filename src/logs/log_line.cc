@@ -37,6 +37,29 @@ bool TakeTrtllmPrefix(std::string_view s, LogLine* out) {
   return true;
 }
 
+// TensorRT-LLM's Python logger (tensorrt_llm/logger.py, 1.x): "[TRT-LLM] [I] msg", after
+// trtllm-serve's "[07/08/2025-19:47:15] " and with the rank once set: "[TRT-LLM] [RANK 1] [E] ".
+bool TakeTrtllmPythonPrefix(std::string_view s, LogLine* out) {
+  std::string_view time;
+  if (s.size() > 21 && s[0] == '[' && IsAsciiDigit(s[1]) && s[3] == '/' && s[20] == ']') {
+    time = s.substr(1, 19);  // "MM/DD/YYYY-HH:MM:SS"
+    s = s.substr(s[21] == ' ' ? 22 : 21);
+  }
+  static constexpr std::string_view kTag = "[TRT-LLM] ";
+  if (!StartsWith(s, kTag)) return false;
+  s = s.substr(kTag.size());
+  if (StartsWith(s, "[RANK ")) {
+    size_t close = s.find("] ");
+    if (close == std::string_view::npos) return false;
+    s = s.substr(close + 2);
+  }
+  if (s.size() < 4 || s[0] != '[' || s[2] != ']' || s[3] != ' ') return false;
+  out->time = time;
+  out->level = s.substr(1, 1);
+  out->message = s.substr(4);
+  return true;
+}
+
 // "(EngineCore_DP0 pid=6880) " / "(VllmWorker TP0 pid=12) " -> "EngineCore_DP0" / "VllmWorker TP0".
 std::string_view TakeProcessTag(std::string_view* s) {
   if (s->empty() || (*s)[0] != '(') return {};
@@ -117,7 +140,7 @@ LogLine SplitLogLine(std::string_view line) {
     tag = inner;
   }
   out.message = s;
-  if (!TakeVllmPrefix(s, &out) && !TakeTrtllmPrefix(s, &out)) {
+  if (!TakeVllmPrefix(s, &out) && !TakeTrtllmPrefix(s, &out) && !TakeTrtllmPythonPrefix(s, &out)) {
     if (!TakeSglangPrefix(s, &out)) TakeVllmSourceTag(s, &out);
   }
   if (!tag.empty()) out.rank = tag;

@@ -174,5 +174,27 @@ TEST(RealUserPastes, EarlyV1EngineCoreExceptionFailsTheLaunch) {
   EXPECT_DOUBLE_EQ(Fig(ci, "weights_gb"), 0.2389);
 }
 
+TEST(RealUserPastes, TrtllmExecutorOutOfMemoryWithItsComponentTable) {
+  RunRecord r = OnlyRun("trtllm/issue5872_v100rc_tp8_executor_insufficient_memory.log");
+  EXPECT_EQ(r.engine, "trtllm");
+  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.error, "Executor creation failed due to insufficient GPU memory.");
+  EXPECT_DOUBLE_EQ(Fig(r, "total_gpu_memory_gib"), 140.06);
+  EXPECT_DOUBLE_EQ(Fig(r, "free_before_failed_component_gib"), 108.86);
+  // The model row: 139.55 GiB free before the weights, 110.70 after.
+  EXPECT_DOUBLE_EQ(Fig(r, "free_before_model_gib") - Fig(r, "free_after_model_gib"),
+                   139.55 - 110.7);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("did not fit: KV cache"), std::string::npos) << r.notes.back();
+}
+
+TEST(RealUserPastes, TrtllmPoolBelowOneSequenceFailsTheLaunch_backend366) {
+  RunRecord r = OnlyRun("trtllm/tensorrtllm_backend366_bytes_tokens_blocks_per_sequence_error.log");
+  EXPECT_EQ(r.outcome, "failed");
+  // 29184 tokens < beam 1 x 128 tokens per block x 272 blocks = 34816: the check that fails.
+  EXPECT_LT(Fig(r, "max_tokens_in_paged_kv_cache"),
+            Fig(r, "tokens_per_block") * Fig(r, "max_blocks_per_sequence"));
+}
+
 }  // namespace
 }  // namespace kvplan
