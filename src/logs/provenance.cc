@@ -1,6 +1,7 @@
 #include "logs/provenance.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -44,6 +45,25 @@ void FromCommandLine(RunRecord* run) {
   }
 }
 
+// Why a layout read from rank tags has the size it has. Every rank below the largest seen:
+// the size. Some missing (an excerpt, or lines of some ranks only): a lower bound, and the
+// reader is told so, with the flag that names the size.
+std::string RankTagRule(std::string_view tag, int size, uint64_t seen, std::string_view key) {
+  int shown = std::popcount(seen);
+  std::string flag = "--" + std::string(key);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  if (size > 64 || shown >= size) {
+    return fmt::format(
+        "derived from rank tags (largest {} rank seen is {}); the log prints no "
+        "server arguments for it",
+        tag, size - 1);
+  }
+  return fmt::format(
+      "at least: the largest {} rank seen is {}, but the log shows {} of ranks "
+      "0-{}, so it may be larger; the log prints no server arguments ({} names it)",
+      tag, size - 1, shown, size - 1, flag);
+}
+
 // A log that prints no server_args still names its layout in the rank tags of
 // its lines: the largest TP, DP and PP rank + 1. Kept as a derived setting so
 // a re-plan uses it and a reader sees where it came from.
@@ -53,20 +73,18 @@ void LayoutFromRankTags(RunRecord* run) {
   struct Axis {
     std::string_view sglang_key, vllm_key, tag;
     int size;
+    uint64_t seen;
   };
   const Axis axes[] = {
-      {"tp_size", "tensor_parallel_size", "TP", run->tp_from_ranks},
-      {"dp_size", "data_parallel_size", "DP", run->dp_from_ranks},
-      {"pp_size", "pipeline_parallel_size", "PP", run->pp_from_ranks},
+      {"tp_size", "tensor_parallel_size", "TP", run->tp_from_ranks, run->tp_ranks_seen},
+      {"dp_size", "data_parallel_size", "DP", run->dp_from_ranks, run->dp_ranks_seen},
+      {"pp_size", "pipeline_parallel_size", "PP", run->pp_from_ranks, run->pp_ranks_seen},
   };
   for (const Axis& a : axes) {
     std::string_view key = sglang ? a.sglang_key : a.vllm_key;
     if (a.size < 2 || run->FindSetting(key) != nullptr) continue;
-    run->settings.push_back(
-        {std::string(key), fmt::format("{}", a.size), "derived",
-         fmt::format("derived from rank tags (largest {} rank seen is {}); the log prints no "
-                     "server arguments for it",
-                     a.tag, a.size - 1)});
+    run->settings.push_back({std::string(key), fmt::format("{}", a.size), "derived",
+                             RankTagRule(a.tag, a.size, a.seen, key)});
   }
 }
 

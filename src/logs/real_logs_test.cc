@@ -196,5 +196,15 @@ TEST(RealUserPastes, TrtllmPoolBelowOneSequenceFailsTheLaunch_backend366) {
             Fig(r, "tokens_per_block") * Fig(r, "max_blocks_per_sequence"));
 }
 
+TEST(RealUserPastes, RankTagsOfAnExcerptGiveALowerBound) {
+  // Only TP4, TP5, TP10, TP13 and TP14 print in the excerpt of a TP16 launch.
+  RunRecord some = OnlyRun("sglang/pr29853_npu_grok2_tp16_kv_dtype_field.log");
+  EXPECT_NE(Rule(some, "tp_size").find("at least"), std::string::npos) << Rule(some, "tp_size");
+  EXPECT_NE(Rule(some, "tp_size").find("5 of ranks 0-14"), std::string::npos);
+  // TP0 and TP1 both print: the size, not a bound.
+  RunRecord all = OnlyRun("sglang/pr12978_tp2_graph_capture_end_tqdm.log");
+  EXPECT_EQ(Rule(all, "tp_size").find("at least"), std::string::npos) << Rule(all, "tp_size");
+}
+
 }  // namespace
 }  // namespace kvplan
