@@ -147,6 +147,11 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   }
   VllmMeasured& m = in->measured;
   m.total = GiBToNearestBytes(*total);
+  // The start-up summary's "Free memory on device (30.27/31.4 GiB)": the free memory vLLM
+  // checks the requested memory against, measured rather than estimated.
+  if (std::optional<double> free = r.Figure("free_memory_on_startup_gib")) {
+    m.pre_load_free = GiBToNearestBytes(*free);
+  }
   m.non_torch = GiBToNearestBytes(r.Figure("non_torch_memory_gib").value_or(0));
   if (std::optional<double> peak = r.Figure("peak_torch_memory_gib")) {
     m.peak_torch = GiBToNearestBytes(*peak);  // ~v0.6.3: the torch peak includes the weights

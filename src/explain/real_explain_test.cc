@@ -131,5 +131,17 @@ TEST(RealExplain, AnIncompleteLogSaysWhereItStops) {
   EXPECT_EQ(w.stops, "the log stops after loading the weights, before the KV cache");
 }
 
+TEST(RealExplain, VllmStartUpSummaryReplansTheBudget_club3090_1087) {
+  // 0.92 x 31.4 = 28.89 GiB requested; 28.89 - 15.03 (weights + non-torch, one term) - 1.59
+  // peak activation = 12.27 GiB against the logged 12.26; the start-up check uses the logged
+  // free memory (30.27 GiB), not an estimate.
+  std::string text =
+      RenderExplainText(ExplainReal("vllm/club3090_issue1087_worker_tp_free_memory_consumed.log"));
+  EXPECT_NE(text.find("=> kv = 12.27 GiB (logged 12.26)"), std::string::npos) << text;
+  EXPECT_NE(text.find("free at start-up 30.27 GiB (measured)"), std::string::npos) << text;
+  EXPECT_NE(text.find("weights and non-torch memory as one term"), std::string::npos) << text;
+  EXPECT_EQ(text.find("holds no profiling breakdown"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace kvplan
