@@ -143,5 +143,15 @@ TEST(RealExplain, VllmStartUpSummaryReplansTheBudget_club3090_1087) {
   EXPECT_EQ(text.find("holds no profiling breakdown"), std::string::npos) << text;
 }
 
+TEST(RealExplain, TrtllmExecutorOutOfMemoryShowsItsFiguresAndWhyNoPool_mlcommons2501) {
+  ExplainResult e = ExplainReal("trtllm/mlcommons2501_gptoss_executor_insufficient_memory.log");
+  ASSERT_TRUE(e.trtllm.has_value());
+  // Total 276.50, the model row 274.64 / 208.12, 200.47 free before the KV cache.
+  EXPECT_EQ(e.trtllm->figures.size(), 4u);
+  EXPECT_NE(e.trtllm->unavailable.find("failed for memory before the pool was allocated"),
+            std::string::npos)
+      << e.trtllm->unavailable;
+}
+
 }  // namespace
 }  // namespace kvplan

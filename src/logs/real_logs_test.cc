@@ -180,7 +180,7 @@ TEST(RealUserPastes, TrtllmExecutorOutOfMemoryWithItsComponentTable) {
   EXPECT_EQ(r.outcome, "failed");
   EXPECT_EQ(r.error, "Executor creation failed due to insufficient GPU memory.");
   EXPECT_DOUBLE_EQ(Fig(r, "total_gpu_memory_gib"), 140.06);
-  EXPECT_DOUBLE_EQ(Fig(r, "free_before_failed_component_gib"), 108.86);
+  EXPECT_DOUBLE_EQ(Fig(r, "free_at_failure_gib"), 108.86);
   // The model row: 139.55 GiB free before the weights, 110.70 after.
   EXPECT_DOUBLE_EQ(Fig(r, "free_before_model_gib") - Fig(r, "free_after_model_gib"),
                    139.55 - 110.7);

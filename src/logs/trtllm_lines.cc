@@ -120,7 +120,7 @@ bool ExecutorOomDetail(std::string_view msg, RunBuilder& b) {
     return true;
   }
   if (StartsWith(msg, "Free GPU memory before component creation attempt (GiB): ")) {
-    b.SetFigureIfRead("free_before_failed_component_gib", NumberAfter(msg, "(GiB): "));
+    b.SetFigureIfRead("free_at_failure_gib", NumberAfter(msg, "(GiB): "));
     return true;
   }
   if (StartsWith(msg, "Model: ") || StartsWith(msg, "model: ")) {
