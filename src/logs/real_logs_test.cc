@@ -206,5 +206,15 @@ TEST(RealUserPastes, RankTagsOfAnExcerptGiveALowerBound) {
   EXPECT_EQ(Rule(all, "tp_size").find("at least"), std::string::npos) << Rule(all, "tp_size");
 }
 
+TEST(RealUserPastes, RecordsWhoseLineBreaksThePasteLostAreReadOneByOne_aibrix1154) {
+  // "> (base) [root@localhost ~]# kubectl logs pod/... INFO 06-09 05:30:55 [**init**.py:239]
+  // Automatically detected platform cuda. INFO 06-09 05:30:58 [api_server.py:1043] vLLM API
+  // server version 0.8.6.dev0+g4e8c9f5e9.d20250506 INFO 06-09 05:30:58 ..." on one line.
+  RunRecord r = OnlyRun("vllm/aibrix1154_quoted_kubectl_records_on_one_line.log");
+  EXPECT_EQ(r.engine, "vllm");
+  EXPECT_EQ(r.version, "0.8.6.dev0+g4e8c9f5e9.d20250506");
+  EXPECT_EQ(r.started_at, "06-09 05:30:58");
+}
+
 }  // namespace
 }  // namespace kvplan
