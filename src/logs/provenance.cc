@@ -255,9 +255,17 @@ void MaxModelLenFromLog(RunRecord* run) {
     where = "the concurrency line (\"Maximum concurrency for N tokens per request\")";
   }
   if (!len) return;
+  // With the launch's own flags in the log (its command, or non-default args) and none for it,
+  // the value is vLLM's default; otherwise who set it is unknown.
+  bool flags_known = !run->launch_command.empty() ||
+                     std::any_of(run->settings.begin(), run->settings.end(),
+                                 [](const LoggedSetting& s) { return s.provenance == "user"; });
   run->settings.push_back(
-      {"max_model_len", fmt::format("{:g}", *len), "unknown",
-       fmt::format("printed in {}; the log holds no launch command or args for it", where)});
+      {"max_model_len", fmt::format("{:g}", *len), flags_known ? "auto" : "unknown",
+       flags_known
+           ? fmt::format("{}; printed in {}; not among the launch's flags",
+                         DefaultRuleName("vllm", "max_model_len"), where)
+           : fmt::format("printed in {}; the log holds no launch command or args for it", where)});
 }
 
 void AssignProvenance(RunRecord* run) {

@@ -216,5 +216,16 @@ TEST(RealUserPastes, RecordsWhoseLineBreaksThePasteLostAreReadOneByOne_aibrix115
   EXPECT_EQ(r.started_at, "06-09 05:30:58");
 }
 
+TEST(RealUserPastes, MaxModelLenNotAmongTheLaunchFlagsIsTheDefault_glmv162) {
+  // `vllm serve /home/szs/GLM-4.5V-FP8 --tensor-parallel-size 8 ...` (no --max-model-len), then
+  // "Using max model len 65536": the model's own length, vLLM's default.
+  RunRecord r = OnlyRun("vllm/glmv162_v01011_shell_prompt_serve_tp8.log");
+  const LoggedSetting* len = r.FindSetting("max_model_len");
+  ASSERT_NE(len, nullptr);
+  EXPECT_EQ(len->value, "65536");
+  EXPECT_EQ(len->provenance, "auto");
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size")->provenance, "user");
+}
+
 }  // namespace
 }  // namespace kvplan
