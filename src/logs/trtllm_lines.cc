@@ -124,7 +124,7 @@ bool ExecutorOomDetail(std::string_view msg, RunBuilder& b) {
     return true;
   }
   if (StartsWith(msg, "Model: ") || StartsWith(msg, "model: ")) {
-    std::string_view rest = msg.substr(7);
+    std::string_view rest = msg.substr(7);  // after "Model: " / "model: "
     std::optional<double> before = TakeNumber(&rest);
     if (!before || !StartsWith(rest, " / ")) return false;
     b.SetFigure("free_before_model_gib", *before);

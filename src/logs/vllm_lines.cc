@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/text.h"
+#include "base/units.h"
 #include "logs/py_repr.h"
 #include "logs/text_scan.h"
 
@@ -203,12 +204,12 @@ std::string_view UsageTermKey(std::string_view label) {
 // "Actual usage is 50.31 GiB for weight, 5.7 GiB for peak activation, 0.72 GiB for non-torch
 // memory, and 5.97 GiB for CUDAGraph memory": each "X GiB for LABEL" term, in any order.
 void UsageTerms(std::string_view usage, RunBuilder& b) {
+  static constexpr std::string_view kFor = " GiB for ";
   usage = usage.substr(0, usage.find(". "));
-  for (size_t at = usage.find(" GiB for "); at != std::string_view::npos;
-       at = usage.find(" GiB for ", at + 1)) {
+  for (size_t at = usage.find(kFor); at != std::string_view::npos; at = usage.find(kFor, at + 1)) {
     size_t start = at;
     while (start > 0 && (IsAsciiDigit(usage[start - 1]) || usage[start - 1] == '.')) --start;
-    std::string_view label = usage.substr(at + 9);
+    std::string_view label = usage.substr(at + kFor.size());
     label = label.substr(0, label.find(','));
     if (label.ends_with('.')) label.remove_suffix(1);
     std::string_view key = UsageTermKey(label);
@@ -218,14 +219,15 @@ void UsageTerms(std::string_view usage, RunBuilder& b) {
   }
 }
 
-// The start-up summary of vLLM V1 (v1/worker/gpu_worker.py determine_available_memory, from
-// v0.11): "Free memory on device (78.84/79.33 GiB) on startup. Desired GPU memory utilization
-// is (0.9, 71.39 GiB). Actual usage is 50.31 GiB for weight, 5.7 GiB for peak activation, 0.72
-// GiB for non-torch memory, and 5.97 GiB for CUDAGraph memory. Replace gpu_memory_utilization
-// config with `--kv-cache-memory=9167749734` to fit into requested memory, ... Current kv cache
-// memory in use is 15736029798 bytes." Later releases (the 2026-08 logs) print "15.03 GiB for
-// consumed memory (weights + non-torch)" as one term and the KV in GiB; vllm-ascend (worker.py,
-// 2026) prints "Actual usage: 1.14 GiB for weights, ..., 0.04 GiB for NPU graph memory".
+// The start-up summary of vLLM V1 (v1/worker/gpu_worker.py determine_available_memory, as the
+// 2025-10 logs, ~v0.11, print it): "Free memory on device (78.84/79.33 GiB) on startup. Desired GPU
+// memory utilization is (0.9, 71.39 GiB). Actual usage is 50.31 GiB for weight, 5.7 GiB for peak
+// activation, 0.72 GiB for non-torch memory, and 5.97 GiB for CUDAGraph memory. Replace
+// gpu_memory_utilization config with `--kv-cache-memory=9167749734` to fit into requested memory,
+// ... Current kv cache memory in use is 15736029798 bytes." Later releases (the 2026-08 logs) print
+// "15.03 GiB for consumed memory (weights + non-torch)" as one term and the KV in GiB; vllm-ascend
+// (worker.py, 2026) prints "Actual usage: 1.14 GiB for weights, ..., 0.04 GiB for NPU graph
+// memory".
 void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   std::string_view device = msg.substr(0, msg.find(" on startup"));
@@ -254,7 +256,7 @@ void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
       b.SetFigure("kv_cache_memory_in_use_bytes", *kv);
       // As the GiB lines print it (format_gib: two decimals).
       b.SetFigure("available_kv_cache_gib",
-                  std::round(*kv / static_cast<double>(int64_t{1} << 30) * 100) / 100);
+                  std::round(*kv / static_cast<double>(kGiB) * 100) / 100);
     } else if (kv && StartsWith(rest, " GiB")) {
       b.SetFigure("available_kv_cache_gib", *kv);
     }
