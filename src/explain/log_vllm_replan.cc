@@ -48,9 +48,12 @@ std::string MissingBudgetLine(const RunRecord& r) {
       {"non_torch_memory_gib", "non-torch memory", "--measured non_torch=GIB"}};
   std::string missing, flags;
   for (const Term& t : kTerms) {
+    std::string_view key = t.key;
     bool have =
-        r.Figure(t.key).has_value() || (std::string_view(t.key) == "weights_take_gib" &&
-                                        (r.Figure("weights_gib") || r.Figure("weights_gb")));
+        r.Figure(t.key).has_value() ||
+        (key == "weights_take_gib" && (r.Figure("weights_gib") || r.Figure("weights_gb"))) ||
+        ((key == "weights_take_gib" || key == "non_torch_memory_gib") &&
+         r.Figure("consumed_memory_gib"));
     if (have) continue;
     missing += (missing.empty() ? "" : ", ") + std::string(t.name);
     flags += std::string(" ") + t.flag;
@@ -144,6 +147,11 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   }
   VllmMeasured& m = in->measured;
   m.total = GiBToNearestBytes(*total);
+  // The start-up summary's "Free memory on device (30.27/31.4 GiB)": the free memory vLLM
+  // checks the requested memory against, measured rather than estimated.
+  if (std::optional<double> free = r.Figure("free_memory_on_startup_gib")) {
+    m.pre_load_free = GiBToNearestBytes(*free);
+  }
   m.non_torch = GiBToNearestBytes(r.Figure("non_torch_memory_gib").value_or(0));
   if (std::optional<double> peak = r.Figure("peak_torch_memory_gib")) {
     m.peak_torch = GiBToNearestBytes(*peak);  // ~v0.6.3: the torch peak includes the weights
@@ -155,6 +163,15 @@ bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   // The weights line, when the budget line names none ("GB" there is GiB too).
   if (!w) w = r.Figure("weights_gib");
   if (!w) w = r.Figure("weights_gb");
+  // The 2026 start-up summary prints the weights and the non-torch memory as one term
+  // ("15.03 GiB for consumed memory (weights + non-torch)"): the budget needs only their sum.
+  if (std::optional<double> both = r.Figure("consumed_memory_gib"); !w && both) {
+    w = both;
+    m.non_torch = 0;
+    in->notes.push_back(
+        "weights and non-torch memory as one term: the log prints only their sum (\"GiB for "
+        "consumed memory (weights + non-torch)\")");
+  }
   std::optional<double> act = r.Figure("activation_peak_gib");
   std::optional<double> kv = r.Figure("available_kv_cache_gib");
   if (!w || !act) {
@@ -187,10 +204,12 @@ void ModelOf(const RunRecord& r, VllmReplanInputs* in) {
     in->budget_only = true;
     in->model = StandInModel(r.model.empty() ? "(no model)" : r.model, 512, 2, in->args.tp,
                              in->args.pp, in->args.max_model_len.value_or(2048));
+    std::string which = r.model.empty() ? std::string("the log names no model")
+                                        : fmt::format("'{}' is not in kvplan's catalog", r.model);
     in->notes.push_back(fmt::format(
-        "no model: '{}' is not in kvplan's catalog and the log gives no KV tokens: the budget "
-        "sum only, no tokens (kvplan plan --model CONFIG.json supplies it)",
-        r.model));
+        "no model: {} and the log gives no KV tokens: the budget sum only, no tokens (kvplan "
+        "plan --model CONFIG.json supplies it)",
+        which));
     return;
   }
   in->model = StandInModel(r.model, cell, 2, in->args.tp, in->args.pp,

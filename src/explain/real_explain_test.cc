@@ -131,5 +131,27 @@ TEST(RealExplain, AnIncompleteLogSaysWhereItStops) {
   EXPECT_EQ(w.stops, "the log stops after loading the weights, before the KV cache");
 }
 
+TEST(RealExplain, VllmStartUpSummaryReplansTheBudget_club3090_1087) {
+  // 0.92 x 31.4 = 28.89 GiB requested; 28.89 - 15.03 (weights + non-torch, one term) - 1.59
+  // peak activation = 12.27 GiB against the logged 12.26; the start-up check uses the logged
+  // free memory (30.27 GiB), not an estimate.
+  std::string text =
+      RenderExplainText(ExplainReal("vllm/club3090_issue1087_worker_tp_free_memory_consumed.log"));
+  EXPECT_NE(text.find("=> kv = 12.27 GiB (logged 12.26)"), std::string::npos) << text;
+  EXPECT_NE(text.find("free at start-up 30.27 GiB (measured)"), std::string::npos) << text;
+  EXPECT_NE(text.find("weights and non-torch memory as one term"), std::string::npos) << text;
+  EXPECT_EQ(text.find("holds no profiling breakdown"), std::string::npos) << text;
+}
+
+TEST(RealExplain, TrtllmExecutorOutOfMemoryShowsItsFiguresAndWhyNoPool_mlcommons2501) {
+  ExplainResult e = ExplainReal("trtllm/mlcommons2501_gptoss_executor_insufficient_memory.log");
+  ASSERT_TRUE(e.trtllm.has_value());
+  // Total 276.50, the model row 274.64 / 208.12, 200.47 free before the KV cache.
+  EXPECT_EQ(e.trtllm->figures.size(), 4u);
+  EXPECT_NE(e.trtllm->unavailable.find("failed for memory before the pool was allocated"),
+            std::string::npos)
+      << e.trtllm->unavailable;
+}
+
 }  // namespace
 }  // namespace kvplan

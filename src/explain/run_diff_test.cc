@@ -134,5 +134,20 @@ TEST(RunDiff, VllmUtilizationChangeIsReplannedOnAsProfile) {
   EXPECT_TRUE(c.explains_failure);
 }
 
+TEST(RunDiff, RealPairNamesTheMaxModelLenEachLogPrints_issue25350) {
+  // A: "Maximum concurrency for 100,000 tokens per request" (ok); B: the error's "max seq len
+  // (221000)" (failed). Neither log prints args: the difference comes from those lines.
+  auto only = [](const std::string& name) {
+    return ScanLogFile(kvplan::testing::RealData("vllm/" + name)).runs.at(0);
+  };
+  RunRecord a = only("issue25350_fp8_kv_len100000.log");
+  RunRecord b = only("issue25350_fp8_kv_len221000_too_small.log");
+  DiffResult d = DiffRuns(a, "A.log", b, "B.log");
+  ASSERT_EQ(d.changes.size(), 1u);
+  EXPECT_EQ(d.changes[0].key, "max_model_len");
+  EXPECT_EQ(d.changes[0].a, "100000");
+  EXPECT_EQ(d.changes[0].b, "221000");
+}
+
 }  // namespace
 }  // namespace kvplan

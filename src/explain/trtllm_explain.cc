@@ -13,7 +13,8 @@ namespace kvplan {
 namespace {
 
 // The figures logs/trtllm_lines.cc reads, in start-up order: the engine and
-// its allocations, then the KV pool and its blocks.
+// its allocations, then the KV pool and its blocks; last, the PyTorch backend's
+// out-of-memory verdict (trtllm_lines.cc ExecutorOomDetail).
 constexpr const char* kTrtllmFigureKeys[] = {
     "mpi_world_size",        "engine_size_mib",
     "trt_managed_gpu_mib",   "execution_context_mib",
@@ -23,7 +24,9 @@ constexpr const char* kTrtllmFigureKeys[] = {
     "tokens_per_block",      "primary_blocks",
     "secondary_blocks",      "max_blocks_per_sequence",
     "attention_window_size", "kv_sizing_total_gib",
-    "kv_sizing_free_gib",
+    "kv_sizing_free_gib",    "total_gpu_memory_gib",
+    "free_before_model_gib", "free_after_model_gib",
+    "free_at_failure_gib",
 };
 
 // C++ KvCacheConfig::kDefaultGpuMemFraction (executor.h, TensorRT-LLM 0.9 to 1.x).
@@ -43,7 +46,11 @@ std::optional<int64_t> LoggedKvBytes(const RunRecord& r) {
 // TensorRT-LLM sizes the pool as free memory at KV sizing x the fraction
 // (kvCacheManager.cpp calculateFreeMemBytes; PyTorch backend _util.py
 // KvCacheCreator): no excerpt of the corpus prints that free memory.
-std::string MissingTrtllmFigure(const TrtllmExplain& e) {
+std::string MissingTrtllmFigure(const TrtllmExplain& e, const RunRecord& r) {
+  if (!e.logged_tokens && !e.kv_bytes && r.Figure("free_at_failure_gib")) {
+    return "no KV-cache line: the executor failed for memory before the pool was allocated "
+           "(the component that did not fit is in the notes, with the free memory before it)";
+  }
   if (!e.logged_tokens && !e.kv_bytes) {
     return "no KV-cache line: the log stops before TensorRT-LLM's \"Allocated N GiB for max "
            "tokens in paged KV cache (T)\" (or \"Using T tokens in paged KV cache\")";
@@ -108,7 +115,7 @@ TrtllmExplain ExplainTrtllm(const RunRecord& r) {
     e.implied_free_gib =
         static_cast<double>(*e.kv_bytes) / kTrtllmDefaultFraction / static_cast<double>(kGiB);
   }
-  e.unavailable = MissingTrtllmFigure(e);
+  e.unavailable = MissingTrtllmFigure(e, r);
   ReplanTrtllm(r, &e);
   return e;
 }

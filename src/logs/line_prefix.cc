@@ -5,6 +5,7 @@
 
 #include "base/text.h"
 #include "logs/common_lines.h"
+#include "logs/log_line.h"
 
 namespace kvplan {
 namespace {
@@ -33,7 +34,8 @@ bool EndsPrefix(unsigned char c) {
   return c == ' ' || c == '\t' || c == '|' || c == ':' || c == ']' || c == '>' || c >= 0x80;
 }
 
-// "INFO 08-18 10:02:03 [...]" (vLLM) and "INFO:     Started server" (uvicorn).
+// "INFO 08-18 10:02:03 [...]" (vLLM), "INFO ... [...]" (its time elided by the one who pasted
+// it) and "INFO:     Started server" (uvicorn).
 bool StartsWithLevel(std::string_view s) {
   static constexpr std::string_view kLevels[] = {"INFO", "WARNING", "ERROR", "DEBUG", "CRITICAL"};
   for (std::string_view level : kLevels) {
@@ -43,6 +45,7 @@ bool StartsWithLevel(std::string_view s) {
         rest[3] == '-') {
       return true;
     }
+    if (rest.substr(0, 1) == " " && rest.substr(1).starts_with(kElidedVllmTime)) return true;
     return rest.size() >= 2 && rest[0] == ':' && rest[1] == ' ';
   }
   return false;
@@ -126,6 +129,36 @@ bool StartsWithEngineLine(std::string_view s) {
   // before it ("[rank0]: Traceback (most recent call last):", torch's per-rank prefix).
   return StartsWithLevel(s) || IsExceptionLine(s) ||
          (s[0] == 'T' && s.substr(0, 34) == "Traceback (most recent call last):");
+}
+
+namespace {
+
+// Whether a vLLM record ("INFO 06-09 05:30:58 [...") starts at `at` of `line`, after a blank.
+bool VllmRecordAt(std::string_view line, size_t at) {
+  static constexpr std::string_view kLevels[] = {"INFO ", "WARNING ", "ERROR ", "DEBUG "};
+  if (at > 0 && line[at - 1] != ' ') return false;
+  for (std::string_view level : kLevels) {
+    if (line.substr(at, level.size()) != level) continue;
+    std::string_view t = line.substr(at + level.size());  // "06-09 05:30:58 ["
+    return t.size() >= 9 && IsAsciiDigit(t[0]) && IsAsciiDigit(t[1]) && t[2] == '-' &&
+           IsAsciiDigit(t[3]) && IsAsciiDigit(t[4]) && t[5] == ' ' && IsAsciiDigit(t[6]) &&
+           IsAsciiDigit(t[7]) && t[8] == ':';
+  }
+  return false;
+}
+
+}  // namespace
+
+size_t NextJoinedVllmRecord(std::string_view line) {
+  // The line's own record first (after its process tag, if any), then the one after it.
+  bool first_seen = false;
+  for (size_t at = 0; at + 14 < line.size(); ++at) {
+    char c = line[at];
+    if ((c != 'I' && c != 'W' && c != 'E' && c != 'D') || !VllmRecordAt(line, at)) continue;
+    if (first_seen) return at;
+    first_seen = true;
+  }
+  return std::string_view::npos;
 }
 
 std::string_view LinePrefixes::Strip(std::string_view line) {

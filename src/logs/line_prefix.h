@@ -19,6 +19,11 @@ namespace kvplan {
 // Whether `s` starts the way an engine's logger starts a line.
 bool StartsWithEngineLine(std::string_view s);
 
+// Where the next vLLM record starts inside `line` (" INFO 06-09 05:30:58 [...", the records of a
+// paste whose line breaks were lost, as GitHub renders a log pasted without a code fence):
+// the offset of its level, or npos when `line` holds one record.
+size_t NextJoinedVllmRecord(std::string_view line);
+
 class LinePrefixes {
  public:
   // `line` without its collector prefix; `line` itself when it has none.

@@ -37,6 +37,29 @@ bool TakeTrtllmPrefix(std::string_view s, LogLine* out) {
   return true;
 }
 
+// TensorRT-LLM's Python logger (tensorrt_llm/logger.py, 1.x): "[TRT-LLM] [I] msg", after
+// trtllm-serve's "[07/08/2025-19:47:15] " and with the rank once set: "[TRT-LLM] [RANK 1] [E] ".
+bool TakeTrtllmPythonPrefix(std::string_view s, LogLine* out) {
+  std::string_view time;
+  if (s.size() > 21 && s[0] == '[' && IsAsciiDigit(s[1]) && s[3] == '/' && s[20] == ']') {
+    time = s.substr(1, 19);  // "MM/DD/YYYY-HH:MM:SS"
+    s = s.substr(s[21] == ' ' ? 22 : 21);
+  }
+  static constexpr std::string_view kTag = "[TRT-LLM] ";
+  if (!StartsWith(s, kTag)) return false;
+  s = s.substr(kTag.size());
+  if (StartsWith(s, "[RANK ")) {
+    size_t close = s.find("] ");
+    if (close == std::string_view::npos) return false;
+    s = s.substr(close + 2);
+  }
+  if (s.size() < 4 || s[0] != '[' || s[2] != ']' || s[3] != ' ') return false;
+  out->time = time;
+  out->level = s.substr(1, 1);
+  out->message = s.substr(4);
+  return true;
+}
+
 // "(EngineCore_DP0 pid=6880) " / "(VllmWorker TP0 pid=12) " -> "EngineCore_DP0" / "VllmWorker TP0".
 std::string_view TakeProcessTag(std::string_view* s) {
   if (s->empty() || (*s)[0] != '(') return {};
@@ -49,23 +72,40 @@ std::string_view TakeProcessTag(std::string_view* s) {
   return inside.substr(0, pid);
 }
 
-// vLLM: "INFO 10-31 15:07:49 [gpu_worker.py:298] msg" or "INFO 01-16 09:40:00 worker.py:238] msg".
+// vLLM: "INFO 10-31 15:07:49 [gpu_worker.py:298] msg" or "INFO 01-16 09:40:00 worker.py:238] msg",
+// and a pasted excerpt whose author elided the time: "INFO ... [gpu_worker.py:489] msg".
 bool TakeVllmPrefix(std::string_view s, LogLine* out) {
   static constexpr std::string_view kLevels[] = {"INFO ", "WARNING ", "ERROR ", "DEBUG ",
                                                  "CRITICAL "};
   for (std::string_view level : kLevels) {
     if (!StartsWith(s, level)) continue;
     std::string_view rest = s.substr(level.size());
-    if (rest.size() < 15 || !IsAsciiDigit(rest[0]) || rest[2] != '-') return false;
+    bool elided = StartsWith(rest, kElidedVllmTime);
+    if (!elided && (rest.size() < 15 || !IsAsciiDigit(rest[0]) || rest[2] != '-')) return false;
     size_t close = rest.find("] ");
     if (close == std::string_view::npos || close > 96) return false;
     size_t time_end = rest.find(' ', 6);  // after "MM-DD HH:MM:SS"
     out->level = level.substr(0, level.size() - 1);
-    out->time = rest.substr(0, time_end);
+    if (!elided) out->time = rest.substr(0, time_end);
     out->message = rest.substr(close + 2);
     return true;
   }
   return false;
+}
+
+// vLLM's source tag alone, the level and time cut off by the one who pasted the line:
+// "[kv_cache_utils.py:868] Maximum concurrency for 100,000 tokens per request: 2.31x".
+bool TakeVllmSourceTag(std::string_view s, LogLine* out) {
+  size_t close = s.find("] ");
+  if (s.empty() || s[0] != '[' || close == std::string_view::npos || close > 64) return false;
+  std::string_view tag = s.substr(1, close - 1);
+  size_t colon = tag.rfind(".py:");
+  if (colon == std::string_view::npos || colon + 4 >= tag.size()) return false;
+  for (char c : tag.substr(colon + 4)) {
+    if (!IsAsciiDigit(c)) return false;
+  }
+  out->message = s.substr(close + 2);
+  return true;
 }
 
 // SGLang: "[2025-07-05 10:11:12(.123)?( DPn)?( PPn)?( TPn)?( EPn)?] msg".
@@ -100,7 +140,9 @@ LogLine SplitLogLine(std::string_view line) {
     tag = inner;
   }
   out.message = s;
-  if (!TakeVllmPrefix(s, &out) && !TakeTrtllmPrefix(s, &out)) TakeSglangPrefix(s, &out);
+  if (!TakeVllmPrefix(s, &out) && !TakeTrtllmPrefix(s, &out) && !TakeTrtllmPythonPrefix(s, &out)) {
+    if (!TakeSglangPrefix(s, &out)) TakeVllmSourceTag(s, &out);
+  }
   if (!tag.empty()) out.rank = tag;
   return out;
 }

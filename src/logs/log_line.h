@@ -16,6 +16,10 @@ struct LogLine {
   std::string_view message;  // the rest
 };
 
+// What stands for vLLM's "MM-DD HH:MM:SS" where the one who pasted a log elided the time
+// ("INFO ... [gpu_worker.py:489] Available KV cache memory: 4.11 GiB").
+inline constexpr std::string_view kElidedVllmTime = "... [";
+
 // Splits `line` (without its terminator). Never fails: a line without a
 // recognised prefix is all message.
 LogLine SplitLogLine(std::string_view line);

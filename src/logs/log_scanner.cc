@@ -86,11 +86,25 @@ class LineCleaner {
       clean.remove_suffix(1);
       p.trailing_blank = true;
     }
-    p.text = prefixes_.Strip(clean);
-    LineJoiner::Line out[2];
-    int n = joiner_.Push(p, out);
-    for (int i = 0; i < n; ++i) ScanOneLine(out[i], b_);
+    std::string_view rest = prefixes_.Strip(clean);
+    // A long line may be several records whose line breaks a paste lost; a short one is one.
+    while (true) {
+      size_t next = rest.size() > kJoinedRecordsMinBytes ? NextJoinedVllmRecord(rest)
+                                                         : std::string_view::npos;
+      p.text = rest.substr(0, next);
+      while (next != std::string_view::npos && !p.text.empty() && p.text.back() == ' ') {
+        p.text.remove_suffix(1);
+      }
+      LineJoiner::Line out[2];
+      int n = joiner_.Push(p, out);
+      for (int i = 0; i < n; ++i) ScanOneLine(out[i], b_);
+      if (next == std::string_view::npos) break;
+      rest = rest.substr(next);
+    }
   }
+  // Two vLLM records ("INFO 06-09 05:30:55 [x.py:1] " is 38 bytes, with their messages) are
+  // longer than this; one wrapped line's pieces are not split.
+  static constexpr size_t kJoinedRecordsMinBytes = 120;
 
   RunBuilder& b_;
   std::string scratch_;

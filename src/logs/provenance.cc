@@ -1,6 +1,7 @@
 #include "logs/provenance.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -44,6 +45,25 @@ void FromCommandLine(RunRecord* run) {
   }
 }
 
+// Why a layout read from rank tags has the size it has. Every rank below the largest seen:
+// the size. Some missing (an excerpt, or lines of some ranks only): a lower bound, and the
+// reader is told so, with the flag that names the size.
+std::string RankTagRule(std::string_view tag, int size, uint64_t seen, std::string_view key) {
+  int shown = std::popcount(seen);
+  std::string flag = "--" + std::string(key);
+  std::replace(flag.begin(), flag.end(), '_', '-');
+  if (size > 64 || shown >= size) {
+    return fmt::format(
+        "derived from rank tags (largest {} rank seen is {}); the log prints no "
+        "server arguments for it",
+        tag, size - 1);
+  }
+  return fmt::format(
+      "at least: the largest {} rank seen is {}, but the log shows {} of ranks "
+      "0-{}, so it may be larger; the log prints no server arguments ({} names it)",
+      tag, size - 1, shown, size - 1, flag);
+}
+
 // A log that prints no server_args still names its layout in the rank tags of
 // its lines: the largest TP, DP and PP rank + 1. Kept as a derived setting so
 // a re-plan uses it and a reader sees where it came from.
@@ -53,20 +73,18 @@ void LayoutFromRankTags(RunRecord* run) {
   struct Axis {
     std::string_view sglang_key, vllm_key, tag;
     int size;
+    uint64_t seen;
   };
   const Axis axes[] = {
-      {"tp_size", "tensor_parallel_size", "TP", run->tp_from_ranks},
-      {"dp_size", "data_parallel_size", "DP", run->dp_from_ranks},
-      {"pp_size", "pipeline_parallel_size", "PP", run->pp_from_ranks},
+      {"tp_size", "tensor_parallel_size", "TP", run->tp_from_ranks, run->tp_ranks_seen},
+      {"dp_size", "data_parallel_size", "DP", run->dp_from_ranks, run->dp_ranks_seen},
+      {"pp_size", "pipeline_parallel_size", "PP", run->pp_from_ranks, run->pp_ranks_seen},
   };
   for (const Axis& a : axes) {
     std::string_view key = sglang ? a.sglang_key : a.vllm_key;
     if (a.size < 2 || run->FindSetting(key) != nullptr) continue;
-    run->settings.push_back(
-        {std::string(key), fmt::format("{}", a.size), "derived",
-         fmt::format("derived from rank tags (largest {} rank seen is {}); the log prints no "
-                     "server arguments for it",
-                     a.tag, a.size - 1)});
+    run->settings.push_back({std::string(key), fmt::format("{}", a.size), "derived",
+                             RankTagRule(a.tag, a.size, a.seen, key)});
   }
 }
 
@@ -223,6 +241,33 @@ std::vector<std::string> FlagSpellings(std::string_view engine, std::string_view
   return out;
 }
 
+// vLLM prints the max_model_len a launch resolved in its config lines, its too-small error ("max
+// seq len (221000)") and its concurrency line ("Maximum concurrency for 100,000 tokens per
+// request": v1/core/kv_cache_utils.py and V0's executor_base.py format model_config.max_model_len
+// there): a log without args or a launch command still says it; diff and the re-plan read it.
+void MaxModelLenFromLog(RunRecord* run) {
+  if (run->engine != "vllm" || run->FindSetting("max_model_len") != nullptr) return;
+  std::optional<double> len = run->Figure("max_model_len");
+  std::string_view where =
+      "the log (its engine config, \"Using max model len\" or too-small error line)";
+  if (!len) {
+    len = run->Figure("max_concurrency_tokens");
+    where = "the concurrency line (\"Maximum concurrency for N tokens per request\")";
+  }
+  if (!len) return;
+  // With the launch's own flags in the log (its command, or non-default args) and none for it,
+  // the value is vLLM's default; otherwise who set it is unknown.
+  bool flags_known = !run->launch_command.empty() ||
+                     std::any_of(run->settings.begin(), run->settings.end(),
+                                 [](const LoggedSetting& s) { return s.provenance == "user"; });
+  run->settings.push_back(
+      {"max_model_len", fmt::format("{:g}", *len), flags_known ? "auto" : "unknown",
+       flags_known
+           ? fmt::format("{}; printed in {}; not among the launch's flags",
+                         DefaultRuleName("vllm", "max_model_len"), where)
+           : fmt::format("printed in {}; the log holds no launch command or args for it", where)});
+}
+
 void AssignProvenance(RunRecord* run) {
   AssignPrintedProvenance(run);
   FractionFromErrorMessage(run);
@@ -230,6 +275,7 @@ void AssignProvenance(RunRecord* run) {
   LayoutFromEngineConfig(run);
   LayoutFromNccl(run);
   LayoutFromRankTags(run);
+  MaxModelLenFromLog(run);
 }
 
 void AssignPrintedProvenance(RunRecord* run) {

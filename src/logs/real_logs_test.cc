@@ -113,5 +113,119 @@ TEST(RealBareLogs, VllmV1KvTokensWithThousands) {
   EXPECT_DOUBLE_EQ(Fig(r, "max_concurrency"), 997.08);
 }
 
+// Pastes of 2025-2026 releases as users brought them (the realogs batch of SOURCES.md).
+
+std::string Rule(const RunRecord& r, const char* key) {
+  const LoggedSetting* s = r.FindSetting(key);
+  return s == nullptr ? "" : s->rule;
+}
+
+TEST(RealUserPastes, VllmStartUpSummaryGivesEveryBudgetTerm_glmv208) {
+  // "Actual usage is 50.31 GiB for weight, 5.7 GiB for peak activation, 0.72 GiB for non-torch
+  // memory, and 5.97 GiB for CUDAGraph memory. ... Current kv cache memory in use is
+  // 15736029798 bytes." after tqdm bars and bare "(Worker_TP0 pid=48394) " lines.
+  RunRecord r = OnlyRun("vllm/glmv208_tp4_tqdm_shards_then_free_memory.log");
+  EXPECT_DOUBLE_EQ(Fig(r, "weights_gib"), 50.31);
+  EXPECT_DOUBLE_EQ(Fig(r, "activation_peak_gib"), 5.7);
+  EXPECT_DOUBLE_EQ(Fig(r, "non_torch_memory_gib"), 0.72);
+  EXPECT_DOUBLE_EQ(Fig(r, "graph_memory_gib"), 5.97);
+  EXPECT_DOUBLE_EQ(Fig(r, "kv_cache_memory_in_use_bytes"), 15736029798);
+  // 15736029798 / 2^30 = 14.655 GiB, as vLLM's GiB lines round it.
+  EXPECT_DOUBLE_EQ(Fig(r, "available_kv_cache_gib"), 14.66);
+}
+
+TEST(RealUserPastes, VllmSummaryWithWeightsAndNonTorchAsOneTerm_club3090_1087) {
+  RunRecord r = OnlyRun("vllm/club3090_issue1087_worker_tp_free_memory_consumed.log");
+  EXPECT_DOUBLE_EQ(Fig(r, "consumed_memory_gib"), 15.03);
+  EXPECT_EQ(Fig(r, "weights_gib"), -1);  // not split: the log prints only the sum
+  EXPECT_DOUBLE_EQ(Fig(r, "available_kv_cache_gib"), 12.26);
+}
+
+TEST(RealUserPastes, ACutSummaryKeepsTheTermsBeforeTheCut_llmscaler703) {
+  // The third rank's line ends at "1.46 GiB for non-torch mem": the first rank's terms stand.
+  RunRecord r = OnlyRun("vllm/llmscaler703_xpu_v026_free_memory_third_rank_cut.log");
+  EXPECT_DOUBLE_EQ(Fig(r, "weights_gib"), 5.22);
+  EXPECT_DOUBLE_EQ(Fig(r, "non_torch_memory_gib"), 1.46);
+  EXPECT_DOUBLE_EQ(Fig(r, "available_kv_cache_gib"), 20.76);
+}
+
+TEST(RealUserPastes, ElidedTimesAndACutLevelStillRead) {
+  // "INFO ... [gpu_worker.py:489] Available KV cache memory: 4.11 GiB"
+  RunRecord elided = OnlyRun("vllm/club3090_issue32_elided_timestamps_kv.log");
+  EXPECT_DOUBLE_EQ(Fig(elided, "available_kv_cache_gib"), 4.11);
+  EXPECT_DOUBLE_EQ(Fig(elided, "gpu_kv_cache_tokens"), 326112);
+  // "[kv_cache_utils.py:868] Maximum concurrency for 100,000 tokens per request: 2.31x"
+  RunRecord cut = OnlyRun("vllm/issue25350_fp8_kv_len100000.log");
+  EXPECT_DOUBLE_EQ(Fig(cut, "max_concurrency_tokens"), 100000);
+  ASSERT_NE(cut.FindSetting("max_model_len"), nullptr);
+  EXPECT_EQ(cut.FindSetting("max_model_len")->value, "100000");
+  EXPECT_NE(Rule(cut, "max_model_len").find("concurrency line"), std::string::npos);
+}
+
+TEST(RealUserPastes, EarlyV1EngineCoreExceptionFailsTheLaunch) {
+  // "ERROR 03-18 10:25:43 [core.py:337] EngineCore hit an exception: Traceback ...", and the
+  // same under Buildkite's "  | [2025-03-10T15:07:20Z] " prefix.
+  RunRecord r = OnlyRun("vllm/issue14992_v1_workers_engine_core_hit_exception.log");
+  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.error, "EngineCore hit an exception");
+  EXPECT_FALSE(r.traceback.empty());
+  RunRecord ci = OnlyRun("vllm/issue14574_buildkite_pipes_no_available_memory.log");
+  EXPECT_EQ(ci.outcome, "failed");
+  EXPECT_DOUBLE_EQ(Fig(ci, "weights_gb"), 0.2389);
+}
+
+TEST(RealUserPastes, TrtllmExecutorOutOfMemoryWithItsComponentTable) {
+  RunRecord r = OnlyRun("trtllm/issue5872_v100rc_tp8_executor_insufficient_memory.log");
+  EXPECT_EQ(r.engine, "trtllm");
+  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_EQ(r.error, "Executor creation failed due to insufficient GPU memory.");
+  EXPECT_DOUBLE_EQ(Fig(r, "total_gpu_memory_gib"), 140.06);
+  EXPECT_DOUBLE_EQ(Fig(r, "free_at_failure_gib"), 108.86);
+  // The model row: 139.55 GiB free before the weights, 110.70 after.
+  EXPECT_DOUBLE_EQ(Fig(r, "free_before_model_gib") - Fig(r, "free_after_model_gib"),
+                   139.55 - 110.7);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("did not fit: KV cache"), std::string::npos) << r.notes.back();
+}
+
+TEST(RealUserPastes, TrtllmPoolBelowOneSequenceFailsTheLaunch_backend366) {
+  RunRecord r = OnlyRun("trtllm/tensorrtllm_backend366_bytes_tokens_blocks_per_sequence_error.log");
+  EXPECT_EQ(r.outcome, "failed");
+  // 29184 tokens < beam 1 x 128 tokens per block x 272 blocks = 34816: the check that fails.
+  EXPECT_LT(Fig(r, "max_tokens_in_paged_kv_cache"),
+            Fig(r, "tokens_per_block") * Fig(r, "max_blocks_per_sequence"));
+}
+
+TEST(RealUserPastes, RankTagsOfAnExcerptGiveALowerBound) {
+  // Only TP4, TP5, TP10, TP13 and TP14 print in the excerpt of a TP16 launch.
+  RunRecord some = OnlyRun("sglang/pr29853_npu_grok2_tp16_kv_dtype_field.log");
+  EXPECT_NE(Rule(some, "tp_size").find("at least"), std::string::npos) << Rule(some, "tp_size");
+  EXPECT_NE(Rule(some, "tp_size").find("5 of ranks 0-14"), std::string::npos);
+  // TP0 and TP1 both print: the size, not a bound.
+  RunRecord all = OnlyRun("sglang/pr12978_tp2_graph_capture_end_tqdm.log");
+  EXPECT_EQ(Rule(all, "tp_size").find("at least"), std::string::npos) << Rule(all, "tp_size");
+}
+
+TEST(RealUserPastes, RecordsWhoseLineBreaksThePasteLostAreReadOneByOne_aibrix1154) {
+  // "> (base) [root@localhost ~]# kubectl logs pod/... INFO 06-09 05:30:55 [**init**.py:239]
+  // Automatically detected platform cuda. INFO 06-09 05:30:58 [api_server.py:1043] vLLM API
+  // server version 0.8.6.dev0+g4e8c9f5e9.d20250506 INFO 06-09 05:30:58 ..." on one line.
+  RunRecord r = OnlyRun("vllm/aibrix1154_quoted_kubectl_records_on_one_line.log");
+  EXPECT_EQ(r.engine, "vllm");
+  EXPECT_EQ(r.version, "0.8.6.dev0+g4e8c9f5e9.d20250506");
+  EXPECT_EQ(r.started_at, "06-09 05:30:58");
+}
+
+TEST(RealUserPastes, MaxModelLenNotAmongTheLaunchFlagsIsTheDefault_glmv162) {
+  // `vllm serve /home/szs/GLM-4.5V-FP8 --tensor-parallel-size 8 ...` (no --max-model-len), then
+  // "Using max model len 65536": the model's own length, vLLM's default.
+  RunRecord r = OnlyRun("vllm/glmv162_v01011_shell_prompt_serve_tp8.log");
+  const LoggedSetting* len = r.FindSetting("max_model_len");
+  ASSERT_NE(len, nullptr);
+  EXPECT_EQ(len->value, "65536");
+  EXPECT_EQ(len->provenance, "auto");
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size")->provenance, "user");
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -45,6 +45,12 @@ void RunBuilder::NoteRankTags(std::string_view rank) {
   int tp = RankAfter(rank, "TP"), dp = RankAfter(rank, "DP"), pp = RankAfter(rank, "PP");
   if (tp < 0) tp = RankAfter(rank, "rank=");  // vLLM's workers number the ranks of one engine
   RunRecord& r = current_;
+  auto seen = [](uint64_t* mask, int rank) {
+    if (rank >= 0 && rank < 64) *mask |= uint64_t{1} << rank;
+  };
+  seen(&r.tp_ranks_seen, tp);
+  seen(&r.dp_ranks_seen, dp);
+  seen(&r.pp_ranks_seen, pp);
   r.tp_from_ranks = std::max(r.tp_from_ranks, tp + 1);
   r.dp_from_ranks = std::max(r.dp_from_ranks, dp + 1);
   r.pp_from_ranks = std::max(r.pp_from_ranks, pp + 1);

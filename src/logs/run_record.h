@@ -70,6 +70,9 @@ struct RunRecord {
   // The largest rank each rank tag names, + 1 ("TP7" -> 8, "DP3 TP1" -> dp 4, "(VllmWorker
   // rank=3 pid=..)" -> tp 4); 0 when the log shows no such tag.
   int tp_from_ranks = 0, dp_from_ranks = 0, pp_from_ranks = 0;
+  // Which of the ranks 0-63 a tag named, per axis: an excerpt that shows rank 5 alone says the
+  // size is at least 6, not that it is 6.
+  uint64_t tp_ranks_seen = 0, dp_ranks_seen = 0, pp_ranks_seen = 0;
   // The largest NCCL communicator the log sets up ("... rank 1 nranks 2 ...") and the most nodes
   // one spans; 0 when no NCCL INFO line. Where no line carries a rank tag, provenance.cc takes
   // nccl_ranks as the TP (and sets tp_from_ranks to it).

@@ -1,5 +1,7 @@
 #include "logs/trtllm_lines.h"
 
+#include <string>
+
 #include "logs/text_scan.h"
 
 namespace kvplan {
@@ -89,6 +91,65 @@ bool TrtManaged(std::string_view msg, RunBuilder& b) {
   return true;
 }
 
+// The PyTorch backend's verdict when a component of the executor does not fit
+// (_torch/pyexecutor/py_executor_creator.py _ExecutorMemoryMonitor._maybe_explain_if_oom, 1.0):
+// "Executor creation failed due to insufficient GPU memory." then, one per line, "The following
+// component could not be created: KV cache", "Total GPU memory (GiB): 140.06", "Free GPU memory
+// before component creation attempt (GiB): 108.86" and each earlier component's free memory
+// "before / after" ("Model: 139.55 / 110.70"): the weights are the model row's difference.
+constexpr std::string_view kExecutorOom = "Executor creation failed due to insufficient GPU memory";
+
+bool ExecutorOom(std::string_view msg, RunBuilder& b) {
+  if (!Contains(msg, kExecutorOom)) return false;
+  b.Fail(msg.substr(msg.find(kExecutorOom)), FailureKind::kMemory);
+  b.SetEngine(kEngine);
+  return true;
+}
+
+// The lines after the verdict; only a TensorRT-LLM run that failed for memory reads them.
+bool ExecutorOomDetail(std::string_view msg, RunBuilder& b) {
+  const RunRecord& r = b.run();
+  if (r.engine != kEngine || r.outcome != "failed") return false;
+  static constexpr std::string_view kComponent = "The following component could not be created: ";
+  if (StartsWith(msg, kComponent)) {
+    b.Note("the component that did not fit: " + std::string(msg.substr(kComponent.size())));
+    return true;
+  }
+  if (StartsWith(msg, "Total GPU memory (GiB): ")) {
+    b.SetFigureIfRead("total_gpu_memory_gib", NumberAfter(msg, "(GiB): "));
+    return true;
+  }
+  if (StartsWith(msg, "Free GPU memory before component creation attempt (GiB): ")) {
+    b.SetFigureIfRead("free_at_failure_gib", NumberAfter(msg, "(GiB): "));
+    return true;
+  }
+  if (StartsWith(msg, "Model: ") || StartsWith(msg, "model: ")) {
+    std::string_view rest = msg.substr(7);  // after "Model: " / "model: "
+    std::optional<double> before = TakeNumber(&rest);
+    if (!before || !StartsWith(rest, " / ")) return false;
+    b.SetFigure("free_before_model_gib", *before);
+    b.SetFigureIfRead("free_after_model_gib", NumberAfter(rest, " / "));
+    return true;
+  }
+  return false;
+}
+
+// The C++ batch manager's check that the pool holds one sequence (v0.7-v0.9), as Triton's
+// model load reports it: "... maxTokensInPagedKvCache (29184) must be large enough to process
+// at least 1 sequence to completion (i.e. must be larger than beam_width (1) * tokensPerBlock
+// (128) * maxBlocksPerSeq (272))".
+bool PoolBelowOneSequence(std::string_view msg, RunBuilder& b) {
+  if (!Contains(msg, "must be large enough to process at least 1 sequence to completion")) {
+    return false;
+  }
+  b.Fail(msg.substr(msg.find("maxTokensInPagedKvCache")), FailureKind::kMemory);
+  b.SetEngine(kEngine);
+  b.SetFigureIfRead("max_tokens_in_paged_kv_cache", NumberAfter(msg, "maxTokensInPagedKvCache ("));
+  b.SetFigureIfRead("tokens_per_block", NumberAfter(msg, "tokensPerBlock ("));
+  b.SetFigureIfRead("max_blocks_per_sequence", NumberAfter(msg, "maxBlocksPerSeq ("));
+  return true;
+}
+
 bool MemUsageChange(std::string_view msg, RunBuilder& b) {
   std::string_view rest = msg.substr(17);  // after "[MemUsageChange] "
   return TrtManaged(rest, b) || (StartsWith(rest, "Allocated ") && RuntimeAllocation(rest, b));
@@ -107,14 +168,23 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
     case 'A':
       return HandleA(msg, b);
     case 'T':
-      return TrtManaged(msg, b);
-    case 'U':  // "Using 132608 tokens in paged KV cache." (<= v0.9)
+      return TrtManaged(msg, b) || ExecutorOomDetail(msg, b);
+    case 'U':  // "Using 132608 tokens in paged KV cache." (<= v0.9), ", and 272 blocks per
+               // sequence" in v0.8
       if (StartsWith(msg, "Using ") && Contains(msg, " tokens in paged KV cache")) {
         b.SetEngine(kEngine);
         b.SetFigureIfRead("max_tokens_in_paged_kv_cache", NumberAfter(msg, "Using "));
+        b.SetFigureIfRead("max_blocks_per_sequence", NumberAfter(msg, "cache, and "));
         return true;
       }
       return false;
+    case 'R':  // "RuntimeError: Executor creation failed due to insufficient GPU memory."
+    case 'F':  // "Failed to initialize executor on rank 1: Executor creation failed ..."
+      return ExecutorOom(msg, b) || ExecutorOomDetail(msg, b);
+    case 'E':  // Triton's "E0306 16:40:07.708802 117 backend_model.cc:691] ERROR: ..."
+      return ExecutorOom(msg, b) || PoolBelowOneSequence(msg, b);
+    case 'm':
+      return PoolBelowOneSequence(msg, b) || ExecutorOomDetail(msg, b);
     case 'N':
       if (StartsWith(msg, "Number of tokens per block: ")) {
         b.SetEngine(kEngine);
@@ -128,6 +198,7 @@ bool HandleTrtllmLine(std::string_view msg, RunBuilder& b) {
       }
       return false;
     case 'M':
+      if (ExecutorOomDetail(msg, b)) return true;
       // "Memory usage when calculating max tokens in paged kv cache: total: 79.10 GiB,
       // available: 70.48 GiB" (kvCacheManager.cpp): the free memory the fraction multiplies.
       if (StartsWith(msg, "Memory usage when calculating max tokens in paged kv cache: ")) {

@@ -1,8 +1,11 @@
 #include "logs/vllm_lines.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "base/text.h"
+#include "base/units.h"
 #include "logs/py_repr.h"
 #include "logs/text_scan.h"
 
@@ -187,10 +190,44 @@ void ProfilingTakes(std::string_view msg, RunBuilder& b) {
   b.SetFigureIfRead("weights_memory_gib", NumberAfter(msg, "weights memory: "));
 }
 
-// vLLM plugins' summary (vllm-ascend worker.py, 2026): "Free memory on device (60.86/61.27 GiB)
-// on startup. Desired GPU memory utilization is (0.9, 55.14 GiB). Actual usage: 1.14 GiB for
-// weights, 0.22 GiB for peak activation, 0.13 GiB for non-torch memory, 0.04 GiB for NPU graph
-// memory. Replace gpu_memory_utilization with `--kv-cache-memory=57403864576` (53.46 GiB) ..."
+// The record key of one "X GiB for LABEL" term of the start-up summary below; empty for a
+// label kvplan does not know.
+std::string_view UsageTermKey(std::string_view label) {
+  if (label == "weight" || label == "weights") return "weights_gib";
+  if (StartsWith(label, "consumed memory")) return "consumed_memory_gib";  // weights + non-torch
+  if (label == "peak activation") return "activation_peak_gib";
+  if (label == "non-torch memory") return "non_torch_memory_gib";
+  if (label.ends_with("raph memory")) return "graph_memory_gib";  // "CUDAGraph", "NPU graph"
+  return {};
+}
+
+// "Actual usage is 50.31 GiB for weight, 5.7 GiB for peak activation, 0.72 GiB for non-torch
+// memory, and 5.97 GiB for CUDAGraph memory": each "X GiB for LABEL" term, in any order.
+void UsageTerms(std::string_view usage, RunBuilder& b) {
+  static constexpr std::string_view kFor = " GiB for ";
+  usage = usage.substr(0, usage.find(". "));
+  for (size_t at = usage.find(kFor); at != std::string_view::npos; at = usage.find(kFor, at + 1)) {
+    size_t start = at;
+    while (start > 0 && (IsAsciiDigit(usage[start - 1]) || usage[start - 1] == '.')) --start;
+    std::string_view label = usage.substr(at + kFor.size());
+    label = label.substr(0, label.find(','));
+    if (label.ends_with('.')) label.remove_suffix(1);
+    std::string_view key = UsageTermKey(label);
+    std::string_view number = usage.substr(start, at - start);
+    if (key.empty() || number.empty()) continue;  // a cut line ends mid-term
+    b.SetFigureIfRead(std::string(key), TakeNumber(&number));
+  }
+}
+
+// The start-up summary of vLLM V1 (v1/worker/gpu_worker.py determine_available_memory, as the
+// 2025-10 logs, ~v0.11, print it): "Free memory on device (78.84/79.33 GiB) on startup. Desired GPU
+// memory utilization is (0.9, 71.39 GiB). Actual usage is 50.31 GiB for weight, 5.7 GiB for peak
+// activation, 0.72 GiB for non-torch memory, and 5.97 GiB for CUDAGraph memory. Replace
+// gpu_memory_utilization config with `--kv-cache-memory=9167749734` to fit into requested memory,
+// ... Current kv cache memory in use is 15736029798 bytes." Later releases (the 2026-08 logs) print
+// "15.03 GiB for consumed memory (weights + non-torch)" as one term and the KV in GiB; vllm-ascend
+// (worker.py, 2026) prints "Actual usage: 1.14 GiB for weights, ..., 0.04 GiB for NPU graph
+// memory".
 void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
   std::string_view device = msg.substr(0, msg.find(" on startup"));
@@ -201,14 +238,29 @@ void FreeMemoryOnStartup(std::string_view msg, RunBuilder& b) {
     b.SetFigureIfRead("gpu_memory_utilization", NumberAfter(desired, "("));
     b.SetFigureIfRead("requested_memory_gib", NumberAfter(desired, ", "));
   }
-  if (size_t at = msg.find("Actual usage: "); at != std::string_view::npos) {
-    std::string_view usage = msg.substr(at);
-    b.SetFigureIfRead("weights_gib", NumberAfter(usage, "usage: "));
-    b.SetFigureIfRead("activation_peak_gib", NumberAfter(usage, "weights, "));
-    b.SetFigureIfRead("non_torch_memory_gib", NumberAfter(usage, "activation, "));
-    b.SetFigureIfRead("graph_memory_gib", NumberAfter(usage, "non-torch memory, "));
+  if (size_t at = msg.find("Actual usage"); at != std::string_view::npos) {
+    UsageTerms(msg.substr(at), b);
+  }
+  if (Contains(msg, "GiB for consumed memory")) {
+    b.SetEra("V1 (2026 start-up summary: weights + non-torch as one term)");
+  } else if (Contains(msg, "Actual usage is ")) {
+    b.SetEra("V1 (v0.11 on: the start-up memory summary)");
   }
   b.SetFigureIfRead("suggested_kv_cache_memory_bytes", NumberAfter(msg, "--kv-cache-memory="));
+  // The KV budget the engine kept: bytes in the first form, GiB in the later one.
+  static constexpr std::string_view kKvInUse = "kv cache memory in use is ";
+  if (size_t at = msg.find(kKvInUse); at != std::string_view::npos) {
+    std::string_view rest = msg.substr(at + kKvInUse.size());
+    std::optional<double> kv = TakeNumber(&rest);
+    if (kv && StartsWith(rest, " bytes")) {
+      b.SetFigure("kv_cache_memory_in_use_bytes", *kv);
+      // As the GiB lines print it (format_gib: two decimals).
+      b.SetFigure("available_kv_cache_gib",
+                  std::round(*kv / static_cast<double>(kGiB) * 100) / 100);
+    } else if (kv && StartsWith(rest, " GiB")) {
+      b.SetFigure("available_kv_cache_gib", *kv);
+    }
+  }
 }
 
 // "model weights take 19.86GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak
@@ -291,6 +343,14 @@ bool Failure(std::string_view msg, RunBuilder& b) {
   if (Contains(msg, "No available memory for the cache blocks")) {
     b.Fail(msg, FailureKind::kMemory);
     b.SetEngine("vllm");
+    return true;
+  }
+  // Early V1 (v1/engine/core.py run_engine_core, v0.7-v0.8): logger.error("EngineCore hit an
+  // exception: %s", traceback), the traceback in the same record, one log line per its line.
+  if (StartsWith(msg, "EngineCore hit an exception")) {
+    b.Fail(msg.substr(0, msg.find(": Traceback")), FailureKind::kGeneric);
+    b.SetEngine("vllm");
+    if (Contains(msg, "Traceback (most recent call last)")) b.StartTraceback();
     return true;
   }
   if (StartsWith(msg, "EngineCore failed to start") ||
