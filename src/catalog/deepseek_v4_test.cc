@@ -9,7 +9,6 @@
 
 #include "catalog/model.h"
 #include "catalog/weights.h"
-#include "kvplan/error.h"
 #include "testing/test_data.h"
 #include "testing/test_models.h"
 
@@ -104,15 +103,6 @@ TEST(DeepseekV4, ExpertsAreStoredAsMxfp4) {
   }
 }
 
-std::string ConfigError(const std::string& text) {
-  try {
-    ParseModelConfig(text, "synthetic.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Synthetic configs (cut from the Flash one): a ratio the kernels do not take, a list of the
 // wrong length.
 TEST(DeepseekV4, RefusesRatiosItCannotPlace) {
@@ -123,12 +113,14 @@ TEST(DeepseekV4, RefusesRatiosItCannotPlace) {
       "n_shared_experts":1,"q_lora_rank":1024,"o_lora_rank":1024,"o_groups":8,
       "qk_rope_head_dim":64,"hc_mult":4,"sliding_window":128,"index_head_dim":128,
       "index_n_heads":64,"num_hash_layers":1,)";
-  EXPECT_EQ(ConfigError(base + R"("compress_ratios":[0,4]})"), "");
-  EXPECT_NE(ConfigError(base + R"("compress_ratios":[0,8]})").find("not 0, 4 or 128"),
+  EXPECT_EQ(testing::ModelConfigError(base + R"("compress_ratios":[0,4]})"), "");
+  EXPECT_NE(testing::ModelConfigError(base + R"("compress_ratios":[0,8]})").find("not 0, 4 or 128"),
             std::string::npos);
-  EXPECT_NE(ConfigError(base + R"("compress_ratios":[0,4,4,4]})").find("has 4 entries"),
-            std::string::npos);
-  EXPECT_NE(ConfigError(base + R"("expert_dtype":"int4","compress_ratios":[0,4]})").find("int4"),
+  EXPECT_NE(
+      testing::ModelConfigError(base + R"("compress_ratios":[0,4,4,4]})").find("has 4 entries"),
+      std::string::npos);
+  EXPECT_NE(testing::ModelConfigError(base + R"("expert_dtype":"int4","compress_ratios":[0,4]})")
+                .find("int4"),
             std::string::npos);
 }
 

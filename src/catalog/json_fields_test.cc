@@ -11,24 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/model.h"
-#include "kvplan/error.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 
 using config_json::Json;
-
-// The InputError message `fn` throws, or "" when it throws none.
-template <typename F>
-std::string RefusalOf(F fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A real config.json from tests/data/real/configs/, as JSON to edit.
 Json RealConfigJson(const std::string& file) {
@@ -40,15 +29,17 @@ Json RealConfigJson(const std::string& file) {
 
 TEST(BoundedConfigInt, OneLineNamesTheKeyAndTheRange) {
   EXPECT_EQ(config_json::BoundedInt(65536, "hidden_size", "c.json"), 65536);
-  EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(65537, "hidden_size", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf([] { config_json::BoundedInt(65537, "hidden_size", "c.json"); }),
             "c.json: config key \"hidden_size\" is out of range: 65537 (expected 0 to 65536)");
-  EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(int64_t{1} << 27, "vocab_size", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf(
+                [] { config_json::BoundedInt(int64_t{1} << 27, "vocab_size", "c.json"); }),
             "c.json: config key \"vocab_size\" is out of range: 134217728 (expected 0 to "
             "67108864)");
   // A key the bounds table does not name takes 2^20.
-  EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(-1, "laurel_rank", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf([] { config_json::BoundedInt(-1, "laurel_rank", "c.json"); }),
             "c.json: config key \"laurel_rank\" is out of range: -1 (expected 0 to 1048576)");
-  EXPECT_EQ(RefusalOf([] { config_json::BoundedInt(int64_t{1} << 40, "head_dim", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf(
+                [] { config_json::BoundedInt(int64_t{1} << 40, "head_dim", "c.json"); }),
             "c.json: config key \"head_dim\" is out of range: 1099511627776 (expected 0 to "
             "1048576)");
 }
@@ -59,14 +50,14 @@ TEST(BoundedConfigInt, OptionalFallsBackAndRequiredKeepsItsPositiveCheck) {
   EXPECT_EQ(config_json::OptBoundedInt(cfg, "absent", "c.json", 3), 3);
   EXPECT_EQ(config_json::OptBoundedInt(cfg, "none", "c.json", 3), 3);
   EXPECT_EQ(config_json::OptBoundedInt(cfg, "zero", "c.json", 3), 0);
-  EXPECT_NE(RefusalOf([&] {
+  EXPECT_NE(testing::InputErrorOf([&] {
               config_json::OptBoundedInt(cfg, "big", "c.json", 3);
             }).find("\"big\" is out of range: 2000000 (expected 0 to 1048576)"),
             std::string::npos);
   EXPECT_EQ(config_json::RequireBoundedInt(cfg, "a", "c.json"), 7);
-  EXPECT_EQ(RefusalOf([&] { config_json::RequireBoundedInt(cfg, "zero", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf([&] { config_json::RequireBoundedInt(cfg, "zero", "c.json"); }),
             "c.json: config key \"zero\" must be > 0, got 0");
-  EXPECT_EQ(RefusalOf([&] { config_json::RequireBoundedInt(cfg, "absent", "c.json"); }),
+  EXPECT_EQ(testing::InputErrorOf([&] { config_json::RequireBoundedInt(cfg, "absent", "c.json"); }),
             "c.json: config.json is missing the required key \"absent\"");
 }
 
@@ -75,13 +66,13 @@ TEST(BoundedConfigInt, OptionalFallsBackAndRequiredKeepsItsPositiveCheck) {
 TEST(BoundedConfigInt, PerLayerAndGemmaReadersSayTheSameLine) {
   Json mimo = RealConfigJson("XiaomiMiMo--MiMo-V2-Flash.json");
   mimo["swa_head_dim"] = 1 << 21;
-  EXPECT_NE(RefusalOf([&] { ParseModelConfig(mimo.dump(), "mimo.json"); })
+  EXPECT_NE(testing::InputErrorOf([&] { ParseModelConfig(mimo.dump(), "mimo.json"); })
                 .find("mimo.json: config key \"swa_head_dim\" is out of range: 2097152 (expected "
                       "0 to 1048576)"),
             std::string::npos);
   Json gemma = RealConfigJson("google--gemma-4-26B-A4B.json");
   gemma["text_config"]["num_experts"] = 20000;
-  EXPECT_NE(RefusalOf([&] { ParseModelConfig(gemma.dump(), "gemma.json"); })
+  EXPECT_NE(testing::InputErrorOf([&] { ParseModelConfig(gemma.dump(), "gemma.json"); })
                 .find("gemma.json: config key \"num_experts\" is out of range: 20000 (expected 0 "
                       "to 16384)"),
             std::string::npos);

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "catalog/model.h"
-#include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -57,12 +57,7 @@ void WriteSafetensors(const fs::path& p, const std::vector<int64_t>& sizes) {
 }
 
 std::string LoadError(const std::string& spec) {
-  try {
-    LoadModel(spec);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { LoadModel(spec); });
 }
 
 // Points the HF cache lookups at `home` for the scope of a test.

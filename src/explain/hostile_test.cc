@@ -19,6 +19,7 @@
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
 #include "testing/explain_text.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -72,14 +73,10 @@ TEST(Hostile, FuzzFoundKvCellTooLargeForAStandInIsNotPlanned) {
 }
 
 TEST(Hostile, BinaryJunkIsAClearError) {
-  try {
-    ScanAndRender(Hostile("binary_junk.bin"));
-    FAIL() << "binary junk gave runs";
-  } catch (const InputError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("binary_junk.bin"), std::string::npos);
-    EXPECT_EQ(what.find('\n'), std::string::npos);  // one line
-  }
+  const std::string what =
+      testing::InputErrorOf([&] { ScanAndRender(Hostile("binary_junk.bin")); });
+  EXPECT_NE(what.find("binary_junk.bin"), std::string::npos);
+  EXPECT_EQ(what.find('\n'), std::string::npos);  // one line
 }
 
 TEST(Hostile, DeeplyNestedReprKeepsTheOtherArguments) {

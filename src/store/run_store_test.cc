@@ -18,6 +18,7 @@
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
 #include "store/sqlite_stmt.h"
+#include "testing/input_error.h"
 #include "testing/sqlite_rows.h"
 
 namespace kvplan {
@@ -372,13 +373,9 @@ void ExecOn(const std::string& path, const std::string& sql) {
 // Refused stores are left byte for byte as they were.
 void ExpectRefusedUntouched(const std::string& path, const std::string& why) {
   std::string before = Slurp(path);
-  try {
-    RunStore store(path);
-    ADD_FAILURE() << "opened " << path;
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
-  }
+  const std::string what = testing::InputErrorOf([&] { RunStore store(path); });
+  EXPECT_NE(what.find(why), std::string::npos) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   EXPECT_EQ(Slurp(path), before);
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
 }

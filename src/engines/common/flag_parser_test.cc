@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -50,13 +51,8 @@ TEST(FlagParser, UnderscoreSpellingIsAccepted) {
 TEST(FlagParser, TypoOfAModelledFlagIsAnError) {
   Flags f;
   FlagParser p = MakeParser(&f);
-  try {
-    p.Parse({"--mem-fraction-statc", "0.5"});
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean '--mem-fraction-static'"),
-              std::string::npos);
-  }
+  const std::string what = testing::InputErrorOf([&] { p.Parse({"--mem-fraction-statc", "0.5"}); });
+  EXPECT_NE(what.find("did you mean '--mem-fraction-static'"), std::string::npos);
 }
 
 TEST(FlagParser, UnknownFlagsAreSkippedWithTheirValueAndReported) {
