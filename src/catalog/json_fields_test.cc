@@ -78,5 +78,46 @@ TEST(BoundedConfigInt, PerLayerAndGemmaReadersSayTheSameLine) {
             std::string::npos);
 }
 
+// LFM2's fields (lfm2_minimax_config.cc), a DeciLM layer's MLP width (per_layer_config.cc) and
+// a vision tower's (vision_towers.cc) go through the same reader: the same line, with the lower
+// bound each rule needs (a conv window keeps conv_L_cache - 1 tokens, so 2; a width 1).
+TEST(BoundedConfigInt, Lfm2DeciLmAndVisionTowerReadersSayTheSameLine) {
+  const auto refusal = [](const Json& config) {
+    return testing::InputErrorOf([&] { ParseModelConfig(config.dump(), "c.json"); });
+  };
+  const auto says = [](const std::string& what, const std::string& line) {
+    EXPECT_NE(what.find("c.json: config key " + line), std::string::npos) << what;
+  };
+  const Json lfm2 = RealConfigJson("LiquidAI--LFM2-1.2B.json");
+  Json bad = lfm2;
+  bad["conv_L_cache"] = 1;
+  says(refusal(bad), "\"conv_L_cache\" is out of range: 1 (expected 2 to 1024)");
+  bad = lfm2;
+  bad["block_ff_dim"] = int64_t{1} << 32;
+  says(refusal(bad), "\"block_ff_dim\" is out of range: 4294967296 (expected 1 to 1048576)");
+  bad = lfm2;
+  bad["block_multiple_of"] = 0;
+  says(refusal(bad), "\"block_multiple_of\" is out of range: 0 (expected 1 to 1048576)");
+  const Json vl = RealConfigJson("Qwen--Qwen2.5-VL-3B-Instruct.json");
+  bad = vl;
+  bad["vision_config"]["patch_size"] = 0;
+  says(refusal(bad), "\"vision_config.patch_size\" is out of range: 0 (expected 1 to 1048576)");
+  bad = vl;
+  bad["vision_config"]["spatial_merge_size"] = 1 << 21;
+  says(refusal(bad),
+       "\"vision_config.spatial_merge_size\" is out of range: 2097152 (expected 1 to 1048576)");
+  Json deci = RealConfigJson("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json");
+  deci["block_configs"][0]["ffn"] = {{"no_op", false}, {"intermediate_size", int64_t{1} << 40}};
+  EXPECT_NE(
+      refusal(deci).find("c.json: block_configs[0].ffn: config key \"intermediate_size\" is out "
+                         "of range: 1099511627776 (expected 1 to 1048576)"),
+      std::string::npos)
+      << refusal(deci);
+  Json kimi = RealConfigJson("moonshotai--Kimi-K2.5.json");
+  kimi["vision_config"]["merge_kernel_size"] = {0, 2};
+  says(refusal(kimi),
+       "\"vision_config.merge_kernel_size\" is out of range: 0 (expected 1 to 1048576)");
+}
+
 }  // namespace
 }  // namespace kvplan
