@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -19,22 +18,11 @@ namespace kvplan {
 namespace {
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using CliRun = testing::ShellRun;
 
+// stderr joined to stdout, nothing on stdin, at most 30 s.
 CliRun Kvplan(const std::string& args) {
-  CliRun r;
-  const std::string cmd = "timeout 30 " + testing::KvplanBinary() + " " + args + " 2>&1 </dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return testing::RunKvplanShell(args + " </dev/null", /*merge_stderr=*/true, /*timeout_s=*/30);
 }
 
 std::string Hostile(const std::string& name) {
