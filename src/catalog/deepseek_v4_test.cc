@@ -96,11 +96,14 @@ TEST(DeepseekV4, ExpertsAreStoredAsMxfp4) {
   const ModelSpec m = kvplan::testing::RealConfig("deepseek-ai--DeepSeek-V4-Flash.json");
   const WeightEstimate w = EstimateWeights(m, {});
   const int64_t weights = int64_t{43} * 256 * 3 * 4096 * 2048;
+  int expert_parts = 0;
   for (const WeightPart& p : w.parts) {
     if (p.name != "experts") continue;
+    ++expert_parts;
     EXPECT_EQ(p.params, weights);
     EXPECT_EQ(p.bytes, weights / 2 + weights / 32);
   }
+  EXPECT_EQ(expert_parts, 1);  // the figures above were checked, not skipped
 }
 
 // Synthetic configs (cut from the Flash one): a ratio the kernels do not take, a list of the
