@@ -28,17 +28,13 @@
 
 #include "logs/content_hash.h"
 #include "testing/cli_test_util.h"
+#include "testing/scratch_dir.h"
 #include "testing/sqlite_rows.h"
 #include "testing/test_data.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // Rows of `sql`, "|"-joined.
 std::vector<std::string> Query(const std::string& db_path, const std::string& sql) {
@@ -95,8 +91,8 @@ TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
   std::string db = (dir / "runs.db").string();
   std::string data = kvplan::testing::SyntheticData("sglang/");
   // Two launches per log (an ok one, then a failed one), each log distinct.
-  std::string two =
-      Slurp(data + "story_baseline_auto_mfs.log") + Slurp(data + "story_mfs_0.55_failed.log");
+  std::string two = kvplan::testing::FileBytes(data + "story_baseline_auto_mfs.log") +
+                    kvplan::testing::FileBytes(data + "story_mfs_0.55_failed.log");
   std::vector<std::string> logs;
   std::map<std::string, int> sha;
   for (int i = 0; i < 12; ++i) {
