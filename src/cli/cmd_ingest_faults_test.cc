@@ -86,9 +86,8 @@ void ExpectNothingPartialOrDoubled(const std::string& db, const std::map<std::st
 }
 
 TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
-  fs::path dir = fs::temp_directory_path() / ("kvplan-faults-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string db = (dir / "runs.db").string();
+  const kvplan::testing::ScratchDir dir("kvplan-faults");
+  std::string db = dir.File("runs.db");
   std::string data = kvplan::testing::SyntheticData("sglang/");
   // Two launches per log (an ok one, then a failed one), each log distinct.
   std::string two = kvplan::testing::FileBytes(data + "story_baseline_auto_mfs.log") +
@@ -97,7 +96,7 @@ TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
   std::map<std::string, int> sha;
   for (int i = 0; i < 12; ++i) {
     std::string text = fmt::format("[2025-07-20 00:00:00] log {}\n{}", i, two);
-    logs.push_back((dir / ("log" + std::to_string(i) + ".log")).string());
+    logs.push_back(dir.File("log" + std::to_string(i) + ".log"));
     std::ofstream(logs.back(), std::ios::binary) << text;
     sha[kvplan::Sha256Hex(text)] = i;
   }
@@ -144,7 +143,6 @@ TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
   EXPECT_EQ(Query(db, "SELECT count(*), (SELECT count(*) FROM runs) FROM logs"),
             std::vector<std::string>{"12|24"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
-  fs::remove_all(dir);
 }
 
 }  // namespace
