@@ -13,7 +13,11 @@ through the include roots.
 Library files (not *_test.cc, *_fuzz.cc, main.cc) of a layer may include
 headers of their own folder, of the layers their target links (transitively)
 and kvplan/ (the public interface); cli/ only base/ and report/ besides. Tests,
-fuzz targets and src/testing link everything and are not checked. Exit status 1 on any violation (a ctest).
+fuzz targets and src/testing link everything and are not checked.
+
+The layer table of docs/ARCHITECTURE.md must name, in its "depends on" column,
+exactly the kvplan layers each target links, so the map stays true to the build.
+Exit status 1 on any violation (a ctest).
 """
 import re
 import sys
@@ -105,6 +109,41 @@ def include_problems(layers, allowed):
     return problems
 
 
+def documented_links(layers):
+    """{folder: set of layer folders} from the "depends on" column of ARCHITECTURE.md."""
+    engines = ["engines/sglang", "engines/vllm", "engines/trtllm"]
+    doc = {}
+    for row in (ROOT / "docs" / "ARCHITECTURE.md").read_text().split("\n"):
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] in ("layer", "---"):
+            continue
+        names = engines if cells[0] == "engines/sglang, vllm, trtllm" else [cells[0]]
+        # What the row links: before any "; includes ..." remark, without parentheses.
+        links = re.sub(r"\([^)]*\)", "", cells[3].split(";")[0])
+        words = {w.strip().removeprefix("links ").strip("`") for w in links.split(",")}
+        found = {w for w in words if w in layers}
+        if "the three engines" in words:
+            found |= set(engines)
+        for name in names:
+            doc[name] = found
+    return doc
+
+
+def doc_problems(layers):
+    folder_of = {target: folder for folder, (target, _) in layers.items()}
+    doc = documented_links(layers)
+    problems = []
+    for folder, (target, deps) in layers.items():
+        linked = {folder_of[d] for d in deps if d in folder_of}
+        if folder not in doc:
+            problems.append(f"docs/ARCHITECTURE.md: no row for layer {folder} ({target})")
+        elif doc[folder] != linked:
+            problems.append(
+                f"docs/ARCHITECTURE.md: layer {folder} depends on {sorted(doc[folder])}, "
+                f"CMakeLists.txt links {sorted(linked)}")
+    return problems
+
+
 def main():
     layers = read_layers()
     if not layers:
@@ -112,6 +151,7 @@ def main():
         return 1
     allowed, problems = closure(layers)
     problems += include_problems(layers, allowed)
+    problems += doc_problems(layers)
     for p in problems:
         print(p)
     return 1 if problems else 0
