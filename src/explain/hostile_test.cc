@@ -62,13 +62,10 @@ TEST(Hostile, FuzzFoundKvCellTooLargeForAStandInIsNotPlanned) {
     // --set asks for a re-plan the log cannot give: one line says which input is missing.
     ExplainOptions o;
     o.sets.push_back({"--mem-fraction-static", "0.5"});
-    try {
-      (void)ExplainText(run, path, static_cast<int>(runs.size()), o);
-    } catch (const InputError& e) {
-      std::string what = e.what();
-      EXPECT_NE(what.find("cannot re-plan"), std::string::npos) << what;
-      EXPECT_EQ(what.find('\n'), std::string::npos);
-    }
+    const std::string what = testing::InputErrorOf(
+        [&] { (void)ExplainText(run, path, static_cast<int>(runs.size()), o); });
+    EXPECT_NE(what.find("cannot re-plan"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
   }
 }
 

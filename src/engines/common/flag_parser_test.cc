@@ -70,11 +70,12 @@ TEST(FlagParser, DashWordsShorterThanAFlagPrefixDoNotCrash) {
   for (const char* word : {"-", "-=1", "--", "--=1"}) {
     Flags f;
     FlagParser p = MakeParser(&f);
-    try {
-      p.Parse({word, "--tp", "2"});
+    // Skipped as an unknown word, or refused naming it.
+    const std::string what = testing::InputErrorOf([&] { p.Parse({word, "--tp", "2"}); });
+    if (what.empty()) {
       EXPECT_EQ(f.tp, 2) << word;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(word), std::string::npos) << e.what();
+    } else {
+      EXPECT_NE(what.find(word), std::string::npos) << what;
     }
   }
 }
