@@ -4,8 +4,11 @@
 A function is a brace block opened at the end of a line that looks like a
 definition (a ')' or 'const' or 'noexcept' before the '{') outside a data
 table. Lines are counted from the signature's first line to the closing brace.
-Files or functions that are data tables carry a `// kvplan: data table` comment
-on the line before the definition and are skipped.
+A function that is a data table carries a `// kvplan: data table` comment on the
+line before its definition and is skipped; the comment exempts that definition
+only (a marker above a table that is not a function exempts nothing after it).
+Every .cc and .h file is read, tests included, and definitions nested in
+classes and namespaces are counted as well as those at file level.
 Exit status 1 when any function is over the limit (used by a ctest).
 """
 import re
@@ -14,6 +17,8 @@ from pathlib import Path
 
 LIMIT = int(sys.argv[1]) if len(sys.argv) > 1 else 80
 ROOT = Path(__file__).resolve().parent.parent / "src"
+# Namespaces, an anonymous namespace and a class: a member defined in its class.
+MAX_DEPTH = 4
 SIG_END = re.compile(r"(\)|\bconst|\bnoexcept|\boverride|->\s*[\w:<>,\s\*&]+)\s*\{\s*(//.*)?$")
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|else|do|try)\b|^\s*\}\s*else\b|\[.*\]\s*\(.*\)\s*(mutable\s*)?\{")
 
@@ -30,18 +35,18 @@ def scan(path):
     depth = 0
     start = None
     start_depth = 0
-    skip_next = False
+    marker = None  # the line of the last data-table marker
     for i, raw in enumerate(lines):
         line = strip(raw)
         if "kvplan: data table" in raw:
-            skip_next = True
-        if start is None and SIG_END.search(line) and not CONTROL.search(line) and depth <= 2:
+            marker = i
+        if start is None and SIG_END.search(line) and not CONTROL.search(line) and depth <= MAX_DEPTH:
             # the signature may begin on earlier lines
             j = i
-            while j > 0 and strip(lines[j - 1]).strip() and not strip(lines[j - 1]).rstrip().endswith((";", "}", "{")) and not lines[j - 1].lstrip().startswith(("//", "#")):
+            while j > 0 and strip(lines[j - 1]).strip() and not strip(lines[j - 1]).rstrip().endswith((";", "}", "{", ":")) and not lines[j - 1].lstrip().startswith(("//", "#")):
                 j -= 1
-            if skip_next:
-                skip_next = False
+            if marker is not None and marker <= j <= marker + 1:
+                marker = None
             else:
                 start, start_depth = j, depth
                 name = re.sub(r"\s+", " ", " ".join(strip(l).strip() for l in lines[j : i + 1]))
@@ -56,10 +61,9 @@ def scan(path):
 
 def main():
     found = []
-    for p in sorted(ROOT.rglob("*.cc")):
-        if p.name.endswith(("_test.cc", "_fuzz.cc")):
-            continue
-        found += scan(p)
+    for p in sorted(ROOT.rglob("*")):
+        if p.suffix in (".cc", ".h"):
+            found += scan(p)
     for n, where, name in sorted(found, reverse=True):
         print(f"{n:4d}  {where}  {name}")
     return 1 if found else 0

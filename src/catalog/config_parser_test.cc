@@ -5,25 +5,12 @@
 
 #include "catalog/model.h"
 #include "catalog/weights.h"
-#include "kvplan/error.h"
+#include "testing/test_models.h"
 
 namespace kvplan {
 namespace {
 
-// The InputError message of `fn`, or "" when it did not throw one.
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-std::string ParseError(const std::string& text) {
-  return ErrorOf([&] { ParseModelConfig(text, "test.json"); });
-}
+using testing::ModelConfigError;
 
 TEST(ConfigParser, LlamaGqaGeometry) {
   ModelSpec m = LoadModel("meta-llama/Llama-3.1-8B-Instruct");
@@ -254,46 +241,47 @@ TEST(ConfigParser, Llama4ScoutParameterCount) {
 }
 
 TEST(ConfigParser, UnknownArchitectureNamesItAndListsSupported) {
-  std::string e = ParseError(R"({"architectures":["FooForCausalLM"],"hidden_size":8})");
+  std::string e = ModelConfigError(R"({"architectures":["FooForCausalLM"],"hidden_size":8})");
   EXPECT_NE(e.find("FooForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("LlamaForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("DeepseekV3ForCausalLM"), std::string::npos) << e;
 }
 
 TEST(ConfigParser, BadInputIsOneClearInputError) {
-  EXPECT_NE(ParseError("").find("empty"), std::string::npos);
-  EXPECT_NE(ParseError("  \n").find("empty"), std::string::npos);
-  EXPECT_NE(ParseError(std::string("\x89PNG\r\n\x1a\n\0\0", 10)).find("not valid JSON"),
+  EXPECT_NE(ModelConfigError("").find("empty"), std::string::npos);
+  EXPECT_NE(ModelConfigError("  \n").find("empty"), std::string::npos);
+  EXPECT_NE(ModelConfigError(std::string("\x89PNG\r\n\x1a\n\0\0", 10)).find("not valid JSON"),
             std::string::npos);
-  EXPECT_NE(
-      ParseError(R"({"architectures":["LlamaForCausalLM"],"hidden_size":4)").find("not valid JSON"),
-      std::string::npos);
-  EXPECT_NE(ParseError("[1,2,3]").find("expected a JSON object"), std::string::npos);
-  // A number no double holds is nlohmann's out_of_range, not a parse_error; it
-  // escaped as a crash until the fuzzer found it.
-  EXPECT_NE(ParseError(R"({"architectures":["LlamaForCausalLM"],"rope_theta":1e999})")
+  EXPECT_NE(ModelConfigError(R"({"architectures":["LlamaForCausalLM"],"hidden_size":4)")
                 .find("not valid JSON"),
             std::string::npos);
-  EXPECT_NE(ParseError("{}").find("neither \"architectures\" nor \"model_type\""),
+  EXPECT_NE(ModelConfigError("[1,2,3]").find("expected a JSON object"), std::string::npos);
+  // A number no double holds is nlohmann's out_of_range, not a parse_error; it
+  // escaped as a crash until the fuzzer found it.
+  EXPECT_NE(ModelConfigError(R"({"architectures":["LlamaForCausalLM"],"rope_theta":1e999})")
+                .find("not valid JSON"),
             std::string::npos);
-  for (const std::string& msg : {ParseError(""), ParseError("[]"), ParseError("{")}) {
+  EXPECT_NE(ModelConfigError("{}").find("neither \"architectures\" nor \"model_type\""),
+            std::string::npos);
+  for (const std::string& msg :
+       {ModelConfigError(""), ModelConfigError("[]"), ModelConfigError("{")}) {
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-    EXPECT_NE(msg.find("test.json"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("synthetic.json"), std::string::npos) << msg;
   }
 }
 
 TEST(ConfigParser, MissingRequiredKeyIsNamed) {
   const std::string base = R"("architectures":["LlamaForCausalLM"],"intermediate_size":64,
       "num_attention_heads":4,"vocab_size":100)";
-  std::string e = ParseError("{" + base + R"(,"hidden_size":32})");
+  std::string e = ModelConfigError("{" + base + R"(,"hidden_size":32})");
   EXPECT_NE(e.find("\"num_hidden_layers\""), std::string::npos) << e;
-  e = ParseError("{" + base + R"(,"num_hidden_layers":2})");
+  e = ModelConfigError("{" + base + R"(,"num_hidden_layers":2})");
   EXPECT_NE(e.find("\"hidden_size\""), std::string::npos) << e;
-  e = ParseError(
+  e = ModelConfigError(
       R"({"architectures":["LlamaForCausalLM"],"hidden_size":32,"num_hidden_layers":2,
           "num_attention_heads":4,"vocab_size":100})");
   EXPECT_NE(e.find("\"intermediate_size\""), std::string::npos) << e;
-  e = ParseError(
+  e = ModelConfigError(
       R"({"architectures":["DeepseekV3ForCausalLM"],"hidden_size":32,"num_hidden_layers":2,
           "num_attention_heads":4,"vocab_size":100,"intermediate_size":64,"n_routed_experts":4,
           "num_experts_per_tok":2,"moe_intermediate_size":16})");
@@ -301,17 +289,17 @@ TEST(ConfigParser, MissingRequiredKeyIsNamed) {
 }
 
 TEST(ConfigParser, WrongTypesAndShapesAreErrors) {
-  std::string e = ParseError(
+  std::string e = ModelConfigError(
       R"({"architectures":["LlamaForCausalLM"],"hidden_size":"4096","num_hidden_layers":2,
           "num_attention_heads":4,"vocab_size":100,"intermediate_size":64})");
   EXPECT_NE(e.find("\"hidden_size\" should be an integer"), std::string::npos) << e;
-  e = ParseError(
+  e = ModelConfigError(
       R"({"architectures":["GptOssForCausalLM"],"hidden_size":32,"num_hidden_layers":3,
           "num_attention_heads":4,"vocab_size":100,"intermediate_size":64,"num_local_experts":4,
           "num_experts_per_tok":2,"sliding_window":8,
           "layer_types":["sliding_attention","full_attention"]})");
   EXPECT_NE(e.find("layer_types has 2 entries but num_hidden_layers is 3"), std::string::npos) << e;
-  e = ParseError(
+  e = ModelConfigError(
       R"({"architectures":["LlamaForCausalLM"],"hidden_size":32,"num_hidden_layers":2,
           "num_attention_heads":4,"num_key_value_heads":3,"vocab_size":100,
           "intermediate_size":64})");
@@ -322,13 +310,13 @@ TEST(ConfigParser, WrongTypesAndShapesAreErrors) {
 TEST(ConfigParser, ImplausibleSizesAreErrors) {
   const std::string head = R"({"architectures":["LlamaForCausalLM"],"intermediate_size":64,
       "num_attention_heads":4,"vocab_size":100,)";
-  std::string e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":100000})");
+  std::string e = ModelConfigError(head + R"("hidden_size":32,"num_hidden_layers":100000})");
   EXPECT_NE(e.find("\"num_hidden_layers\" is out of range"), std::string::npos) << e;
-  e = ParseError(head + R"("hidden_size":1099511627776,"num_hidden_layers":2})");
+  e = ModelConfigError(head + R"("hidden_size":1099511627776,"num_hidden_layers":2})");
   EXPECT_NE(e.find("\"hidden_size\" is out of range"), std::string::npos) << e;
-  e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":2,"num_key_value_heads":0})");
+  e = ModelConfigError(head + R"("hidden_size":32,"num_hidden_layers":2,"num_key_value_heads":0})");
   EXPECT_NE(e.find("\"num_key_value_heads\" must be > 0"), std::string::npos) << e;
-  e = ParseError(head + R"("hidden_size":32,"num_hidden_layers":2,"head_dim":-8})");
+  e = ModelConfigError(head + R"("hidden_size":32,"num_hidden_layers":2,"head_dim":-8})");
   EXPECT_NE(e.find("\"head_dim\" is out of range"), std::string::npos) << e;
 }
 

@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "catalog/architectures.h"
-#include "kvplan/error.h"
 #include "kvplan/plan.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -23,12 +23,7 @@ std::string PlanErrorAt(const std::string& engine, const std::string& version,
   r.version = version;
   r.model = testing::RealData(config);
   r.gpu = "h100";
-  try {
-    PlanLaunch(r);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { PlanLaunch(r); });
 }
 
 TEST(EngineSupport, Gemma4IsRefusedBeforeTheReleaseThatAddedIt) {

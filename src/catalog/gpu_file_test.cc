@@ -8,6 +8,7 @@
 #include "base/units.h"
 #include "catalog/gpu.h"
 #include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -16,12 +17,7 @@ constexpr const char* kMyGpu = R"({"name": "Lab GPU 48GB", "capacity_mib": 49152
   "hbm_tb_s": 0.96, "bf16_tflops": 180, "link": "pcie", "pcie_gb_s": 32})";
 
 std::string GpuFileErrorOf(const std::string& text) {
-  try {
-    ParseUserGpu(text, "my-gpu.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { ParseUserGpu(text, "my-gpu.json"); });
 }
 
 TEST(UserGpu, RequiredFieldsAndDefaults) {

@@ -46,6 +46,8 @@ int64_t MaxConfigInt(std::string_view key) {
       {"sliding_window", int64_t{1} << 30},
       {"vocab_size", int64_t{1} << 26},
       {"vocab_size_per_layer_input", int64_t{1} << 26},
+      // LFM2's short-convolution window (transformers Lfm2Config; real configs: 3).
+      {"conv_L_cache", 1024},
       // The default context: bounded as a --context-length is (a 2^40 one got
       // "Verdict: OK" with an 8 PB request pool).
       {"max_position_embeddings", kMaxInputCount},
@@ -134,11 +136,12 @@ std::vector<std::string> StringList(const Json& obj, const char* key, const std:
   return out;
 }
 
-int BoundedInt(int64_t v, std::string_view key, const std::string& origin) {
+int BoundedInt(int64_t v, std::string_view key, const std::string& origin, int64_t min) {
   const int64_t max = MaxConfigInt(key);
-  if (v < 0 || v > max) {
-    throw InputError(origin + ": config key \"" + std::string(key) + "\" is out of range: " +
-                     std::to_string(v) + " (expected 0 to " + std::to_string(max) + ")");
+  if (v < min || v > max) {
+    throw InputError(origin + ": config key \"" + std::string(key) +
+                     "\" is out of range: " + std::to_string(v) + " (expected " +
+                     std::to_string(min) + " to " + std::to_string(max) + ")");
   }
   return static_cast<int>(v);
 }

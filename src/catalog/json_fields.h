@@ -27,8 +27,10 @@ int64_t RequirePositive(const Json& obj, const char* key, const std::string& ori
 // range: "<origin>: config key "<key>" is out of range: <v> (expected 0 to <max>)" (InputError,
 // exit code 2). `key` may be a dotted name for a nested field ("vision_config.hidden_size").
 //
-// `v`, already read from config key `key`, as an int within 0..max.
-int BoundedInt(int64_t v, std::string_view key, const std::string& origin);
+// `v`, already read from config key `key`, as an int within min..max; `min` is above 0 only
+// where a reader's rule needs it (a vision tower's dimensions are at least 1, LFM2's conv
+// window 2).
+int BoundedInt(int64_t v, std::string_view key, const std::string& origin, int64_t min = 0);
 // The integer at `key` within 0..max; `fallback` (not checked) when absent or null.
 int OptBoundedInt(const Json& obj, const char* key, const std::string& origin, int fallback);
 // The integer at `key`: present and > 0 (RequirePositive's errors), and at most max.

@@ -12,6 +12,7 @@
 namespace kvplan {
 namespace {
 
+using config_json::BoundedInt;
 using config_json::IntList;
 using config_json::Json;
 using config_json::OptBool;
@@ -31,12 +32,9 @@ constexpr int64_t kLfm2MultipleOf = 256;
 // Lfm2Config's intermediate_size, which block_ff_dim replaces when present
 // (kwargs.get("block_ff_dim", intermediate_size)).
 int64_t Lfm2MlpWidth(const Json& cfg, const std::string& origin) {
-  int64_t ff = OptInt(cfg, "block_ff_dim", origin)
-                   .value_or(OptInt(cfg, "intermediate_size", origin).value_or(kLfm2Intermediate));
-  if (ff <= 0 || ff > (int64_t{1} << 32)) {
-    throw InputError(origin + ": LFM2 MLP width (block_ff_dim / intermediate_size) " +
-                     std::to_string(ff) + " is out of range");
-  }
+  const char* ff_key = OptInt(cfg, "block_ff_dim", origin) ? "block_ff_dim" : "intermediate_size";
+  int64_t ff =
+      BoundedInt(OptInt(cfg, ff_key, origin).value_or(kLfm2Intermediate), ff_key, origin, 1);
   if (!OptBool(cfg, "block_auto_adjust_ff_dim", origin).value_or(true)) return ff;
   ff = 2 * ff / 3;  // int(2 * ff_dim / 3) of a positive value
   auto mult = cfg.find("block_ffn_dim_multiplier");
@@ -47,10 +45,8 @@ int64_t Lfm2MlpWidth(const Json& cfg, const std::string& origin) {
   } else if (!mult->is_null()) {
     throw InputError(origin + ": block_ffn_dim_multiplier must be a positive number or null");
   }
-  const int64_t of = OptInt(cfg, "block_multiple_of", origin).value_or(kLfm2MultipleOf);
-  if (of <= 0 || of > (int64_t{1} << 20)) {
-    throw InputError(origin + ": block_multiple_of must be in 1..2^20");
-  }
+  const int64_t of = BoundedInt(OptInt(cfg, "block_multiple_of", origin).value_or(kLfm2MultipleOf),
+                                "block_multiple_of", origin, 1);
   return of * ((ff + of - 1) / of);
 }
 
@@ -83,12 +79,9 @@ std::vector<std::string> Lfm2LayerTypes(const Json& cfg, const std::string& orig
 
 std::vector<std::string> ReadLfm2(const Json& cfg, const std::string& origin, ModelSpec& m) {
   m.state_kind = StateKind::kShortConv;
-  const int64_t kernel = OptInt(cfg, "conv_L_cache", origin).value_or(kLfm2ConvLCache);
-  if (kernel < 2 || kernel > 1024) {
-    throw InputError(origin + ": conv_L_cache " + std::to_string(kernel) +
-                     " must be in 2..1024 (the conv window keeps conv_L_cache - 1 tokens)");
-  }
-  m.mamba_conv_kernel = static_cast<int>(kernel);
+  // At least 2: the conv window keeps conv_L_cache - 1 tokens.
+  m.mamba_conv_kernel = BoundedInt(OptInt(cfg, "conv_L_cache", origin).value_or(kLfm2ConvLCache),
+                                   "conv_L_cache", origin, 2);
   m.mamba_conv_bias = OptBool(cfg, "conv_bias", origin).value_or(false);
   // vLLM sizes the conv state from hf_config.conv_dim (lfm2.py @v0.10.2), SGLang from
   // hidden_size (configs/lfm2.py mamba2_cache_params): the released configs state both

@@ -8,7 +8,8 @@
 #include <fstream>
 
 #include "catalog/model.h"
-#include "kvplan/error.h"
+#include "testing/input_error.h"
+#include "testing/scratch_dir.h"
 
 namespace kvplan {
 namespace {
@@ -17,22 +18,6 @@ namespace fs = std::filesystem;
 constexpr const char* kTinyLlama = R"({"architectures":["LlamaForCausalLM"],"hidden_size":64,
   "intermediate_size":128,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,
   "vocab_size":1000,"torch_dtype":"bfloat16"})";
-
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "kvplan-models-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 void Write(const fs::path& p, std::string_view content) {
   fs::create_directories(p.parent_path());
@@ -57,12 +42,7 @@ void WriteSafetensors(const fs::path& p, const std::vector<int64_t>& sizes) {
 }
 
 std::string LoadError(const std::string& spec) {
-  try {
-    LoadModel(spec);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { LoadModel(spec); });
 }
 
 // Points the HF cache lookups at `home` for the scope of a test.
@@ -91,7 +71,7 @@ class ScopedHfHome {
 };
 
 TEST(ModelLoader, ConfigFilePath) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "my.json", kTinyLlama);
   ModelSpec m = LoadModel((t.path() / "my.json").string());
   EXPECT_EQ(m.hidden_size, 64);
@@ -100,7 +80,7 @@ TEST(ModelLoader, ConfigFilePath) {
 }
 
 TEST(ModelLoader, ModelDirectoryReadsIndexTotalSize) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "config.json", kTinyLlama);
   Write(t.path() / "model.safetensors.index.json",
         R"({"metadata":{"total_size":16060522496},"weight_map":{}})");
@@ -110,7 +90,7 @@ TEST(ModelLoader, ModelDirectoryReadsIndexTotalSize) {
 }
 
 TEST(ModelLoader, ModelDirectorySumsSafetensorsHeaders) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "config.json", kTinyLlama);
   WriteSafetensors(t.path() / "model-00001-of-00002.safetensors", {128, 256});
   WriteSafetensors(t.path() / "model-00002-of-00002.safetensors", {1000});
@@ -123,7 +103,7 @@ TEST(ModelLoader, ModelDirectorySumsSafetensorsHeaders) {
 }
 
 TEST(ModelLoader, HuggingFaceCacheByIdAndByRepoDir) {
-  TempDir t;
+  testing::ScratchDir t;
   fs::path repo = t.path() / "hub" / "models--Acme--Tiny-1B";
   Write(repo / "refs" / "main", "abc123\n");
   Write(repo / "snapshots" / "abc123" / "config.json", kTinyLlama);
@@ -141,7 +121,7 @@ TEST(ModelLoader, HuggingFaceCacheByIdAndByRepoDir) {
 
 // ModelOpt exports: the quantization lives in hf_quant_config.json.
 TEST(ModelLoader, HfQuantConfigBesideConfig) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "config.json", kTinyLlama);
   Write(t.path() / "hf_quant_config.json",
         R"({"producer":{"name":"modelopt"},"quantization":{"quant_algo":"NVFP4",
@@ -162,7 +142,7 @@ TEST(ModelLoader, CatalogIdsAreCaseInsensitiveAndAcceptDashes) {
 }
 
 TEST(ModelLoader, BadFilesAreOneLineInputErrors) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "empty.json", "");
   Write(t.path() / "junk.bin", std::string("\x00\x01\xff\xfe garbage", 13));
   Write(t.path() / "trunc.json", std::string(kTinyLlama).substr(0, 60));
@@ -185,7 +165,7 @@ TEST(ModelLoader, BadFilesAreOneLineInputErrors) {
 }
 
 TEST(ModelLoader, GarbledSafetensorsAreInputErrors) {
-  TempDir t;
+  testing::ScratchDir t;
   Write(t.path() / "config.json", kTinyLlama);
   Write(t.path() / "a.safetensors", "\x05");  // shorter than the length prefix
   EXPECT_NE(LoadError(t.path().string()).find("truncated safetensors"), std::string::npos);

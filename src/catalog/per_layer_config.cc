@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 namespace kvplan {
 namespace {
 
+using config_json::BoundedInt;
 using config_json::IntList;
 using config_json::Json;
 using config_json::OptBool;
@@ -66,9 +68,9 @@ void ReadDeciLmFfn(const Json& ffn, const std::string& where, const ModelSpec& m
     g.mlp_intermediate = DeciLmFfnWidth(v, m.hidden_size);
     return;
   }
-  const int64_t width = OptInt(ffn, "intermediate_size", where).value_or(0);
-  if (width <= 0) throw InputError(where + ": needs \"ffn_mult\" or \"intermediate_size\"");
-  g.mlp_intermediate = width;
+  const std::optional<int64_t> width = OptInt(ffn, "intermediate_size", where);
+  if (!width) throw InputError(where + ": needs \"ffn_mult\" or \"intermediate_size\"");
+  g.mlp_intermediate = BoundedInt(*width, "intermediate_size", where, 1);
 }
 
 }  // namespace

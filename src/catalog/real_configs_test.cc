@@ -9,7 +9,6 @@
 
 #include "catalog/model.h"
 #include "catalog/weights.h"
-#include "kvplan/error.h"
 #include "testing/test_data.h"
 #include "testing/test_models.h"
 
@@ -26,15 +25,6 @@ int64_t KvBytesPerToken(const ModelSpec& m) {
 void ExpectWithinOnePercent(int64_t got, double published, const std::string& what) {
   EXPECT_LT(std::fabs(static_cast<double>(got) - published) / published, 0.01)
       << what << ": " << got << " vs published " << published;
-}
-
-std::string ConfigErrorOf(const std::string& text) {
-  try {
-    ParseModelConfig(text, "test.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(RealConfigs, Phi4) {
@@ -128,25 +118,28 @@ TEST(RealConfigs, PythonJsonTokensAreAccepted) {
                                  "t");
   EXPECT_EQ(m.num_layers, 2);
   // A number where the config needs an integer is still a typed refusal.
-  std::string e = ConfigErrorOf(
+  std::string e = testing::ModelConfigError(
       R"({"architectures":["LlamaForCausalLM"],"vocab_size":100,"hidden_size":Infinity})");
   EXPECT_NE(e.find("\"hidden_size\" should be an integer"), std::string::npos) << e;
 }
 
 TEST(RealConfigs, JsonRefusalSaysWhereAndWhy) {
-  std::string e = ConfigErrorOf("{\n  \"hidden_size\": 4,\n  \"vocab_size\" 100\n}");
+  std::string e = testing::ModelConfigError("{\n  \"hidden_size\": 4,\n  \"vocab_size\" 100\n}");
   // nlohmann gives up after reading the offending token: "100" ends at column 18.
   EXPECT_NE(e.find("not valid JSON at line 3, column 18"), std::string::npos) << e;
   EXPECT_NE(e.find("expected ':'"), std::string::npos) << e;
   // Positions after a rewritten NaN are still those of the original text.
-  e = ConfigErrorOf("{\"a\": NaN, \"b\": tru}");
+  e = testing::ModelConfigError("{\"a\": NaN, \"b\": tru}");
   EXPECT_NE(e.find("line 1, column 20"), std::string::npos) << e;
-  EXPECT_NE(ConfigErrorOf("{\"a\": Infinityx}").find("not valid JSON"), std::string::npos);
-  EXPECT_NE(ConfigErrorOf("{\"a\": \"unterminated").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(testing::ModelConfigError("{\"a\": Infinityx}").find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(testing::ModelConfigError("{\"a\": \"unterminated").find("not valid JSON"),
+            std::string::npos);
 }
 
 TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
-  std::string e = ConfigErrorOf(R"({"architectures":["Zamba2ForCausalLM"],"hidden_size":64,
+  std::string e =
+      testing::ModelConfigError(R"({"architectures":["Zamba2ForCausalLM"],"hidden_size":64,
       "time_step_limit":[0.0, Infinity]})");
   EXPECT_NE(e.find("Zamba2ForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("state memory"), std::string::npos) << e;
@@ -205,9 +198,10 @@ TEST(RealConfigs, ErnieMoeReadsItsExpertKeys) {
                            27 * moe_layer + 2560);
   EXPECT_EQ(KvBytesPerToken(m), 28 * 2 * 4 * 128 * 2);
   EXPECT_EQ(ParseModelConfig(text + "26}", "synthetic.json").NumMoeLayers(), 26);
-  EXPECT_NE(ConfigErrorOf(R"({"architectures":["Ernie4_5_ForCausalLM"],"use_bias":true})")
-                .find("use_bias"),
-            std::string::npos);
+  EXPECT_NE(
+      testing::ModelConfigError(R"({"architectures":["Ernie4_5_ForCausalLM"],"use_bias":true})")
+          .find("use_bias"),
+      std::string::npos);
 }
 
 // Hunyuan's per-layer lists are read as one value only when every layer has
@@ -223,15 +217,15 @@ TEST(RealConfigs, HunyuanPerLayerListsAndCrossLayerAttention) {
   EXPECT_EQ(m.experts_per_token, 2);
   EXPECT_EQ(m.moe_intermediate_size, 16);
   EXPECT_EQ(m.shared_expert_intermediate_size, 32);
-  std::string e = ConfigErrorOf(R"({"architectures":["HunYuanMoEV1ForCausalLM"],)" + geometry +
-                                R"("moe_topk":[2,4]})");
+  std::string e = testing::ModelConfigError(R"({"architectures":["HunYuanMoEV1ForCausalLM"],)" +
+                                            geometry + R"("moe_topk":[2,4]})");
   EXPECT_NE(e.find("\"moe_topk\" differs between layers"), std::string::npos) << e;
   // q/k norms only when use_qk_norm says so (the real configs do: their rows).
   const std::string dense = R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
       "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100)";
   EXPECT_FALSE(ParseModelConfig(dense + "}", "synthetic.json").qk_norm);
   EXPECT_TRUE(ParseModelConfig(dense + R"(,"use_qk_norm":true})", "synthetic.json").qk_norm);
-  e = ConfigErrorOf(R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
+  e = testing::ModelConfigError(R"({"architectures":["HunYuanDenseV1ForCausalLM"],"hidden_size":64,
       "num_hidden_layers":2,"num_attention_heads":4,"intermediate_size":32,"vocab_size":100,
       "use_cla":true,"cla_share_factor":2})");
   EXPECT_NE(e.find("use_cla"), std::string::npos) << e;

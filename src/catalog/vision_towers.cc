@@ -39,19 +39,16 @@ class TowerCount {
   int64_t total_ = 0;
 };
 
-// A vision_config dimension: positive and at most 2^20 (the largest real
-// tower is 1e4 wide), or the Transformers config class's default.
+// A vision_config dimension: at least 1 and within the bounded reader's range for
+// "vision_config.<key>" (json_fields.cc; the largest real tower is 1e4 wide), or the
+// Transformers config class's default.
 int64_t VisionDim(const Json& v, const char* key, const std::string& origin, int64_t fallback) {
   std::optional<int64_t> x = config_json::OptInt(v, key, origin);
   if (!x) {
     if (fallback > 0) return fallback;
     throw InputError(origin + ": vision_config." + key + " is missing");
   }
-  if (*x <= 0 || *x > (int64_t{1} << 20)) {
-    throw InputError(origin + ": vision_config." + key + " is " + std::to_string(*x) +
-                     "; expected 1 to 1048576");
-  }
-  return *x;
+  return config_json::BoundedInt(*x, std::string("vision_config.") + key, origin, 1);
 }
 
 // The first key present (configs of one family name a field differently).
@@ -236,11 +233,7 @@ int64_t ClipTower(const Json& root, const Json& v, int64_t text, const std::stri
 
 // A dimension given as a list item (MoonViT's merge_kernel_size), in VisionDim's range.
 int64_t VisionDimOfValue(int64_t x, const std::string& origin) {
-  if (x <= 0 || x > (int64_t{1} << 20)) {
-    throw InputError(origin + ": vision_config.merge_kernel_size holds " + std::to_string(x) +
-                     "; expected 1 to 1048576");
-  }
-  return x;
+  return config_json::BoundedInt(x, "vision_config.merge_kernel_size", origin, 1);
 }
 
 // InternVL's pixel shuffle: each side shrinks by 1 / downsample_ratio

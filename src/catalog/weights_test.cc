@@ -145,13 +145,20 @@ TEST(Weights, KvHeadsReplicatedWhenFewerThanTp) {
   EXPECT_EQ(FindPart(w, "attention")->bytes_per_rank, 48 * per_layer);
 }
 
-TEST(Weights, DpAttentionReplicatesAttentionAndEmbedding) {
-  ModelSpec m = LoadModel("Qwen/Qwen3-30B-A3B");
+// TP 4 with DP attention over 4 ranks and the experts split 4 ways (the layout of
+// sglang-qwen3-30b-a3b-dp4-dpattn-pr17392).
+Parallelism Dp4AttentionLayout() {
   Parallelism p;
   p.tp = 4;
   p.dp = 4;
   p.ep = 4;
   p.dp_attention = true;
+  return p;
+}
+
+TEST(Weights, DpAttentionReplicatesAttentionAndEmbedding) {
+  ModelSpec m = LoadModel("Qwen/Qwen3-30B-A3B");
+  Parallelism p = Dp4AttentionLayout();
   WeightEstimate w = EstimateWeights(m, p);
   EXPECT_EQ(FindPart(w, "attention")->bytes_per_rank, FindPart(w, "attention")->bytes);
   EXPECT_EQ(FindPart(w, "embedding")->bytes_per_rank, 151936LL * 2048 * 2);
@@ -347,11 +354,7 @@ TEST(WeightsCases, SglangQwen3_30bA3bDpAttention) {
                                         "/logged/weights_usage_gib");
   if (!logged) GTEST_SKIP() << "shared cases not present";
   ModelSpec m = LoadModel("Qwen/Qwen3-30B-A3B");
-  Parallelism p;
-  p.tp = 4;
-  p.dp = 4;
-  p.ep = 4;
-  p.dp_attention = true;
+  Parallelism p = Dp4AttentionLayout();
   double est = PerRankGiB(m, p);
   EXPECT_LT(est, *logged);
   EXPECT_NEAR(est, *logged, 0.03 * *logged);

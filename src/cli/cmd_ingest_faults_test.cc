@@ -28,17 +28,13 @@
 
 #include "logs/content_hash.h"
 #include "testing/cli_test_util.h"
+#include "testing/scratch_dir.h"
 #include "testing/sqlite_rows.h"
 #include "testing/test_data.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // Rows of `sql`, "|"-joined.
 std::vector<std::string> Query(const std::string& db_path, const std::string& sql) {
@@ -90,18 +86,17 @@ void ExpectNothingPartialOrDoubled(const std::string& db, const std::map<std::st
 }
 
 TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
-  fs::path dir = fs::temp_directory_path() / ("kvplan-faults-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string db = (dir / "runs.db").string();
+  const kvplan::testing::ScratchDir dir("kvplan-faults");
+  std::string db = dir.File("runs.db");
   std::string data = kvplan::testing::SyntheticData("sglang/");
   // Two launches per log (an ok one, then a failed one), each log distinct.
-  std::string two =
-      Slurp(data + "story_baseline_auto_mfs.log") + Slurp(data + "story_mfs_0.55_failed.log");
+  std::string two = kvplan::testing::FileBytes(data + "story_baseline_auto_mfs.log") +
+                    kvplan::testing::FileBytes(data + "story_mfs_0.55_failed.log");
   std::vector<std::string> logs;
   std::map<std::string, int> sha;
   for (int i = 0; i < 12; ++i) {
     std::string text = fmt::format("[2025-07-20 00:00:00] log {}\n{}", i, two);
-    logs.push_back((dir / ("log" + std::to_string(i) + ".log")).string());
+    logs.push_back(dir.File("log" + std::to_string(i) + ".log"));
     std::ofstream(logs.back(), std::ios::binary) << text;
     sha[kvplan::Sha256Hex(text)] = i;
   }
@@ -148,7 +143,6 @@ TEST(IngestFaults, KilledAndFailingIngestsLoseMergeAndDuplicateNothing) {
   EXPECT_EQ(Query(db, "SELECT count(*), (SELECT count(*) FROM runs) FROM logs"),
             std::vector<std::string>{"12|24"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
-  fs::remove_all(dir);
 }
 
 }  // namespace

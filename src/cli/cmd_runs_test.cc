@@ -1,8 +1,5 @@
 // `kvplan runs` shows the measured decode throughput only when a listed run has
 // decode reports: histories of start-up logs list as they always did.
-#include <unistd.h>
-
-#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -12,6 +9,7 @@
 #include "kvplan/history.h"
 #include "logs/run_record_json.h"
 #include "testing/cli_test_util.h"
+#include "testing/scratch_dir.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -22,10 +20,8 @@ using kvplan::testing::RunKvplan;
 std::string Data(const std::string& name) { return kvplan::testing::SyntheticData(name); }
 
 TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("kvplan-runs-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string db = (dir / "runs.db").string();
+  const kvplan::testing::ScratchDir dir("kvplan-runs");
+  std::string db = dir.File("runs.db");
   ASSERT_EQ(RunKvplan({"ingest", "--db", db, Data("sglang/story_baseline_auto_mfs.log")}).exit_code,
             0);
   auto before = RunKvplan({"runs", "--db", db});
@@ -38,16 +34,13 @@ TEST(RunsVerb, DecodeColumnOnlyWithDecodeReports) {
   EXPECT_NE(after.out.find("decode tok/s"), std::string::npos) << after.out;
   // The median of TP0's 9 busy reports at 1 request is 81.57 (explain/decode_report_test.cc).
   EXPECT_NE(after.out.find("81.6@1"), std::string::npos) << after.out;
-  std::filesystem::remove_all(dir);
 }
 
 // `runs --json` prints run by run; the text must be exactly the indented array
 // nlohmann writes for the whole listing, for none, one and several runs.
 TEST(RunsVerb, StreamedJsonIsTheWholeArray) {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("kvplan-runs-json-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string db = (dir / "runs.db").string();
+  const kvplan::testing::ScratchDir dir("kvplan-runs-json");
+  std::string db = dir.File("runs.db");
   const char* logs[] = {"sglang/story_baseline_auto_mfs.log", "sglang/decode_llama8b_no_spec.log"};
   ASSERT_EQ(RunKvplan({"ingest", "--db", db, Data(logs[0])}).exit_code, 0);
   for (int round = 0; round < 2; ++round) {
@@ -68,7 +61,6 @@ TEST(RunsVerb, StreamedJsonIsTheWholeArray) {
   auto none = RunKvplan({"runs", "--db", db, "--json", "--model", "no-such-model"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_EQ(none.out, "[]\n");
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,28 +12,18 @@
 #include <gtest/gtest.h>
 
 #include "testing/cli_test_util.h"
+#include "testing/scratch_dir.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
 namespace {
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using CliRun = testing::ShellRun;
 
+// stderr joined to stdout, nothing on stdin, at most 30 s.
 CliRun Kvplan(const std::string& args) {
-  CliRun r;
-  const std::string cmd = "timeout 30 " + testing::KvplanBinary() + " " + args + " 2>&1 </dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int st = pclose(pipe);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return testing::RunKvplanShell(args + " </dev/null", /*merge_stderr=*/true, /*timeout_s=*/30);
 }
 
 std::string Hostile(const std::string& name) {
@@ -55,22 +44,6 @@ void ExpectOneLineError(const std::string& args, const std::string& want) {
   EXPECT_NE(r.out.find(want), std::string::npos) << r.out;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "kvplan-hostile-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
 // A file of `bytes` bytes that takes no disk space (and no time) to make.
 void MakeSparse(const std::string& path, int64_t bytes, const std::string& head = "{") {
   std::ofstream(path, std::ios::binary) << head;
@@ -80,8 +53,8 @@ void MakeSparse(const std::string& path, int64_t bytes, const std::string& head 
 const std::string kPlan = "plan --gpu h100 --model ";
 
 TEST(HostileInputs, SpecialFilesAreRefusedNotWaitedOn) {
-  TempDir t;
-  const std::string fifo = t / "fifo";
+  testing::ScratchDir t;
+  const std::string fifo = t.File("fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   ExpectOneLineError(kPlan + fifo, "is a FIFO, not a regular file");
   ExpectOneLineError(kPlan + "/dev/zero", "is a character device");
@@ -95,56 +68,58 @@ TEST(HostileInputs, SpecialFilesAreRefusedNotWaitedOn) {
 }
 
 TEST(HostileInputs, OversizedFilesAreRefusedBeforeReading) {
-  TempDir t;
-  MakeSparse(t / "config.json", 200 << 20);
-  ExpectOneLineError(kPlan + (t / "config.json"), "over the 1.0 MiB limit for a model config");
-  fs::create_directories(t / "m");
-  std::ofstream(t / "m/config.json") << R"({"architectures":["LlamaForCausalLM"],
+  testing::ScratchDir t;
+  MakeSparse(t.File("config.json"), 200 << 20);
+  ExpectOneLineError(kPlan + (t.File("config.json")), "over the 1.0 MiB limit for a model config");
+  fs::create_directories(t.File("m"));
+  std::ofstream(t.File("m/config.json")) << R"({"architectures":["LlamaForCausalLM"],
     "hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,"num_attention_heads":4,
     "num_key_value_heads":2,"vocab_size":1000,"max_position_embeddings":4096})";
-  MakeSparse(t / "m/model.safetensors.index.json", 200 << 20);
-  ExpectOneLineError(kPlan + (t / "m"), "over the 64.0 MiB limit for a safetensors index");
-  fs::remove(t / "m/model.safetensors.index.json");
+  MakeSparse(t.File("m/model.safetensors.index.json"), 200 << 20);
+  ExpectOneLineError(kPlan + (t.File("m")), "over the 64.0 MiB limit for a safetensors index");
+  fs::remove(t.File("m/model.safetensors.index.json"));
   // A header length past the format's 100 MB cap, and one past the file's end.
-  MakeSparse(t / "m/a.safetensors", 1 << 20, std::string("\x00\x00\x00\x10\x00\x00\x00\x00", 8));
-  ExpectOneLineError(kPlan + (t / "m"), "not a safetensors file");
-  MakeSparse(t / "m/a.safetensors", 1 << 20, std::string("\x00\x00\xa0\x05\x00\x00\x00\x00", 8));
-  ExpectOneLineError(kPlan + (t / "m"), "truncated safetensors header");
-  fs::remove(t / "m/a.safetensors");
-  MakeSparse(t / "opts.yaml", 2 << 20, "a: 1\n");
+  MakeSparse(t.File("m/a.safetensors"), 1 << 20,
+             std::string("\x00\x00\x00\x10\x00\x00\x00\x00", 8));
+  ExpectOneLineError(kPlan + (t.File("m")), "not a safetensors file");
+  MakeSparse(t.File("m/a.safetensors"), 1 << 20,
+             std::string("\x00\x00\xa0\x05\x00\x00\x00\x00", 8));
+  ExpectOneLineError(kPlan + (t.File("m")), "truncated safetensors header");
+  fs::remove(t.File("m/a.safetensors"));
+  MakeSparse(t.File("opts.yaml"), 2 << 20, "a: 1\n");
   ExpectOneLineError(
       "plan --engine trtllm --gpu h100 --model Qwen/Qwen3-32B "
       "--extra_llm_api_options " +
-          (t / "opts.yaml"),
+          (t.File("opts.yaml")),
       "over the 1.0 MiB limit");
 }
 
 TEST(HostileInputs, SafetensorsOffsetsThatOverflowAreRefused) {
-  TempDir t;
-  fs::create_directories(t / "m");
-  fs::copy_file(Hostile("index_total_size_overflow/config.json"), t / "m/config.json");
+  testing::ScratchDir t;
+  fs::create_directories(t.File("m"));
+  fs::copy_file(Hostile("index_total_size_overflow/config.json"), t.File("m/config.json"));
   const std::string header =
       R"({"a":{"dtype":"BF16","shape":[1],"data_offsets":[0,9223372036854775807]},)"
       R"("b":{"dtype":"BF16","shape":[1],"data_offsets":[0,9223372036854775807]}})";
   std::string len(8, '\0');
   for (int i = 0; i < 8; ++i) len[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
-  std::ofstream(t / "m/a.safetensors", std::ios::binary) << len << header;
-  ExpectOneLineError(kPlan + (t / "m"), "overflows 64-bit integers");
+  std::ofstream(t.File("m/a.safetensors"), std::ios::binary) << len << header;
+  ExpectOneLineError(kPlan + (t.File("m")), "overflows 64-bit integers");
   ExpectOneLineError(kPlan + Hostile("index_total_size_overflow"), "total_size");
 }
 
 TEST(HostileInputs, BinaryJunkLogEndsAfterABoundedPrefix) {
-  TempDir t;
-  std::ofstream junk(t / "junk.log", std::ios::binary);
+  testing::ScratchDir t;
+  std::ofstream junk(t.File("junk.log"), std::ios::binary);
   uint32_t x = 12345;
   for (int i = 0; i < (3 << 20); ++i) {
     x = x * 1103515245u + 12345u;
     junk.put(static_cast<char>(x >> 24));
   }
   junk.close();
-  ExpectOneLineError("explain " + (t / "junk.log"), "are binary data");
-  MakeSparse(t / "zeros.log", 200 << 20, "");
-  ExpectOneLineError("explain " + (t / "zeros.log"), "are binary data");
+  ExpectOneLineError("explain " + (t.File("junk.log")), "are binary data");
+  MakeSparse(t.File("zeros.log"), 200 << 20, "");
+  ExpectOneLineError("explain " + (t.File("zeros.log")), "are binary data");
 }
 
 TEST(HostileInputs, IgnorePatternsNeverHangOrOverflow) {
@@ -178,8 +153,8 @@ TEST(HostileInputs, PastedCommandWithAHugeWordDoesNotCrash) {
 }
 
 TEST(HostileInputs, JsonOutputOfANonUtf8PathIsValid) {
-  TempDir t;
-  const std::string dir = t / "bad\xff";
+  testing::ScratchDir t;
+  const std::string dir = t.File("bad\xff");
   fs::create_directories(dir);
   fs::copy_file(Hostile("regex_catastrophic.json"), dir + "/config.json");
   const CliRun r = Kvplan(kPlan + "'" + dir + "' --json");

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan::cli {
 namespace {
@@ -13,12 +13,7 @@ using Env = std::vector<std::pair<std::string, std::string>>;
 LaunchCommand Pasted(const std::string& text) { return ParseLaunchCommand({text}); }
 
 std::string ErrorOf(const std::vector<std::string>& words) {
-  try {
-    ParseLaunchCommand(words);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::InputErrorOf([&] { ParseLaunchCommand(words); });
 }
 
 TEST(ParseLaunchCommand, SglangAlreadySplitByTheShell) {

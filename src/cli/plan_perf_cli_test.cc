@@ -46,8 +46,11 @@ void ExpectSameSettings(const Launch& l) {
   const nlohmann::json plan = RunJson("plan " + common + " --json");
   const nlohmann::json perf =
       RunJson("perf " + common + " --batch-sizes 1 --prompt-lengths 128 --json");
-  if (plan.empty() || perf.empty()) return;
-  if (perf.contains("speculative")) {
+  if (plan.empty() || perf.empty()) return;  // RunJson has failed the test
+  // A launch with speculation must report it, or its settings would go unchecked.
+  const bool speculative = l.flags.find("--speculative-algorithm") != std::string::npos;
+  EXPECT_EQ(perf.contains("speculative"), speculative) << perf.dump();
+  if (speculative && perf.contains("speculative")) {
     EXPECT_EQ(perf["speculative_num_steps"].get<double>(),
               PlanFigure(plan, "speculative_num_steps"));
     EXPECT_EQ(perf["speculative_eagle_topk"].get<double>(),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan::cli {
 namespace {
@@ -60,14 +61,10 @@ TEST(TokenizeShell, OperatorsAndRedirections) {
 
 TEST(TokenizeShell, UnterminatedQuotesAreErrors) {
   EXPECT_THROW(TokenizeShell("a 'b c"), InputError);
-  try {
-    TokenizeShell("ab \"cd");
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "unterminated double quote in the launch command (opened at character 4); "
-                 "close it");
-  }
+  const std::string what = testing::InputErrorOf([&] { TokenizeShell("ab \"cd"); });
+  EXPECT_EQ(what,
+            "unterminated double quote in the launch command (opened at character 4); "
+            "close it");
 }
 
 TEST(ClassifyWords, OnlyWholeOperatorWords) {

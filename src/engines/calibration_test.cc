@@ -39,10 +39,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,14 +62,8 @@ struct CalibrationRow {
 };
 
 std::vector<CalibrationRow> ReadCalibrationTable() {
-  std::ifstream in(testing::RealData("calibration.tsv"));
   std::vector<CalibrationRow> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> c = testing::SplitFields(line, '\t');
-    if (c.size() != 11) ADD_FAILURE() << "calibration.tsv: 11 columns expected: " << line;
-    if (c.size() != 11) continue;
+  for (const std::vector<std::string>& c : testing::RealTsvRows("calibration.tsv", 11)) {
     CalibrationRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[9], c[10], {}, 0, 0};
     if (c[5] != "-") r.args = testing::SplitFields(c[5], ' ');
     r.logged = std::stod(c[7]);

@@ -33,16 +33,8 @@ struct WeightsRow {
 };
 
 std::vector<WeightsRow> ReadWeightsTable() {
-  std::ifstream in(testing::RealData("weights.tsv"));
   std::vector<WeightsRow> rows;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> c = testing::SplitFields(line, '\t');
-    if (c.size() != 10) {
-      ADD_FAILURE() << "weights.tsv: 10 columns expected: " << line;
-      continue;
-    }
+  for (const std::vector<std::string>& c : testing::RealTsvRows("weights.tsv", 10)) {
     WeightsRow r{c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[9], {}, 0};
     if (c[5] != "-") r.args = testing::SplitFields(c[5], ' ');
     if (c[8] != "-") r.bound_pct = std::stod(c[8]);

@@ -12,6 +12,7 @@
 #include "explain/log_file.h"
 #include "kvplan/error.h"
 #include "kvplan/explain.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -190,12 +191,8 @@ TEST(ExcerptReplan, SetOnALogThatCannotBeReplannedNamesTheMissingFigure) {
   ExplainRequest request;
   request.log_path = RealData("sglang/vllm_issue21348_qwen3_235b_tp4_kv.log");
   request.sets = {"mem-fraction-static=0.8"};
-  try {
-    ExplainLog(request);
-    ADD_FAILURE() << "expected an InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("--post-load-free-gib"), std::string::npos) << e.what();
-  }
+  const std::string what = testing::InputErrorOf([&] { ExplainLog(request); });
+  EXPECT_NE(what.find("--post-load-free-gib"), std::string::npos) << what;
 }
 
 TEST(ExcerptReplan, AVllmV1InfoExcerptChecksTheCellAgainstTheLoggedTokens_vllm21348) {

@@ -19,6 +19,7 @@
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
 #include "testing/explain_text.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -61,25 +62,18 @@ TEST(Hostile, FuzzFoundKvCellTooLargeForAStandInIsNotPlanned) {
     // --set asks for a re-plan the log cannot give: one line says which input is missing.
     ExplainOptions o;
     o.sets.push_back({"--mem-fraction-static", "0.5"});
-    try {
-      (void)ExplainText(run, path, static_cast<int>(runs.size()), o);
-    } catch (const InputError& e) {
-      std::string what = e.what();
-      EXPECT_NE(what.find("cannot re-plan"), std::string::npos) << what;
-      EXPECT_EQ(what.find('\n'), std::string::npos);
-    }
+    const std::string what = testing::InputErrorOf(
+        [&] { (void)ExplainText(run, path, static_cast<int>(runs.size()), o); });
+    EXPECT_NE(what.find("cannot re-plan"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
   }
 }
 
 TEST(Hostile, BinaryJunkIsAClearError) {
-  try {
-    ScanAndRender(Hostile("binary_junk.bin"));
-    FAIL() << "binary junk gave runs";
-  } catch (const InputError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("binary_junk.bin"), std::string::npos);
-    EXPECT_EQ(what.find('\n'), std::string::npos);  // one line
-  }
+  const std::string what =
+      testing::InputErrorOf([&] { ScanAndRender(Hostile("binary_junk.bin")); });
+  EXPECT_NE(what.find("binary_junk.bin"), std::string::npos);
+  EXPECT_EQ(what.find('\n'), std::string::npos);  // one line
 }
 
 TEST(Hostile, DeeplyNestedReprKeepsTheOtherArguments) {

@@ -8,9 +8,9 @@
 
 #include "explain/log_file.h"
 #include "kvplan/diff.h"
-#include "kvplan/error.h"
 #include "kvplan/history.h"
 #include "store/run_store.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -37,14 +37,9 @@ TEST(RealHistory, LastGoodRefusesALogWithoutModelOrGpu_issue21348) {
   std::remove(db.c_str());
   { RunStore created(db, StoreAccess::kWrite); }  // an empty history: the log is the question
   request.db = db;
-  try {
-    DiffLogs(request);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    std::string what = e.what();
-    EXPECT_NE(what.find("prints no model, GPU"), std::string::npos) << what;
-    EXPECT_NE(what.find("no successful run like"), std::string::npos) << what;
-  }
+  const std::string what = testing::InputErrorOf([&] { DiffLogs(request); });
+  EXPECT_NE(what.find("prints no model, GPU"), std::string::npos) << what;
+  EXPECT_NE(what.find("no successful run like"), std::string::npos) << what;
 }
 
 TEST(RealHistory, DiffNamesTheModelFirstAndSpeaksVllm) {

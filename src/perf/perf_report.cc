@@ -97,14 +97,7 @@ void AddSpeculationNotes(const PerfRequest& r, const StepContext& tc, PerfReport
 }  // namespace
 
 StepContext MakeStepContext(const ModelGeometry& g, const PerfRequest& r) {
-  StepContext c;
-  c.model = &g;
-  c.hbm_bw = r.gpu.hbm_bandwidth;
-  c.flops_bf16 = r.gpu.bf16_flops;
-  c.flops_fp8 = r.gpu.fp8_flops;
-  c.flops_fp4 = r.gpu.fp4_flops;
-  c.sm_count = r.gpu.sm_count;
-  c.compute_capability = r.gpu.compute_capability;
+  StepContext c = GpuStepContext(&g, r.gpu);
   // The draft runs on the target's attention backend, so the target decides.
   if (r.spec_engine == SpecEngine::kSglang) {
     c.extend_attention = SglangExtendAttention(
@@ -193,6 +186,20 @@ ModelGeometry SpeculationSetup(const PerfRequest& r, const ModelGeometry& target
   return draft_geom;
 }
 
+// The SGLang flags that launch a perf request's layout and speculative algorithm.
+SglangArgs LayoutSglangArgs(const PerfRequest& r) {
+  SglangArgs a;
+  a.tp = r.par.tp;
+  a.pp = r.par.pp;
+  a.dp = r.par.dp;
+  a.ep = r.par.ep;
+  a.enable_dp_attention = r.par.dp_attention;
+  if (r.spec.algorithm != SpecAlgorithm::kNone) {
+    a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
+  }
+  return a;
+}
+
 // The decode graphs SGLang captures and their memory (engines/sglang: the
 // release's capture list and graph token widths; kvplan's memory fit).
 void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
@@ -201,14 +208,8 @@ void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
   out->cuda_graph_max_bs = r.cuda_graph_max_bs;
   int64_t largest = 0;
   if (r.cuda_graph_max_bs > 0) {
-    SglangArgs a;
-    a.tp = r.par.tp;
-    a.pp = r.par.pp;
-    a.dp = r.par.dp;
-    a.ep = r.par.ep;
-    a.enable_dp_attention = r.par.dp_attention;
+    SglangArgs a = LayoutSglangArgs(r);
     a.cuda_graph_max_bs = r.cuda_graph_max_bs;
-    if (spec) a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
     const std::vector<int64_t> list =
         SglangDecodeCaptureList(r.sglang_version, r.model, r.gpu.capacity_mib, a);
     out->cuda_graphs = static_cast<int>(list.size());
@@ -234,17 +235,9 @@ void AddGraphMemory(const PerfRequest& r, const ModelGeometry& target,
 SglangLaunchDefaults SglangLaunchDefaultsOf(const PerfRequest& r,
                                             std::optional<int> cuda_graph_max_bs) {
   Validate(r);  // perf's own messages before the engine's
-  SglangArgs a;
-  a.tp = r.par.tp;
-  a.pp = r.par.pp;
-  a.dp = r.par.dp;
-  a.ep = r.par.ep;
-  a.enable_dp_attention = r.par.dp_attention;
+  SglangArgs a = LayoutSglangArgs(r);
   a.attention_backend = r.attention_backend;
   if (cuda_graph_max_bs) a.cuda_graph_max_bs = *cuda_graph_max_bs;
-  if (r.spec.algorithm != SpecAlgorithm::kNone) {
-    a.speculative_algorithm = SpecAlgorithmName(r.spec.algorithm);
-  }
   // Only a model without a context length needs one for the settings stage.
   if (r.model.max_position_embeddings <= 0) a.context_length = std::max<int64_t>(1, r.context);
   const ModelSpec* draft = r.draft ? &*r.draft : nullptr;

@@ -15,11 +15,11 @@
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
 #include "engines/vllm/estimates.h"
-#include "kvplan/error.h"
 #include "perf/attention_kernels.h"
 #include "perf/cuda_graph.h"
 #include "perf/perf_report.h"
 #include "perf/speculative.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -200,17 +200,8 @@ TEST(PlanPerfAgreement, EagleAndNextn) {
 TEST(PlanPerfAgreement, AttentionBackendChoices) {
   Launch l = Make("0.5.6", kQwen3, "h100-sxm", 1);
   l.attention_backend = "nonsense";
-  std::string plan_error, perf_error;
-  try {
-    Plan(l);
-  } catch (const InputError& e) {
-    plan_error = e.what();
-  }
-  try {
-    PerfOf(l, 256);
-  } catch (const InputError& e) {
-    perf_error = e.what();
-  }
+  const std::string plan_error = testing::InputErrorOf([&] { Plan(l); });
+  const std::string perf_error = testing::InputErrorOf([&] { PerfOf(l, 256); });
   EXPECT_FALSE(perf_error.empty());
   EXPECT_EQ(plan_error, perf_error);
   l.attention_backend = "flashinfer";

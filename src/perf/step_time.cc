@@ -199,4 +199,16 @@ StepBreakdown ForwardTime(const StepContext& c, const ForwardShape& s) {
   return out;
 }
 
+StepContext GpuStepContext(const ModelGeometry* model, const GpuSpec& gpu) {
+  StepContext c;
+  c.model = model;
+  c.hbm_bw = gpu.hbm_bandwidth;
+  c.flops_bf16 = gpu.bf16_flops;
+  c.flops_fp8 = gpu.fp8_flops;
+  c.flops_fp4 = gpu.fp4_flops;
+  c.sm_count = gpu.sm_count;
+  c.compute_capability = gpu.compute_capability;
+  return c;
+}
+
 }  // namespace kvplan

@@ -5,6 +5,7 @@
 // collectives the parallel layout needs (perf/collectives.h).
 #pragma once
 
+#include "catalog/gpu.h"
 #include "catalog/weights.h"
 #include "perf/attention_kernels.h"
 #include "perf/efficiency.h"
@@ -36,6 +37,11 @@ struct StepContext {
   AllreducePolicy allreduce = AllreducePolicy::kEngineDefault;
   Efficiency eff;
 };
+
+// A context for `model` on `gpu`: the card's HBM bandwidth, dense FLOP/s per precision, SMs
+// and compute capability; the launch's fields (fabric, layout, KV dtype, efficiency) are left
+// at their defaults for the caller.
+StepContext GpuStepContext(const ModelGeometry* model, const GpuSpec& gpu);
 
 // One forward pass: `batch` requests, each adding `q_len` tokens on top of
 // `ctx` tokens already in the KV cache; `logit_tokens` rows go through the

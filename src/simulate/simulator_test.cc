@@ -17,6 +17,7 @@
 #include "simulate/scheduler_test_util.h"
 #include "simulate/vllm_scheduler.h"
 #include "testing/cli_test_util.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -137,12 +138,8 @@ TEST(SimulatorTest, UnmodelledFlagsAreRefusedInOneLine) {
 TEST(SimulatorTest, VllmsV0EngineIsRefused) {
   SimulateQuery q = Query("vllm", testing::ClosedLoop(1, 1, 10, 10));
   q.launch.version = "0.6.0";
-  try {
-    Simulate(q);
-    ADD_FAILURE() << "vLLM 0.6.0 simulated";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("V1 scheduler"), std::string::npos) << e.what();
-  }
+  const std::string what = testing::InputErrorOf([&] { Simulate(q); });
+  EXPECT_NE(what.find("V1 scheduler"), std::string::npos) << what;
 }
 
 // SGLang's --scheduler-recv-interval from the launch reaches its scheduler: at

@@ -58,16 +58,21 @@ SimulateQuery Launch(const nlohmann::json& run) {
   return q;
 }
 
-void SimToReal(const nlohmann::json& run, std::vector<PointError>* out) {
-  SimulateQuery q = Launch(run);
+// The run's recorded engine flags (vLLM's names), as its launch command spelled them.
+void AddEngineFlags(const nlohmann::json& run, SimulateQuery* q) {
   const nlohmann::json& f = run["engine_flags"];
   for (const char* k :
        {"max_num_seqs", "max_model_len", "max_num_batched_tokens", "gpu_memory_utilization"}) {
     std::string flag = std::string("--") + k;
     for (char& c : flag) c = c == '_' ? '-' : c;
-    q.launch.args.push_back(flag);
-    q.launch.args.push_back(f[k].dump());
+    q->launch.args.push_back(flag);
+    q->launch.args.push_back(f[k].dump());
   }
+}
+
+void SimToReal(const nlohmann::json& run, std::vector<PointError>* out) {
+  SimulateQuery q = Launch(run);
+  AddEngineFlags(run, &q);
   q.workload.arrival = "constant";
   q.workload.input = {"fixed", run["workload"]["isl"]["mean_approx"].get<int64_t>(), 0};
   q.workload.output = {"fixed", run["workload"]["osl"]["mean_approx"].get<int64_t>(), 0};
@@ -112,14 +117,7 @@ void Trace(const nlohmann::json& run, std::vector<PointError>* out) {
   SimulateQuery q = Launch(run);
   q.launch.model = "meta-llama/Llama-3.1-8B-Instruct";
   q.launch.gpu = "rtx-4090";
-  const nlohmann::json& f = run["engine_flags"];
-  for (const char* k :
-       {"max_num_seqs", "max_model_len", "max_num_batched_tokens", "gpu_memory_utilization"}) {
-    std::string flag = std::string("--") + k;
-    for (char& c : flag) c = c == '_' ? '-' : c;
-    q.launch.args.push_back(flag);
-    q.launch.args.push_back(f[k].dump());
-  }
+  AddEngineFlags(run, &q);
   q.workload.trace = testing::RealData("serving/workload-sharegpt-llama-3.1-8b-300-sps10.csv");
   const SimulateResult r = Simulate(q);
   const nlohmann::json& m = run["measured"];

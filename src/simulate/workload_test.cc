@@ -12,6 +12,7 @@
 
 #include "kvplan/error.h"
 #include "testing/cli_test_util.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -150,14 +151,11 @@ TEST(WorkloadTest, ReadsCsvAndJsonlTraces) {
 }
 
 std::string TraceError(const std::string& text) {
-  try {
+  return testing::InputErrorOf([&] {
     Workload w(TraceSpec(WriteTemp("bad.csv", text)));
     while (w.Next()) {
     }
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  });
 }
 
 TEST(WorkloadTest, BadTracesAreOneLineErrorsNamingTheLine) {

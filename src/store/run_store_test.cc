@@ -18,25 +18,12 @@
 #include "logs/log_scanner.h"
 #include "logs/run_record_json.h"
 #include "store/sqlite_stmt.h"
+#include "testing/input_error.h"
+#include "testing/scratch_dir.h"
 #include "testing/sqlite_rows.h"
 
 namespace kvplan {
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("kvplan-store-" + std::to_string(::getpid()) + "-" +
-             std::to_string(reinterpret_cast<uintptr_t>(this)));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 RunRecord MakeRun(const std::string& model, const std::string& outcome, int index = 0) {
   RunRecord r;
@@ -52,7 +39,7 @@ RunRecord MakeRun(const std::string& model, const std::string& outcome, int inde
 }
 
 TEST(RunStore, IngestIsIdempotentByContentHash) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   EXPECT_TRUE(store.created());
   std::vector<RunRecord> runs = {MakeRun("m", "ok", 0), MakeRun("m", "failed", 1)};
@@ -67,7 +54,7 @@ TEST(RunStore, IngestIsIdempotentByContentHash) {
 }
 
 TEST(RunStore, RecordsRoundTripAndFiltersApply) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   store.Ingest("a.log", "h1", 1, {MakeRun("Qwen/Qwen3-8B", "ok")});
   store.Ingest("b.log", "h2", 1, {MakeRun("meta-llama/Llama-3.1-8B", "failed")});
@@ -84,7 +71,7 @@ TEST(RunStore, RecordsRoundTripAndFiltersApply) {
 }
 
 TEST(RunStore, LastGoodIsTheNewestSuccessOnTheSameModelAndHardware) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   store.Ingest("old.log", "h1", 1, {MakeRun("m", "ok")});
   store.Ingest("new.log", "h2", 1, {MakeRun("m", "ok")});
@@ -104,7 +91,7 @@ TEST(RunStore, LastGoodIsTheNewestSuccessOnTheSameModelAndHardware) {
 // Several threads, each with its own connection, ingest at once: every
 // distinct log is stored exactly once, with all its runs.
 TEST(RunStore, ConcurrentIngestsLoseNothingAndDuplicateNothing) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string db = dir.File("runs.db");
   constexpr int kThreads = 6, kLogsPerThread = 8;
   std::vector<std::thread> threads;
@@ -133,7 +120,7 @@ TEST(RunStore, ConcurrentIngestsLoseNothingAndDuplicateNothing) {
 }
 
 TEST(RunStore, NotADatabaseIsAClearError) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string path = dir.File("junk.db");
   FILE* f = std::fopen(path.c_str(), "w");
   std::fputs("this is not an sqlite database, just text padding padding padding padding", f);
@@ -186,7 +173,7 @@ RunRecord WithDecode(RunRecord r, double tok_s, std::optional<double> accept) {
 }
 
 TEST(RunStore, Schema1DatabaseIsMigratedInPlaceKeepingItsRuns) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string path = dir.File("old.db");
   WriteSchema1Database(path);
   {
@@ -219,7 +206,7 @@ TEST(RunStore, Schema1DatabaseIsMigratedInPlaceKeepingItsRuns) {
 // Several processes' first open of an old database at once: each adds the
 // columns only if no one did yet, and every one can ingest afterwards.
 TEST(RunStore, ConcurrentFirstOpensOfAnOldDatabaseMigrateOnce) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string path = dir.File("old.db");
   WriteSchema1Database(path);
   constexpr int kThreads = 6;
@@ -274,7 +261,7 @@ std::string LegacyOf(const std::string& text) {
 }
 
 TEST(RunStore, LogsIngestedBeforeSchema3StayIngested) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string path = dir.File("old.db");
   std::string text = "the old log's bytes\n";
   WriteSchema2Database(path, LegacyOf(text), static_cast<int64_t>(text.size()));
@@ -294,7 +281,7 @@ TEST(RunStore, LogsIngestedBeforeSchema3StayIngested) {
 // stored one but has other launches (a failed run made to look like an ok
 // one) is stored, not skipped.
 TEST(RunStore, ALegacyDigestCollisionIsStoredNotSkipped) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string path = dir.File("old.db");
   std::string text = "a failed launch\n";
   WriteSchema2Database(path, LegacyOf(text), static_cast<int64_t>(text.size()));
@@ -308,7 +295,7 @@ TEST(RunStore, ALegacyDigestCollisionIsStoredNotSkipped) {
 // The growth rule: a log whose first bytes are exactly a stored log is that
 // log written further; its runs are updated (ids kept) and new launches added.
 TEST(RunStore, AGrownLogUpdatesItsRunsInsteadOfDuplicatingThem) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   std::string start(5000, 'x');  // longer than the head compared first
   RunRecord starting = MakeRun("m", "starting", 0);
@@ -346,7 +333,7 @@ TEST(RunStore, RefusesAnInMemoryDatabase) {
 }
 
 TEST(RunStore, CreatesAStoreOnlyInAnExistingDirectory) {
-  TempDir dir;
+  testing::ScratchDir dir;
   EXPECT_THROW(RunStore(dir.File("typo/runs.db")), InputError);
   EXPECT_FALSE(std::filesystem::exists(dir.File("typo")));
   EXPECT_THROW(RunStore(dir.File("missing.db"), StoreAccess::kRead), InputError);
@@ -357,11 +344,6 @@ TEST(RunStore, CreatesAStoreOnlyInAnExistingDirectory) {
 }
 
 // The bytes of the file at `path`.
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 void ExecOn(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -371,20 +353,16 @@ void ExecOn(const std::string& path, const std::string& sql) {
 
 // Refused stores are left byte for byte as they were.
 void ExpectRefusedUntouched(const std::string& path, const std::string& why) {
-  std::string before = Slurp(path);
-  try {
-    RunStore store(path);
-    ADD_FAILURE() << "opened " << path;
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
-  }
-  EXPECT_EQ(Slurp(path), before);
+  std::string before = testing::FileBytes(path);
+  const std::string what = testing::InputErrorOf([&] { RunStore store(path); });
+  EXPECT_NE(what.find(why), std::string::npos) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  EXPECT_EQ(testing::FileBytes(path), before);
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
 }
 
 TEST(RunStore, RefusesANewerForeignOrDamagedDatabaseWithoutWriting) {
-  TempDir dir;
+  testing::ScratchDir dir;
   std::string newer = dir.File("newer.db");
   { RunStore store(newer); }
   ExecOn(newer, "PRAGMA journal_mode=DELETE; PRAGMA user_version = 9");
@@ -403,7 +381,7 @@ TEST(RunStore, RefusesANewerForeignOrDamagedDatabaseWithoutWriting) {
     }
   }
   ExecOn(damaged, "PRAGMA journal_mode=DELETE");
-  std::string bytes = Slurp(damaged);
+  std::string bytes = testing::FileBytes(damaged);
   ASSERT_GT(bytes.size(), 4u * 4096);
   std::fill(bytes.begin() + 2 * 4096, bytes.begin() + 3 * 4096, 'Z');  // a garbage page
   std::ofstream(damaged, std::ios::binary | std::ios::trunc) << bytes;
@@ -425,7 +403,7 @@ TEST(RunStore, DefaultPathFollowsXdgDataHome) {
 // the runs of a log or of the store: a query per run (or per rank) would make
 // a 10,000-run store quadratic. Counted, not timed.
 int64_t StatementsFor(int runs_per_log, int logs) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   const int64_t before = Stmt::Prepared();
   for (int l = 0; l < logs; ++l) {
@@ -449,7 +427,7 @@ TEST(RunStore, StatementsDoNotGrowWithTheRuns) {
 
 // The table-only listing reads the same figures the full record holds.
 TEST(RunStore, TableOnlyListingHoldsTheTableFigures) {
-  TempDir dir;
+  testing::ScratchDir dir;
   RunStore store(dir.File("runs.db"));
   RunRecord r = MakeRun("m", "ok");
   r.started_at = "2026-03-02 14:00:01";

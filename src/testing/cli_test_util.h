@@ -87,10 +87,15 @@ struct ShellRun {
 };
 
 // Runs "kvplan ARGS" through /bin/sh, for tests that use shell quoting or
-// redirections. stderr joins stdout, or is discarded when merge_stderr is false.
-inline ShellRun RunKvplanShell(const std::string& args, bool merge_stderr = true) {
+// redirections. stderr joins stdout, or is discarded when merge_stderr is false;
+// with `timeout_s`, timeout(1) bounds the run, so a hang ends as status 124.
+inline ShellRun RunKvplanShell(const std::string& args, bool merge_stderr = true,
+                               int timeout_s = 0) {
   ShellRun r;
-  const std::string cmd = KvplanBinary() + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  const std::string bounded =
+      timeout_s > 0 ? "timeout " + std::to_string(timeout_s) + " " : std::string();
+  const std::string cmd =
+      bounded + KvplanBinary() + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
   char buf[4096];

@@ -9,14 +9,7 @@ namespace kvplan::perf_test {
 inline StepContext Context(const ModelGeometry* g, const char* gpu_id, Topology topology, int tp,
                            AllreducePolicy policy = AllreducePolicy::kEngineDefault) {
   const GpuSpec gpu = ReferenceGpu(gpu_id);
-  StepContext c;
-  c.model = g;
-  c.hbm_bw = gpu.hbm_bandwidth;
-  c.flops_bf16 = gpu.bf16_flops;
-  c.flops_fp8 = gpu.fp8_flops;
-  c.flops_fp4 = gpu.fp4_flops;
-  c.sm_count = gpu.sm_count;
-  c.compute_capability = gpu.compute_capability;
+  StepContext c = GpuStepContext(g, gpu);
   c.fabric = MakeFabric(gpu, topology, tp);
   c.par.tp = tp;
   c.allreduce = policy;

@@ -12,6 +12,7 @@
 #include "base/units.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "testing/input_error.h"
 #include "testing/test_data.h"
 
 namespace kvplan::testing {
@@ -19,6 +20,12 @@ namespace kvplan::testing {
 // A real config.json kept under tests/data/real/configs/ (sources in its SOURCES.md).
 inline ModelSpec RealConfig(const std::string& file) {
   return LoadModel(RealData("configs/" + file));
+}
+
+// What ParseModelConfig refuses `text` with, naming it `origin`; "" when it parses.
+inline std::string ModelConfigError(const std::string& text,
+                                    const std::string& origin = "synthetic.json") {
+  return InputErrorOf([&] { ParseModelConfig(text, origin); });
 }
 
 // ---- Models of the bundled catalog ----------------------------------------

@@ -2,6 +2,7 @@
 
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -43,12 +44,7 @@ TEST(SglangArgsTest, ConflictsAndBadValuesAreErrors) {
 }
 
 std::string ErrorOf(const std::vector<std::string>& argv, const std::string& release) {
-  try {
-    ParseSglangArgs(argv, release);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { ParseSglangArgs(argv, release); });
 }
 
 // https://github.com/sgl-project/sglang/issues/12818 (v0.5.5): the pasted launch, refused by SGLang

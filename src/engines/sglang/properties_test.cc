@@ -104,13 +104,16 @@ TEST(SglangProperties, FailingLaunchFixesAreTrue) {
   PlanResult r = PlanSglang("0.5.6", DeepSeekV3(), RtxPro6000(), a, Measured(93.999, 21.697));
   ASSERT_FALSE(r.ok);
   ASSERT_FALSE(r.fixes.empty());
+  int fraction_fixes = 0;
   for (const Fix& f : r.fixes) {
     if (f.flag != "--mem-fraction-static") continue;
+    ++fraction_fixes;
     SglangArgs b = a;
     b.mem_fraction_static = std::stod(f.value);
     EXPECT_TRUE(PlanSglang("0.5.6", DeepSeekV3(), RtxPro6000(), b, Measured(93.999, 21.697)).ok)
         << f.value;
   }
+  EXPECT_GE(fraction_fixes, 1);  // the launch fails on its fraction: that fix is offered
 }
 
 TEST(SglangVersionsTest, EveryListedReleaseResolves) {

@@ -6,11 +6,22 @@
 
 namespace kvplan {
 
-// python/sglang/srt/server_args.py @v0.5.3 _handle_gpu_memory_settings: activation term
-void SglangReserve::AddActivation(int64_t chunked_prefill_size, int64_t max_prefill_tokens) {
-  const int64_t tokens = chunked_prefill_size > 0 ? std::max<int64_t>(chunked_prefill_size, 2048)
-                                                  : std::max<int64_t>(max_prefill_tokens, 2048);
+// python/sglang/srt/server_args.py @v0.5.3 _handle_gpu_memory_settings: metadata term
+void SglangReserve::AddMetadata() { Add(512, "constant metadata"); }
+
+// python/sglang/srt/server_args.py @v0.5.3 _handle_gpu_memory_settings: activation term;
+// ServerArgs.max_prefill_tokens defaults to 16384.
+void SglangReserve::AddActivation(const SglangDefaults& d, const SglangArgs& a) {
+  const int64_t max_prefill_tokens = a.max_prefill_tokens.value_or(16384);
+  const int64_t tokens = d.chunked_prefill_size > 0
+                             ? std::max<int64_t>(d.chunked_prefill_size, 2048)
+                             : std::max<int64_t>(max_prefill_tokens, 2048);
   Add(tokens * 1.5, "activations {} tokens * 1.5", tokens);
+}
+
+// python/sglang/srt/server_args.py @v0.5.3 _handle_gpu_memory_settings: parallelism term
+void SglangReserve::AddParallelism(const SglangArgs& a) {
+  Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
 }
 
 // python/sglang/srt/server_args.py @v0.5.3: DP-attention graph buffers

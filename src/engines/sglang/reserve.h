@@ -23,8 +23,12 @@ class SglangReserve {
     if (explain_)
       terms_.push_back(fmt::format("{:g} ({})", mib, fmt::format(what, std::forward<T>(args)...)));
   }
+  // The constant 512 MiB of metadata.
+  void AddMetadata();
   // max(chunked_prefill_size, 2048) * 1.5 (max_prefill_tokens when chunking is off)
-  void AddActivation(int64_t chunked_prefill_size, int64_t max_prefill_tokens);
+  void AddActivation(const SglangDefaults& d, const SglangArgs& a);
+  // tp * pp / 8 GiB.
+  void AddParallelism(const SglangArgs& a);
   // DP attention: cuda_graph_max_bs * dp * 3, and * 1.5 more above bs 300.
   void AddDpAttention(const SglangArgs& a, int64_t cuda_graph_max_bs);
   // Cards above 60 GiB reserve at least 10 GiB.

@@ -11,7 +11,7 @@
 #include "base/embedded_data.h"
 #include "engines/trtllm/stages.h"
 #include "engines/trtllm/trtllm.h"
-#include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -19,12 +19,7 @@ namespace {
 constexpr const char* kRelease = "1.3.0rc3";
 
 std::string Refusal(const std::vector<std::string>& argv, const std::string& release = kRelease) {
-  try {
-    ParseTrtllmArgs(argv, release);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(accepted)";
+  return testing::InputErrorOf([&] { ParseTrtllmArgs(argv, release); });
 }
 
 // A YAML file in the temp directory, removed when the test ends.

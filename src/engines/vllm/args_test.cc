@@ -4,6 +4,7 @@
 #include "engines/vllm/release.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -94,12 +95,7 @@ TEST(VllmRelease, UnknownVersions) {
 }
 
 std::string VllmErrorOf(const std::vector<std::string>& argv, const std::string& release) {
-  try {
-    ParseVllmArgs(argv, release);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { ParseVllmArgs(argv, release); });
 }
 
 // https://github.com/vllm-project/vllm/issues/27389 (October 2025, so 0.11.0): the serve command as

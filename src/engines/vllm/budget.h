@@ -61,6 +61,11 @@ struct VllmBudgetText {
   std::vector<std::string> log_lines_after_start;
 };
 
+// The bytes the KV cache gets from an era's result `kv` (vLLM's float): the log's measured
+// "Available KV cache memory" instead where a log printed one (source kLog), floored to whole
+// bytes. Every era's rule ends here (engines/vllm/eras/v0_6_0.cc, where it starts).
+void SetVllmAvailableKv(const VllmTerms& t, double kv, VllmBudget* b);
+
 // One pair per era: the rule, and its text.
 VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era);  // engines/vllm/eras/v0_6_0.cc
 VllmBudgetText DescribeVllmV0Budget(const VllmTerms& t, const VllmBudget& b, VllmEra era);

@@ -35,39 +35,39 @@ std::string Effect(const PlanResult& r) {
                      c ? c->value : 0.0, WithThousands(r.context_length));
 }
 
+// The launch re-planned at --gpu-memory-utilization pct / 100, as a fix when it starts.
+std::optional<Fix> FixAtUtilization(int pct, const std::string& v, const ModelSpec& model,
+                                    const GpuSpec& gpu, const VllmArgs& a, const VllmMeasured& m,
+                                    const ModelSpec* d, const PlanResult& failed) {
+  VllmArgs b = a;
+  b.gpu_memory_utilization = pct / 100.0;
+  VllmMeasured mm = m;
+  // A measured KV budget moves with the utilization, byte for byte.
+  if (mm.available_kv) {
+    *mm.available_kv += static_cast<int64_t>((pct / 100.0 - failed.fraction) *
+                                             static_cast<double>(failed.gpu_total_bytes));
+  }
+  if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
+    return Fix{"--gpu-memory-utilization", PyFloat(pct / 100.0), Effect(*r)};
+  }
+  return std::nullopt;
+}
+
 std::optional<Fix> UtilizationFix(const std::string& v, const ModelSpec& model, const GpuSpec& gpu,
                                   const VllmArgs& a, const VllmMeasured& m, const ModelSpec* d,
                                   const PlanResult& failed) {
   if (a.kv_cache_memory_bytes) return std::nullopt;
-  double util = failed.fraction;
-  int64_t total = failed.gpu_total_bytes;
+  const double total = static_cast<double>(failed.gpu_total_bytes);
   if (failed.error_message.rfind("Free memory on device", 0) == 0) {
     // The start-up check: the largest utilization under the free memory that still serves.
-    double free_frac = static_cast<double>(failed.pre_load_free_bytes) / static_cast<double>(total);
+    double free_frac = static_cast<double>(failed.pre_load_free_bytes) / total;
     for (int pct = static_cast<int>(std::floor(free_frac * 100)); pct >= 10; --pct) {
-      VllmArgs b = a;
-      b.gpu_memory_utilization = pct / 100.0;
-      VllmMeasured mm = m;
-      if (mm.available_kv) {
-        *mm.available_kv += static_cast<int64_t>((pct / 100.0 - util) * static_cast<double>(total));
-      }
-      if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
-        return Fix{"--gpu-memory-utilization", PyFloat(pct / 100.0), Effect(*r)};
-      }
+      if (auto fix = FixAtUtilization(pct, v, model, gpu, a, m, d, failed)) return fix;
     }
     return std::nullopt;
   }
-  for (int pct = static_cast<int>(std::floor(util * 100 + 1e-9)) + 1; pct <= 99; ++pct) {
-    VllmArgs b = a;
-    b.gpu_memory_utilization = pct / 100.0;
-    VllmMeasured mm = m;
-    // A measured KV budget moves with the utilization, byte for byte.
-    if (mm.available_kv) {
-      *mm.available_kv += static_cast<int64_t>((pct / 100.0 - util) * static_cast<double>(total));
-    }
-    if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
-      return Fix{"--gpu-memory-utilization", PyFloat(pct / 100.0), Effect(*r)};
-    }
+  for (int pct = static_cast<int>(std::floor(failed.fraction * 100 + 1e-9)) + 1; pct <= 99; ++pct) {
+    if (auto fix = FixAtUtilization(pct, v, model, gpu, a, m, d, failed)) return fix;
   }
   return std::nullopt;
 }

@@ -115,11 +115,9 @@ int64_t VllmKvBytesAllocated(const VllmKvSpec& s, int64_t blocks, bool v0) {
   return blocks * s.block_size * s.BytesPerTokenAllLayers();
 }
 
-// The plan of a launch vLLM refuses before sizing the KV cache: the settings,
-// the engine's message, and (for a load failure) the terms that did not fit.
-PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const GpuSpec& gpu,
-                           const VllmArgs& a, const ModelSpec* draft, const VllmRefusal& refusal,
-                           const VllmTerms* t) {
+// What every vLLM plan states before its outcome: the release and era, the
+// memory fraction and whose it is, and the KV pool's scope.
+PlanResult VllmPlanHead(const VllmDefaults& d, const VllmArgs& a) {
   PlanResult out;
   out.engine = "vllm";
   out.engine_version = d.release.text;
@@ -129,6 +127,15 @@ PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const 
   out.kv_scope = KvScopeOf(d.gpus_per_replica, a.dp, false);
   out.fraction = d.util;
   out.fraction_user = a.gpu_memory_utilization.has_value();
+  return out;
+}
+
+// The plan of a launch vLLM refuses before sizing the KV cache: the settings,
+// the engine's message, and (for a load failure) the terms that did not fit.
+PlanResult VllmRefusedPlan(const VllmDefaults& d, const ModelSpec& model, const GpuSpec& gpu,
+                           const VllmArgs& a, const ModelSpec* draft, const VllmRefusal& refusal,
+                           const VllmTerms* t) {
+  PlanResult out = VllmPlanHead(d, a);
   out.ok = false;
   out.not_modelled = refusal.kind == VllmRefusal::Kind::kNotModelled;
   out.error_message = refusal.message;
@@ -173,15 +180,7 @@ PlanResult PlanVllmNoFixes(const std::string& version, const ModelSpec& model_in
   VllmKvStage kv = VllmBuildKvStage(model, a, d, draft);
   VllmKvReport rep = VllmEraKvReport(kv, b, a, d);
 
-  PlanResult out;
-  out.engine = "vllm";
-  out.engine_version = d.release.text;
-  out.era = VllmEraName(d.era);
-  out.fraction_name = "gpu_memory_utilization";
-  // v1/core/kv_cache_utils.py @v0.11.0 get_kv_cache_configs: a pool per TP x PP group, per DP rank.
-  out.kv_scope = KvScopeOf(d.gpus_per_replica, a.dp, false);
-  out.fraction = d.util;
-  out.fraction_user = a.gpu_memory_utilization.has_value();
+  PlanResult out = VllmPlanHead(d, a);
   out.ok = b.error.empty() && rep.ok;
   out.error_message = !b.error.empty() ? b.error : rep.error;
   out.gpu_total_bytes = t.total;

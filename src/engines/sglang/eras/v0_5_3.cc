@@ -55,10 +55,10 @@ SglangDefaults DefaultsV053(const SglangDefaultsInput& in) {
   if (SglangFractionNeedsNoRule(in, &d)) return d;
   const SglangArgs& a = *in.args;
   SglangReserve r(in.explain);
-  r.Add(512, "constant metadata");
-  r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
+  r.AddMetadata();
+  r.AddActivation(d, a);
   r.Add(d.cuda_graph_max_bs * 2.0, "cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs);
-  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
+  r.AddParallelism(a);
   r.AddDpAttention(a, d.cuda_graph_max_bs);
   r.FloorLargeCard(in.gpu_mem_mib);
   if (in.speculative) {

@@ -37,10 +37,10 @@ SglangDefaults DefaultsEarly(const SglangDefaultsInput& in) {
   if (SglangFractionNeedsNoRule(in, &d)) return d;
   const SglangArgs& a = *in.args;
   SglangReserve r(in.explain);
-  r.Add(512, "constant metadata");
-  r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
+  r.AddMetadata();
+  r.AddActivation(d, a);
   r.Add(d.cuda_graph_max_bs * 2.0, "cuda_graph_max_bs {} * 2", d.cuda_graph_max_bs);
-  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
+  r.AddParallelism(a);
   r.AddDpAttention(a, d.cuda_graph_max_bs);
   if (d.piecewise_cuda_graph) {
     // #15927 (2026-01-10): 8 MiB per piecewise graph; MLA caps the sizes at 2048
@@ -66,9 +66,9 @@ SglangDefaults DefaultsMid(const SglangDefaultsInput& in) {
   if (SglangFractionNeedsNoRule(in, &d)) return d;
   const SglangArgs& a = *in.args;
   SglangReserve r(in.explain);
-  r.Add(512, "constant metadata");
-  r.AddActivation(d.chunked_prefill_size, a.max_prefill_tokens.value_or(16384));
-  r.Add(a.tp * a.pp / 8.0 * 1024, "tp*pp {} / 8 * 1024", a.tp * a.pp);
+  r.AddMetadata();
+  r.AddActivation(d, a);
+  r.AddParallelism(a);
   if (!a.disable_cuda_graph) {
     r.Add(d.cuda_graph_max_bs * 2.0, "decode graphs bs {} * 2", d.cuda_graph_max_bs);
   }

@@ -15,6 +15,15 @@ constexpr const char* kWorker = "vllm/worker/worker.py @v0.7.0 (PR #12126)";
 
 }  // namespace
 
+void SetVllmAvailableKv(const VllmTerms& t, double kv, VllmBudget* b) {
+  if (t.available_kv) {
+    kv = static_cast<double>(*t.available_kv);
+    b->source = VllmBudget::Source::kLog;
+  }
+  // Bytes are whole inside kvplan: the float budget is floored.
+  b->available = static_cast<int64_t>(std::floor(kv));
+}
+
 VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
   VllmBudget b;
   b.requested = static_cast<double>(t.total) * t.util;
@@ -26,12 +35,7 @@ VllmBudget VllmV0Budget(const VllmTerms& t, VllmEra era) {
     // worker.py @v0.7.0: kv = total * util - weights - non_torch - activation peak.
     b.kv_from_terms = b.requested - static_cast<double>(t.weights + t.non_torch + t.activation);
   }
-  double kv = b.kv_from_terms;
-  if (t.available_kv) {
-    kv = static_cast<double>(*t.available_kv);
-    b.source = VllmBudget::Source::kLog;
-  }
-  b.available = static_cast<int64_t>(std::floor(kv));
+  SetVllmAvailableKv(t, b.kv_from_terms, &b);
   // V0 captures CUDA graphs after the KV cache: they come out of the headroom.
   b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
   return b;

@@ -3,7 +3,7 @@
 // max(0, (total - free) - torch allocated). The non-torch part is read from the
 // whole device, so memory held by other processes (and the CUDA context) counts;
 // fixed by PR #18974 / #19312 in 0.9.2.
-#include <cmath>
+#include <algorithm>
 
 #include <fmt/core.h>
 
@@ -22,12 +22,7 @@ VllmBudget VllmV1EarlyBudget(const VllmTerms& t) {
   b.other = t.pre_load_free_measured ? std::max<int64_t>(0, t.total - t.pre_load_free) : 0;
   b.peak = t.weights + t.activation + t.non_torch + b.other;
   b.kv_from_terms = b.requested - static_cast<double>(b.peak);
-  double kv = b.kv_from_terms;
-  if (t.available_kv) {
-    kv = static_cast<double>(*t.available_kv);
-    b.source = VllmBudget::Source::kLog;
-  }
-  b.available = static_cast<int64_t>(std::floor(kv));
+  SetVllmAvailableKv(t, b.kv_from_terms, &b);
   b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
   return b;
 }

@@ -1,8 +1,6 @@
 // vLLM V1 from 0.9.2 (vllm/v1/worker/gpu_worker.py @35d5cda1, PR #19312):
 // requested = total * util, checked against free memory at start-up;
 // available = requested - (weights + torch peak increase + non-torch increase).
-#include <cmath>
-
 #include <fmt/core.h>
 
 #include "base/units.h"
@@ -40,17 +38,14 @@ VllmBudget VllmV1ProfiledBudget(const VllmTerms& t, bool subtract_graph) {
     // Captured after the KV cache is allocated: comes out of the 1 - util headroom.
     b.graph_after_kv = t.enforce_eager ? 0 : t.cuda_graph;
   }
-  double kv = b.kv_from_terms;
   if (t.kv_cache_memory) {
     // gpu_worker.py determine_available_memory @v0.10.2 (PR #21489): the flag
     // replaces the profiled budget; gpu_memory_utilization no longer sizes the cache.
-    kv = static_cast<double>(*t.kv_cache_memory);
+    b.available = *t.kv_cache_memory;  // whole bytes, at most 1 PiB (args.cc)
     b.source = VllmBudget::Source::kFlag;
-  } else if (t.available_kv) {
-    kv = static_cast<double>(*t.available_kv);
-    b.source = VllmBudget::Source::kLog;
+  } else {
+    SetVllmAvailableKv(t, b.kv_from_terms, &b);
   }
-  b.available = static_cast<int64_t>(std::floor(kv));
   return b;
 }
 
