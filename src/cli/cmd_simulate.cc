@@ -74,6 +74,17 @@ void Run(SimulateOptions& o, Command* cmd) {
   std::fputs((o.json ? RenderSimulateJson(r) + "\n" : RenderSimulateText(r)).c_str(), stdout);
 }
 
+// The simulator's calibration factors (kvplan/sim_calibration.h); unset, the
+// engine's fitted defaults.
+void AddCalibrationOptions(Command* cmd, SimCalibrationOverrides* c) {
+  cmd->add_option("--calib-decode-scale", c->decode_scale,
+                  "Decode step time against the performance model's (default: fitted per engine)");
+  cmd->add_option("--calib-step-us", c->step_fixed_us,
+                  "Host time per step the engine does not hide, us (default: fitted per engine)");
+  cmd->add_option("--calib-admission-us", c->admission_us,
+                  "Time from sending a request to the scheduler seeing it, us (default: fitted)");
+}
+
 }  // namespace
 
 void RegisterSimulateVerb(Command& app) {
@@ -90,6 +101,7 @@ void RegisterSimulateVerb(Command& app) {
   cmd->add_option("--tp,--tp-size", o->tp, "Tensor parallel size");
   AddWorkloadOptions(cmd, &o->query.workload, /*closed_loop=*/true);
   AddEfficiencyOptions(cmd, &o->query.eff);
+  AddCalibrationOptions(cmd, &o->query.calib);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_option("--csv", o->csv, "Write one CSV row per finished request to FILE");
   cmd->allow_extras();
