@@ -21,6 +21,7 @@ struct SizingRequest {
   std::string model_arg, gpu_arg;  // the names as given, for the simulator's PlanRequest
   WorkloadSpec load;               // a rate or a trace; its num_requests resolved
   std::optional<double> ttft_p90_ms, tpot_p90_ms;
+  SimCalibrationOverrides calib;
 };
 
 // What the simulator gave for one launch under the load, for the whole
