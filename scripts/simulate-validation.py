@@ -72,7 +72,9 @@ def calibration_table():
     with open(CALIBRATION) as f:
         text = f.read()
     found = re.findall(r"constexpr SimCalibration k(\w+)\{([^}]*)\};", text)
-    return [(name.lower(), [float(v) for v in vals.split(",")]) for name, vals in found]
+    label = {"sglang": "sglang 0.5 and later", "identity": "sglang 0.4 (not fitted)"}
+    return [(label.get(name.lower(), name.lower()), [float(v) for v in vals.split(",")])
+            for name, vals in found]
 
 
 class CannotExpress(Exception):
@@ -424,6 +426,10 @@ WHY_LEFT = [
     "  latency absorbs it (## Calibration), a fit, not a cause. Calibrated, TTFT",
     "  errs low as concurrency grows (C > 64: -14 %), where queueing behind prefills",
     "  dominates and SGLang's prefill steps keep the performance model's time.",
+    "- SGLang's 160 ms admission latency was fitted on 32B-and-larger models at TP 1-8;",
+    "  SGLang's own README measures Llama-3.1-8B on one A100 (0.3.0, 4 req/s) at a",
+    "  TTFT p50 of 32 ms, so it is not every deployment's: small models are likely",
+    "  predicted too slow to first token (no expressible SGLang point says).",
     "- vLLM is uncalibrated: its TTFT errors have both signs by input length (below),",
     "  which no per-step or per-request constant fixes.",
     "- vLLM Qwen3-32B (gap analysis, exact lengths): kvplan errs high at 1k input and",

@@ -8,8 +8,10 @@
 
 namespace kvplan {
 
-// The engine's fitted defaults with the user's overrides applied; throws
-// InputError for a scale outside (0, 10] or a time outside [0, 1 hour].
-SimCalibration SimCalibrationFor(const std::string& engine, const SimCalibrationOverrides& o);
+// The fitted defaults of the engine's release with the user's overrides
+// applied; throws InputError for a scale outside [0.1, 10] or a time outside
+// [0, 1 hour].
+SimCalibration SimCalibrationFor(const std::string& engine, const std::string& version,
+                                 const SimCalibrationOverrides& o);
 
 }  // namespace kvplan

@@ -44,19 +44,29 @@ TEST(SimCalibrationTest, DecodeStepsScaleAndEveryStepPaysTheFixedTime) {
 }
 
 TEST(SimCalibrationTest, UnsetFactorsKeepTheEnginesDefaultsAndSetOnesWin) {
-  const SimCalibration d = SimCalibrationFor("sglang", {});
-  const SimCalibration o = SimCalibrationFor("sglang", {std::nullopt, 700.0, std::nullopt});
+  const SimCalibration d = SimCalibrationFor("sglang", "0.5.9", {});
+  const SimCalibration o =
+      SimCalibrationFor("sglang", "0.5.9", {std::nullopt, 700.0, std::nullopt});
   EXPECT_EQ(o.decode_scale, d.decode_scale);
   EXPECT_EQ(o.admission_us, d.admission_us);
   EXPECT_EQ(o.step_fixed_us, 700.0);
 }
 
+// The fit saw only 0.5 releases: a 0.4 release keeps the model as it is.
+TEST(SimCalibrationTest, ReleasesTheFitDidNotSeeStayAtIdentity) {
+  const SimCalibration old = SimCalibrationFor("sglang", "0.4.6", {});
+  EXPECT_EQ(old.decode_scale, 1.0);
+  EXPECT_EQ(old.step_fixed_us, 0.0);
+  EXPECT_EQ(old.admission_us, 0.0);
+  EXPECT_GT(SimCalibrationFor("sglang", "0.5.1.post1", {}).admission_us, 0.0);
+}
+
 TEST(SimCalibrationTest, OutOfRangeValuesAreInputErrors) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THROW(SimCalibrationFor("vllm", {0.0, std::nullopt, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("vllm", {nan, std::nullopt, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("vllm", {std::nullopt, -1.0, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("sglang", {std::nullopt, std::nullopt, 4e9}), InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {0.0, std::nullopt, std::nullopt}), InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {nan, std::nullopt, std::nullopt}), InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {std::nullopt, -1.0, std::nullopt}), InputError);
+  EXPECT_THROW(SimCalibrationFor("sglang", "0.5.9", {std::nullopt, std::nullopt, 4e9}), InputError);
 }
 
 }  // namespace

@@ -233,7 +233,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   out.workload = workload.Describe();
   EngineSetup engine = SetupEngine(q.launch, plan, &out);
   BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));
-  const SimCalibration cal = SimCalibrationFor(plan.engine, q.calib);
+  const SimCalibration cal = SimCalibrationFor(plan.engine, plan.engine_version, q.calib);
   AddNotes(spec, timer, cal, &out);
   SimulatorSetup setup;
   setup.kv = engine.kv;
