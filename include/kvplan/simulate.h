@@ -15,6 +15,7 @@
 
 #include "kvplan/efficiency.h"
 #include "kvplan/plan.h"
+#include "kvplan/sim_calibration.h"
 
 namespace kvplan {
 
@@ -55,6 +56,7 @@ struct SimulateQuery {
   PlanRequest launch;  // as for `kvplan plan`: engine, release, the engine's own flags
   WorkloadSpec workload;
   Efficiency eff;
+  SimCalibrationOverrides calib;                          // unset: the engine's fitted defaults
   std::function<void(const RequestOutcome&)> on_request;  // optional
 };
 

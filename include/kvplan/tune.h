@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kvplan/efficiency.h"
+#include "kvplan/sim_calibration.h"
 #include "kvplan/simulate.h"
 
 namespace kvplan {
@@ -55,6 +56,7 @@ struct SizingQuery {
   TuneQuery tune;     // model, GPU, --gpus (the most tried), engine, efficiencies
   WorkloadSpec load;  // a rate or a trace, lengths as for `kvplan simulate`
   std::optional<double> ttft_p90_ms, tpot_p90_ms;
+  SimCalibrationOverrides calib;  // the simulator's factors (unset: its fitted defaults)
 };
 
 struct SizingOutcome;

@@ -95,6 +95,7 @@ void RegisterSimulateVerb(Command& app) {
   cmd->add_option("--tp,--tp-size", o->tp, "Tensor parallel size");
   AddWorkloadOptions(cmd, &o->query.workload, /*closed_loop=*/true);
   AddEfficiencyOptions(cmd, &o->query.eff);
+  AddCalibrationOptions(cmd, &o->query.calib);
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_option("--csv", o->csv, "Write one CSV row per finished request to FILE");
   cmd->allow_extras();

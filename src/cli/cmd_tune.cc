@@ -57,6 +57,12 @@ void Run(const TuneOptions& o) {
         "--ttft-p90-ms and --tpot-p90-ms size a deployment under a load: add --rate R "
         "or --trace FILE");
   }
+  const SimCalibrationOverrides& c = o.sizing.calib;
+  if (c.decode_scale || c.step_fixed_us || c.admission_us) {
+    throw InputError(
+        "--calib-decode-scale, --calib-step-us and --calib-admission-us set the simulator's "
+        "factors for sizing under a load: add --rate R or --trace FILE");
+  }
   const bool bar = !o.no_progress && isatty(fileno(stderr));
   const std::shared_ptr<const TuneOutcome> outcome =
       SearchLaunchSettings(o.query, bar ? ProgressBar : TuneProgress{});
@@ -70,6 +76,7 @@ void AddSizingOptions(Command* cmd, SizingQuery* q) {
   AddWorkloadOptions(cmd, &q->load, /*closed_loop=*/false);
   cmd->add_option("--ttft-p90-ms", q->ttft_p90_ms, "SLA: p90 time to first token");
   cmd->add_option("--tpot-p90-ms", q->tpot_p90_ms, "SLA: p90 time per output token");
+  AddCalibrationOptions(cmd, &q->calib);
 }
 
 }  // namespace

@@ -70,5 +70,28 @@ TEST(TuneSizingVerb, AnSlaWithoutALoadAndTheSearchsLimitsWithALoadAreRefused) {
   EXPECT_NE(r.err.find("not --ttft-ms, --tpot-ms or --concurrency"), std::string::npos) << r.err;
 }
 
+// The simulator's calibration flags reach sizing: 100 ms more from sending a
+// request to the scheduler is 100 ms more on every TTFT, so on the p90 too.
+TEST(TuneSizingVerb, CalibrationFlagsReachTheSimulationAndNeedALoad) {
+  std::vector<std::string> args = kSizing;
+  args.insert(args.end(), {"--json", "--calib-admission-us"});
+  args.push_back("0");
+  const testing::CliResult base = testing::RunKvplan(args);
+  ASSERT_EQ(base.exit_code, 0) << base.err;
+  args.back() = "100000";
+  const testing::CliResult late = testing::RunKvplan(args);
+  ASSERT_EQ(late.exit_code, 0) << late.err;
+  const nlohmann::json b = nlohmann::json::parse(base.out), l = nlohmann::json::parse(late.out);
+  ASSERT_FALSE(b["winners"].empty());
+  ASSERT_FALSE(l["winners"].empty());
+  EXPECT_GT(l["winners"][0]["ttft_p90_ms"].get<double>(),
+            b["winners"][0]["ttft_p90_ms"].get<double>() + 90);
+  const testing::CliResult r =
+      testing::RunKvplan({"tune", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "h100",
+                          "--calib-step-us", "500"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("factors for sizing under a load"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace kvplan::cli

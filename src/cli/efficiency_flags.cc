@@ -17,4 +17,15 @@ void AddEfficiencyOptions(Command* cmd, Efficiency* eff) {
                   "us (default 1000)");
 }
 
+// The simulator's calibration factors (kvplan/sim_calibration.h); unset, the
+// engine's fitted defaults.
+void AddCalibrationOptions(Command* cmd, SimCalibrationOverrides* c) {
+  cmd->add_option("--calib-decode-scale", c->decode_scale,
+                  "Decode step time against the performance model's (default: fitted per engine)");
+  cmd->add_option("--calib-step-us", c->step_fixed_us,
+                  "Host time per step the engine does not hide, us (default: fitted per engine)");
+  cmd->add_option("--calib-admission-us", c->admission_us,
+                  "Time from sending a request to the scheduler seeing it, us (default: fitted)");
+}
+
 }  // namespace kvplan::cli

@@ -5,9 +5,13 @@
 
 #include "cli/command.h"
 #include "kvplan/efficiency.h"
+#include "kvplan/sim_calibration.h"
 
 namespace kvplan::cli {
 
 void AddEfficiencyOptions(Command* cmd, Efficiency* eff);
+// The simulator's calibration factors, shared by `kvplan simulate` and
+// `kvplan tune`'s sizing under a load.
+void AddCalibrationOptions(Command* cmd, SimCalibrationOverrides* c);
 
 }  // namespace kvplan::cli

@@ -46,6 +46,7 @@ std::shared_ptr<const SizingOutcome> SizeDeployment(const SizingQuery& query) {
   req.load = query.load;
   req.ttft_p90_ms = query.ttft_p90_ms;
   req.tpot_p90_ms = query.tpot_p90_ms;
+  req.calib = query.calib;
   AddReleaseAssumption(req.tune, &outcome->assumed);
   if (!query.tune.gpus) {
     outcome->assumed.push_back(

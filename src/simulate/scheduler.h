@@ -12,6 +12,7 @@ namespace kvplan {
 struct SimRequest {
   int64_t id = 0;
   double arrival_us = 0;
+  double seen_us = 0;              // when it reaches the engine (arrival + admission latency)
   int64_t prompt = 0, output = 0;  // the request's input tokens; tokens it will generate
   int64_t computed = 0;            // tokens whose KV is in the cache
   int64_t generated = 0;           // output tokens so far

@@ -18,6 +18,7 @@
 #include "kvplan/simulate.h"
 #include "perf/efficiency_options.h"
 #include "simulate/batch_step_time.h"
+#include "simulate/calibration.h"
 #include "simulate/sglang_scheduler.h"
 #include "simulate/simulator.h"
 #include "simulate/vllm_scheduler.h"
@@ -196,15 +197,22 @@ WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
   return r;
 }
 
-void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, SimulateResult* out) {
+void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalibration& cal,
+              SimulateResult* out) {
   if (w.trace.empty() && (w.rate || w.input.dist != "fixed" || w.output.dist != "fixed") &&
       !w.seed) {
     out->assumed.push_back({"seed", "0", "", "kvplan's default random seed"});
   }
   out->cuda_graph_batch = timer.largest_graphed_batch();
   out->notes.push_back(
-      "Not modelled: prefix-cache hits (requests share no prefix), SGLang's host work (hidden by "
-      "its overlap scheduler), CUDA graphs for prefill and mixed steps (run eagerly).");
+      "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for prefill and "
+      "mixed steps (run eagerly).");
+  if (cal.decode_scale != 1 || cal.step_fixed_us != 0 || cal.admission_us != 0) {
+    out->notes.push_back(fmt::format(
+        "Calibrated on measured runs (docs/SIMULATOR_VALIDATION.md; --calib-* flags): decode "
+        "steps x{:g}, {:g} ms more per step, {:g} ms from sending a request to the scheduler.",
+        cal.decode_scale, cal.step_fixed_us / 1000, cal.admission_us / 1000));
+  }
   if (out->engine == "vllm") {
     out->notes.push_back(
         "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
@@ -234,7 +242,8 @@ SimulateResult Simulate(const SimulateQuery& q) {
   out.workload = workload.Describe();
   EngineSetup engine = SetupEngine(q.launch, plan, &out);
   BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));
-  AddNotes(spec, timer, &out);
+  const SimCalibration cal = SimCalibrationFor(plan.engine, plan.engine_version, q.calib);
+  AddNotes(spec, timer, cal, &out);
   SimulatorSetup setup;
   setup.kv = engine.kv;
   setup.max_request_tokens = out.kv_tokens;
@@ -243,9 +252,11 @@ SimulateResult Simulate(const SimulateQuery& q) {
   setup.scheduler = engine.scheduler.get();
   const VllmStepHost host =
       plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
-  setup.step_us = [&timer, host](const BatchShape& b) {
-    return timer.StepUs(b) + host.Us(b.decode + b.prefill);
+  setup.step_us = [&timer, host, cal](const BatchShape& b) {
+    const double scale = b.prefill > 0 ? 1.0 : cal.decode_scale;
+    return timer.StepUs(b) * scale + cal.step_fixed_us + host.Us(b.decode + b.prefill);
   };
+  setup.admission_us = cal.admission_us;
   setup.workload = &workload;
   setup.on_request = q.on_request;
   setup.schedules_ahead = SchedulesAhead(q.launch, plan);

@@ -63,6 +63,7 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   *r = SimRequest{};
   r->id = next_id_++;
   r->arrival_us = at_us;
+  r->seen_us = at_us + setup_.admission_us;
   r->prompt = a.input_tokens;
   r->output = a.output_tokens;
   if (first_arrival_us_ < 0) first_arrival_us_ = at_us;
@@ -70,12 +71,13 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   ++in_system_;
 }
 
-// Hands the scheduler the requests it has seen by now, in arrival order: all
-// of them, or, when the engine chose this step's batch as the last one began,
-// those that arrived before that.
+// Hands the scheduler the requests that have reached it by now, in arrival
+// order: all of them, or, when the engine chose this step's batch as the last
+// one began, those that reached it before that.
 void Simulator::Deliver(bool everything) {
   const bool cut = !everything && setup_.schedules_ahead && step_start_us_ >= 0;
-  while (!inbox_.empty() && (!cut || inbox_.front()->arrival_us < step_start_us_)) {
+  const double by = cut ? step_start_us_ : now_us_;
+  while (!inbox_.empty() && (cut ? inbox_.front()->seen_us < by : inbox_.front()->seen_us <= by)) {
     state_.waiting.push_back(inbox_.front());
     inbox_.pop_front();
   }
@@ -155,7 +157,9 @@ void Simulator::Step() {
   Deliver(false);
   setup_.scheduler->Schedule(&state_, &batch_);
   if (batch_.entries.empty() && !inbox_.empty()) {
-    // Nothing to run: the idle engine takes what has arrived.
+    // Nothing to run: the idle engine waits for the first request to reach
+    // it and takes everything that has by then.
+    now_us_ = std::max(now_us_, inbox_.front()->seen_us);
     Deliver(true);
     setup_.scheduler->Schedule(&state_, &batch_);
   }

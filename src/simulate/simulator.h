@@ -32,6 +32,8 @@ struct SimulatorSetup {
   // after a step has started can join, at the earliest, the step after the
   // next one. An idle engine takes a request at once either way.
   bool schedules_ahead = false;
+  // From a request's sending to the scheduler seeing it (SimCalibration::admission_us).
+  double admission_us = 0;
 };
 
 // Runs the workload to its end; fills the latency, throughput and count

@@ -24,12 +24,17 @@ namespace {
 
 const char* kModel = "meta-llama/Llama-3.1-8B-Instruct";
 
+// The engine's mechanics alone: calibration factors at identity (the fitted
+// defaults are tested by SimCalibrationTest and the validation ctest).
+constexpr SimCalibrationOverrides kUncalibrated{1.0, 0.0, 0.0};
+
 SimulateQuery Query(const std::string& engine, const WorkloadSpec& w) {
   SimulateQuery q;
   q.launch.engine = engine;
   q.launch.model = kModel;
   q.launch.gpu = "h100";
   q.workload = w;
+  q.calib = kUncalibrated;
   return q;
 }
 

@@ -54,6 +54,7 @@ SizingFigures SimulateLaunch(const SizingRequest& req, const TuneCandidate& c) {
   q.launch.args = EngineFlags(c);
   q.workload = ReplicaLoad(req.load, c.replicas);
   q.eff = req.tune.eff;
+  q.calib = req.calib;
   int64_t good = 0;
   q.on_request = [&](const RequestOutcome& o) {
     const bool ttft_ok = !req.ttft_p90_ms || o.ttft_ms <= *req.ttft_p90_ms;

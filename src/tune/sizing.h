@@ -22,6 +22,7 @@ struct SizingRequest {
   std::optional<int64_t> gpu_capacity_mib;  // --gpu-capacity-mib, for the same
   WorkloadSpec load;                        // a rate or a trace; its num_requests resolved
   std::optional<double> ttft_p90_ms, tpot_p90_ms;
+  SimCalibrationOverrides calib;
 };
 
 // What the simulator gave for one launch under the load, for the whole
