@@ -466,6 +466,22 @@ def vllm(args):
     return {"prog": "vllm serve", "flags": flags, "files": files + ["vllm/config*"]}
 
 
+def vllm_environment(git_dir, rev):
+    """The names vllm/envs.py reads: the string keys of its `environment_variables` dict (the
+    table envs.__getattr__ looks every VLLM_* name up in), sorted; None when there is no such
+    dict at `rev`."""
+    text = git_show(git_dir, rev, "vllm/envs.py")
+    if text is None:
+        return None
+    for node in ast.walk(ast.parse(text)):
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name)
+                and target.id == "environment_variables" and isinstance(node.value, ast.Dict)):
+            return sorted(k.value for k in node.value.keys
+                          if isinstance(k, ast.Constant) and isinstance(k.value, str))
+    return None
+
+
 def dedupe(flags):
     """argparse refuses a name registered twice, so a repeat is the same flag re-read."""
     seen, out = set(), []
@@ -564,9 +580,14 @@ def main():
         "prog": out["prog"],
         "flags": dedupe(out["flags"]),
     }
+    if args.engine == "vllm":
+        env = vllm_environment(args.git_dir, args.rev)
+        if env is not None:
+            doc["files"].append("vllm/envs.py")
+            doc["environment"] = env
     text = json.dumps(doc, separators=(",", ":"), sort_keys=False)
     # One flag per line keeps diffs between releases readable.
-    text = text.replace(',{"names"', ',\n{"names"')
+    text = text.replace(',{"names"', ',\n{"names"').replace('],"environment":', '],\n"environment":')
     sys.stdout.write(text + "\n")
 
 
