@@ -121,13 +121,13 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
   return s;
 }
 
-// The launcher words are skipped; the environment switches kvplan models are
-// read: VLLM_USE_V1 and VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm/envs.py: "1" or
-// "true", any case, is on).
-// The others are kept for the plan's warnings.
-std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArgs* args) {
+// The environment switches kvplan models are read: VLLM_USE_V1, VLLM_ALLOW_LONG_MAX_MODEL_LEN and
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm/envs.py: "1" or "true", any case, is on). The
+// others are kept, as NAME=value, for the plan's warnings.
+std::vector<std::string> ReadEnvironment(
+    const std::vector<std::pair<std::string, std::string>>& env, VllmArgs* args) {
   std::vector<std::string> unread;
-  for (const auto& [name, value] : TakeEnvironment(argv, "VLLM_")) {
+  for (const auto& [name, value] : env) {
     if (name == "VLLM_USE_V1") {
       // vllm/envs.py @v0.8.0: bool(int(os.getenv("VLLM_USE_V1", "1"))).
       if (value != "0" && value != "1") {
@@ -147,10 +147,54 @@ std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArg
   return unread;
 }
 
-std::vector<std::string> StripLauncher(const std::vector<std::string>& argv_in, VllmArgs* args,
-                                       std::vector<std::string>* unread_env) {
-  std::vector<std::string> argv = argv_in;
-  *unread_env = ReadEnvironment(&argv, args);
+// vllm/envs.py @v0.17.0 validate_environ (from EngineArgs.create_engine_config): a VLLM_* variable
+// envs.py does not define is logged as unknown, or refused under --fail-on-environ-validation;
+// before 0.17 it is silently ignored. Either way it has no effect, so at a release whose envs.py
+// kvplan has (its table's `environment`) such a variable is dropped here, even one kvplan would
+// read (VLLM_USE_V1 is gone from 0.12). Under an older release's table (`newer` is the release it
+// stands in for) a name that table lacks may have been added since: kvplan still reads the ones
+// it models, and warns about the rest.
+std::vector<std::pair<std::string, std::string>> CheckEnvironmentNames(
+    std::vector<std::pair<std::string, std::string>> env, const FlagTable* table,
+    const std::string& newer, const std::string& release, bool hard_fail, VllmArgs* a) {
+  if (table == nullptr || table->environment.empty()) return env;
+  std::vector<std::pair<std::string, std::string>> kept;
+  const VllmRelease r = ParseVllmRelease(release);
+  const bool validates = r.AtLeast(0, 17, 0);
+  for (auto& [name, value] : env) {
+    const bool known = std::find(table->environment.begin(), table->environment.end(), name) !=
+                       table->environment.end();
+    if (known || !newer.empty()) {
+      VllmArgs scratch;  // whether kvplan reads it, asked of the one reader
+      if (!known && ReadEnvironment({{name, value}}, &scratch).size() == 1) {
+        a->flag_notes.push_back(fmt::format(
+            "{}={}: not a variable of vLLM {}'s vllm/envs.py, the nearest older one kvplan has; "
+            "vLLM {} may read it; ignored, so this plan does not show its effect",
+            name, value, table->release, newer));
+        continue;
+      }
+      kept.emplace_back(std::move(name), std::move(value));
+      continue;
+    }
+    if (validates && hard_fail) {
+      throw InputError(fmt::format(
+          "vLLM {} refuses the launch: ValueError: Unknown vLLM environment variable detected: {} "
+          "(--fail-on-environ-validation)",
+          r.text, name));
+    }
+    a->flag_notes.push_back(
+        validates ? fmt::format("Unknown vLLM environment variable detected: {} (vLLM {}'s "
+                                "warning: vllm/envs.py has no such variable, so it has no effect)",
+                                name, r.text)
+                  : fmt::format("{}={}: vllm/envs.py of vLLM {} has no such variable, so it has no "
+                                "effect (vLLM says so only from 0.17)",
+                                name, value, r.text));
+  }
+  return kept;
+}
+
+// The launcher words ("python -m vllm.entrypoints.openai.api_server", "vllm serve") are skipped.
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
   bool leading = true;
   for (const std::string& a : argv) {
@@ -180,10 +224,13 @@ struct RawFlags {
   std::optional<bool> ep, eager, chunked, no_hybrid;
   std::optional<std::string> mamba_dtype, mamba_ssm_dtype;  // hybrid state (hybrid.h)
   std::optional<bool> prefix_caching;                       // hybrid state pages (hybrid.h)
+  std::optional<bool> fail_env;  // --fail-on-environ-validation (CheckEnvironmentNames)
 };
 
 void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.String({"--model"}, &f->model_flag);
+  p.Bool({"--fail-on-environ-validation"}, &f->fail_env);
+  p.BoolFalse({"--no-fail-on-environ-validation"}, &f->fail_env);
   p.Positional("model", &f->model_pos);
   p.Int({"--tensor-parallel-size", "-tp"}, &f->tp);
   p.Int({"--pipeline-parallel-size", "-pp"}, &f->pp);
@@ -366,17 +413,29 @@ std::vector<std::string> RewriteOptimizationLevel(std::vector<std::string> args,
 
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
   VllmArgs a;
-  std::vector<std::string> unread_env;
-  std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
+  std::vector<std::string> args = argv;
+  std::vector<std::pair<std::string, std::string>> env = TakeEnvironment(&args, "VLLM_");
+  args = StripLauncher(args);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
-  const FlagTable* table = VllmFlagTableFor(release);
-  p.UseEngineParser(table, /*underscores=*/true);
+  std::string older_note, newer;
+  const FlagTable* table = VllmFlagTableFor(release, &older_note);
+  if (older_note.empty()) {
+    p.UseEngineParser(table, /*underscores=*/true);
+  } else {
+    newer = ParseVllmRelease(release).text;
+    p.UseOlderEngineParser(table, /*underscores=*/true, newer);
+    a.flag_notes.push_back(older_note);
+  }
   args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;
   DeclareModelledFlags(p, &f);
   DeclareIgnoredFlags(p);
   p.Parse(args);
+  a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
+  env =
+      CheckEnvironmentNames(std::move(env), table, newer, release, f.fail_env.value_or(false), &a);
+  const std::vector<std::string> unread_env = ReadEnvironment(env, &a);
   a.user_flags = p.given();
   a.unknown_flags = p.unknown_flags();
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());

@@ -123,36 +123,131 @@ TEST(VllmFlagTable, TheRealCommandParsesAndATpTypoIsRefused) {
   EXPECT_TRUE(a.unknown_flags.empty());
   std::vector<std::string> typo = kQwenServe;
   typo[2] = "--tp";
-  EXPECT_EQ(VllmErrorOf(typo, "0.11.0"), "vllm serve: error: unrecognized arguments: --tp 2");
-  EXPECT_EQ(VllmErrorOf(typo, "v0.11"), "vllm serve: error: unrecognized arguments: --tp 2");
-  // A dev build or a release between two parsers in data/flags/ only warns.
-  EXPECT_EQ(ParseVllmArgs(typo, "0.11.0.dev7548").unknown_flags,
-            std::vector<std::string>({"--tp"}));
-  EXPECT_EQ(ParseVllmArgs(typo, "0.19.0").unknown_flags, std::vector<std::string>({"--tp"}));
-  // Issue 11: a release newer than every parser (kvplan's default, 0.28) was planned at TP 1 with
-  // "--tp is not modelled"; vLLM refuses --tp (-tp is its alias), and so does kvplan now, with
-  // the newest parser.
-  EXPECT_EQ(VllmErrorOf(typo, ""), "vllm serve: error: unrecognized arguments: --tp 2");
-  EXPECT_EQ(VllmErrorOf(typo, "0.21.1"), "vllm serve: error: unrecognized arguments: --tp 2");
-  EXPECT_EQ(VllmErrorOf(typo, "0.21.0.dev12"), "vllm serve: error: unrecognized arguments: --tp 2");
+  // argparse's words, then kvplan's hint: the short alias it was written for.
+  EXPECT_EQ(VllmErrorOf(typo, "0.11.0"),
+            "vllm serve: error: unrecognized arguments: --tp 2 (did you mean '-tp'?)");
+  EXPECT_EQ(VllmErrorOf(typo, "v0.11"),
+            "vllm serve: error: unrecognized arguments: --tp 2 (did you mean '-tp'?)");
+  // Issue 11: a release newer than every parser (kvplan's default, 0.28) planned --tp at TP 1
+  // with "--tp is not modelled". vLLM refuses --tp (-tp is its alias). At a release without a
+  // table of its own (a later one, a dev build, one between two tables) a later parser may have
+  // added a flag, but not one a letter away from a flag kvplan models: that is a typo, refused
+  // in kvplan's words with the alias it meant.
+  for (const char* release : {"", "0.21.1", "0.21.0.dev12", "0.19.0", "0.11.0.dev7548"}) {
+    EXPECT_EQ(VllmErrorOf(typo, release), "unknown vLLM flag '--tp'; did you mean '-tp'?")
+        << release;
+  }
   std::vector<std::string> short_tp = kQwenServe;
   short_tp[2] = "-tp";
   EXPECT_EQ(ParseVllmArgs(short_tp, "").tp, 2);
 }
 
-// The newest parser stands in for later releases, and the plan says so in one line.
-TEST(VllmFlagTable, ANewerReleaseUsesTheNewestParserAndSaysSo) {
+// The nearest older parser stands in for a release without one, and the plan says so in one
+// line: which table, and that a flag added since is unknown to kvplan.
+TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   std::string note;
   const FlagTable* t = VllmFlagTableFor("0.28.0", &note);
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->release, "0.20.1");  // the newest table in data/flags/vllm/
-  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM " + t->release + "'s parser"),
+  EXPECT_EQ(note, OlderFlagTableNote("vLLM", "0.28.0", *t));
+  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM 0.20.1's parser"),
             std::string::npos)
       << note;
+  EXPECT_NE(note.find("flags added since are unknown to kvplan"), std::string::npos) << note;
   note.clear();
   EXPECT_EQ(VllmFlagTableFor("0.11.0", &note)->release, "0.11.0");
   EXPECT_TRUE(note.empty());
-  EXPECT_EQ(VllmFlagTableFor("0.19.0"), nullptr);
+  // Between two tables, and an rc of a tabled release (it precedes it): the older table.
+  EXPECT_EQ(VllmFlagTableFor("0.19.0", &note)->release, "0.14.1");
+  EXPECT_EQ(VllmFlagTableFor("0.12.0")->release, "0.11.0");
+  EXPECT_EQ(VllmFlagTableFor("0.20.1rc0")->release, "0.20.1");
+  EXPECT_EQ(VllmFlagTableFor("0.6.3")->release, "0.6.0");
+  EXPECT_EQ(VllmFlagTableFor("not a release"), nullptr);
+}
+
+// A flag 0.14.1's parser added since 0.11.0's (both tables read from vLLM's source at the tag) is
+// refused by 0.11.0 itself, and only warned about at 0.12.0, whose parser kvplan lacks: 0.12.0 may
+// have added it. A value outside the older table's choices is likewise a warning there.
+TEST(VllmFlagTable, AFlagAddedAfterTheNearestTableIsAWarningNamingIt) {
+  const FlagTable* old_t = FindFlagTable("vllm", "0.11.0");
+  const FlagTable* new_t = FindFlagTable("vllm", "0.14.1");
+  ASSERT_NE(old_t, nullptr);
+  ASSERT_NE(new_t, nullptr);
+  std::string added;
+  for (const EngineFlag& f : new_t->flags) {
+    const std::string& n = f.names.front();
+    if (f.kind != EngineFlag::Kind::kFlag) continue;
+    try {
+      if (old_t->Resolve(n) == nullptr) added = n;
+    } catch (const InputError&) {
+      // a prefix of several 0.11.0 flags: not a clean example
+    }
+  }
+  ASSERT_FALSE(added.empty());
+  std::vector<std::string> argv = kQwenServe;
+  argv.push_back(added);
+  EXPECT_EQ(VllmErrorOf(argv, "0.11.0"), "vllm serve: error: unrecognized arguments: " + added);
+  EXPECT_EQ(VllmErrorOf(argv, "0.14.1"), "");
+  VllmArgs a = ParseVllmArgs(argv, "0.12.0");
+  ASSERT_EQ(a.flag_notes.size(), 2u);
+  EXPECT_EQ(a.flag_notes[1].rfind(added + ": not in vLLM 0.11.0's parser", 0), 0u)
+      << a.flag_notes[1];
+  EXPECT_NE(a.flag_notes[1].find("vLLM 0.12.0 may have added it"), std::string::npos);
+  std::vector<std::string> dtype = kQwenServe;
+  dtype.insert(dtype.end(), {"--kv-cache-dtype", "fp8_e4m4"});
+  EXPECT_NE(VllmErrorOf(dtype, "0.11.0"), "");
+  VllmArgs b = ParseVllmArgs({"vllm", "serve", "m", "--uvicorn-log-level", "loud"}, "0.12.0");
+  ASSERT_EQ(b.flag_notes.size(), 2u);
+  EXPECT_EQ(b.flag_notes[1].rfind("--uvicorn-log-level loud: not among vLLM 0.11.0's choices", 0),
+            0u)
+      << b.flag_notes[1];
+}
+
+// Real launches of releases kvplan has no parser for, rebuilt from the "non-default args" their
+// logs print (tests/data/real/vllm/issue46169_rocm_v023_banner_hang.log, vLLM 0.23.0;
+// issue51454_v025_banner_dp8_cut_args.log, vLLM 0.25.0): every flag is in 0.20.1's parser, so
+// they parse with the one line that says which parser checked them, and nothing else.
+TEST(VllmFlagTable, RealLaunchesOfUntabledReleasesParse) {
+  VllmArgs a = ParseVllmArgs(
+      {"vllm", "serve", "Qwen/Qwen3.5-2B", "--port", "3456", "--language-model-only"}, "0.23.0");
+  EXPECT_EQ(a.model, "Qwen/Qwen3.5-2B");
+  ASSERT_EQ(a.flag_notes.size(), 1u);
+  EXPECT_EQ(a.flag_notes[0],
+            OlderFlagTableNote("vLLM", "0.23.0", *FindFlagTable("vllm", "0.20.1")));
+  VllmArgs b = ParseVllmArgs({"vllm",
+                              "serve",
+                              "deepseek-ai/DeepSeek-V4-Flash-0731",
+                              "--api-server-count",
+                              "8",
+                              "--enable-auto-tool-choice",
+                              "--tool-call-parser",
+                              "deepseek_v4",
+                              "--tokenizer-mode",
+                              "deepseek_v4",
+                              "--trust-remote-code",
+                              "--served-model-name",
+                              "deepseek-v4-flash-0731",
+                              "--reasoning-parser",
+                              "deepseek_v4",
+                              "--data-parallel-size",
+                              "8",
+                              "--enable-expert-parallel",
+                              "--block-size",
+                              "256",
+                              "--gpu-memory-utilization",
+                              "0.95",
+                              "--kv-cache-dtype",
+                              "fp8",
+                              "--max-num-batched-tokens",
+                              "8192",
+                              "--max-num-seqs",
+                              "256",
+                              "--moe-backend",
+                              "deep_gemm_mega_moe"},
+                             "0.25.0");
+  EXPECT_EQ(b.dp, 8);
+  EXPECT_EQ(b.kv_cache_dtype, "fp8");
+  EXPECT_EQ(b.flag_notes.size(), 1u);
 }
 
 // FlexibleArgumentParser reads --a_b as --a-b; argparse abbreviations hold.
@@ -217,6 +312,42 @@ TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
   argv.push_back("--no-enable-chunked-prefill");
   EXPECT_EQ(VllmErrorOf(argv, "0.6.0"),
             "vllm serve: error: unrecognized arguments: --no-enable-chunked-prefill");
+}
+
+// vllm/envs.py at each tag (the tables' `environment`, read by scripts/extract-flags.py):
+// VLLM_USE_V1 is defined up to 0.11.0 and gone from 0.12.0, so at 0.14.1 and 0.20.1 it has no
+// effect (kvplan refused VLLM_USE_V1=0 there as "V0 removed"); from 0.17.0 vLLM says so itself in
+// the words of envs.py validate_environ, and refuses to start under --fail-on-environ-validation.
+TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
+  VllmArgs at20 = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, "0.20.1");
+  EXPECT_FALSE(at20.use_v1.has_value());
+  ASSERT_EQ(at20.flag_notes.size(), 1u);
+  EXPECT_EQ(at20.flag_notes[0].rfind("Unknown vLLM environment variable detected: VLLM_USE_V1", 0),
+            0u)
+      << at20.flag_notes[0];
+  EXPECT_EQ(VllmErrorOf({"VLLM_USE_V1=0", "vllm", "serve", "m", "--fail-on-environ-validation"},
+                        "0.20.1"),
+            "vLLM 0.20.1 refuses the launch: ValueError: Unknown vLLM environment variable "
+            "detected: VLLM_USE_V1 (--fail-on-environ-validation)");
+  VllmArgs at14 = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, "0.14.1");
+  EXPECT_FALSE(at14.use_v1.has_value());
+  ASSERT_EQ(at14.flag_notes.size(), 1u);
+  EXPECT_EQ(at14.flag_notes[0].rfind("VLLM_USE_V1=0: vllm/envs.py of vLLM 0.14.1 has no such", 0),
+            0u)
+      << at14.flag_notes[0];
+  EXPECT_EQ(ParseVllmArgs({"VLLM_USE_V1=1", "vllm", "serve", "m"}, "0.11.0").use_v1, true);
+  // Under an older table (0.19.0 is checked against 0.14.1): a variable kvplan reads is read even
+  // where that table lacks it (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is 0.18's); another is a
+  // warning naming the table.
+  VllmArgs at19 = ParseVllmArgs(
+      {"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1", "VLLM_NOT_A_VARIABLE=1", "vllm", "serve", "m"},
+      "0.19.0");
+  EXPECT_EQ(at19.estimate_cudagraphs, true);
+  ASSERT_EQ(at19.flag_notes.size(), 2u);
+  EXPECT_EQ(at19.flag_notes[1].rfind(
+                "VLLM_NOT_A_VARIABLE=1: not a variable of vLLM 0.14.1's vllm/envs.py", 0),
+            0u)
+      << at19.flag_notes[1];
 }
 
 TEST(VllmFlagTable, EnvironmentIsReadOrWarnedAbout) {

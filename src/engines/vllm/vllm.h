@@ -58,6 +58,9 @@ struct VllmArgs {
   double swap_space_gib = 4;               // V0 CPU blocks
   std::vector<std::string> user_flags;     // the flags the user gave (first names)
   std::vector<std::string> unknown_flags;  // accepted but not modelled
+  // What an older release's parser standing in for this one could not check (the first line
+  // names it); each is one of the plan's warnings.
+  std::vector<std::string> flag_notes;
 };
 
 // Parses vLLM's own flags (`vllm serve MODEL ...` or `--model MODEL ...`).
