@@ -1,6 +1,7 @@
 // vLLM's own flag names (vllm/engine/arg_utils.py EngineArgs.add_cli_args).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <set>
 #include <utility>
 
@@ -122,13 +123,45 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
 }
 
 // The environment switches kvplan models are read: VLLM_USE_V1, VLLM_ALLOW_LONG_MAX_MODEL_LEN and
-// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm/envs.py: "1" or "true", any case, is on). The
-// others are kept, as NAME=value, for the plan's warnings.
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm/envs.py: "1" or "true", any case, is on), and at
+// 0.17.x (`moe_chunking`) the fused-MoE chunking. The others are kept, as NAME=value, for the
+// plan's warnings.
+// A variable envs.py reads with int(): Python's int() of a decimal, sign allowed.
+int64_t EnvInt(const std::string& name, const std::string& value) {
+  int64_t out = 0;
+  const char* begin = value.data() + (value.rfind('+', 0) == 0 ? 1 : 0);
+  const char* end = value.data() + value.size();
+  auto [p, ec] = std::from_chars(begin, end, out);
+  if (ec != std::errc() || p != end || begin == end) {
+    throw InputError(
+        fmt::format("{} must be an integer (vLLM reads it with int()), got '{}'", name, value));
+  }
+  return out;
+}
+
+// 0.17.x, the one release line whose fused-MoE chunking the two MoE variables change
+// (estimates.h VllmFusedMoeWorkspaceTokens); elsewhere they stay unread, and say so.
+bool ReadsFusedMoeChunking(const std::string& release) {
+  try {
+    const VllmRelease r = ParseVllmRelease(release);
+    return r.AtLeast(0, 17, 0) && !r.AtLeast(0, 18, 0);
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 std::vector<std::string> ReadEnvironment(
-    const std::vector<std::pair<std::string, std::string>>& env, VllmArgs* args) {
+    const std::vector<std::pair<std::string, std::string>>& env, bool moe_chunking,
+    VllmArgs* args) {
   std::vector<std::string> unread;
   for (const auto& [name, value] : env) {
-    if (name == "VLLM_USE_V1") {
+    if (moe_chunking && name == "VLLM_FUSED_MOE_CHUNK_SIZE") {
+      // vllm/envs.py @v0.17.0: int(os.getenv("VLLM_FUSED_MOE_CHUNK_SIZE", str(16 * 1024))).
+      args->fused_moe_chunk_size = EnvInt(name, value);
+    } else if (moe_chunking && name == "VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING") {
+      // vllm/envs.py @v0.17.0: bool(int(os.getenv(..., "1"))).
+      args->fused_moe_chunking = EnvInt(name, value) != 0;
+    } else if (name == "VLLM_USE_V1") {
       // vllm/envs.py @v0.8.0: bool(int(os.getenv("VLLM_USE_V1", "1"))).
       if (value != "0" && value != "1") {
         throw InputError(fmt::format("VLLM_USE_V1 must be 0 or 1, got '{}'", value));
@@ -166,7 +199,8 @@ std::vector<std::pair<std::string, std::string>> CheckEnvironmentNames(
                        table->environment.end();
     if (known || !newer.empty()) {
       VllmArgs scratch;  // whether kvplan reads it, asked of the one reader
-      if (!known && ReadEnvironment({{name, value}}, &scratch).size() == 1) {
+      if (!known &&
+          ReadEnvironment({{name, value}}, ReadsFusedMoeChunking(release), &scratch).size() == 1) {
         a->flag_notes.push_back(fmt::format(
             "{}={}: not a variable of vLLM {}'s vllm/envs.py, the nearest older one kvplan has; "
             "vLLM {} may read it; ignored, so this plan does not show its effect",
@@ -435,7 +469,8 @@ VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& 
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
   env =
       CheckEnvironmentNames(std::move(env), table, newer, release, f.fail_env.value_or(false), &a);
-  const std::vector<std::string> unread_env = ReadEnvironment(env, &a);
+  const std::vector<std::string> unread_env =
+      ReadEnvironment(env, ReadsFusedMoeChunking(release), &a);
   a.user_flags = p.given();
   a.unknown_flags = p.unknown_flags();
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());

@@ -319,22 +319,22 @@ TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
 // effect (kvplan refused VLLM_USE_V1=0 there as "V0 removed"); from 0.17.0 vLLM says so itself in
 // the words of envs.py validate_environ, and refuses to start under --fail-on-environ-validation.
 TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
-  VllmArgs at20 = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, "0.20.1");
-  EXPECT_FALSE(at20.use_v1.has_value());
-  ASSERT_EQ(at20.flag_notes.size(), 1u);
-  EXPECT_EQ(at20.flag_notes[0].rfind("Unknown vLLM environment variable detected: VLLM_USE_V1", 0),
+  // The one line a VLLM_USE_V1=0 launch gets at `release`; VLLM_USE_V1 itself is not read.
+  auto only_note = [](const std::string& release) {
+    VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, release);
+    EXPECT_FALSE(a.use_v1.has_value()) << release;
+    return a.flag_notes.size() == 1 ? a.flag_notes[0] : "";
+  };
+  EXPECT_EQ(only_note("0.20.1").rfind("Unknown vLLM environment variable detected: VLLM_USE_V1", 0),
             0u)
-      << at20.flag_notes[0];
+      << only_note("0.20.1");
   EXPECT_EQ(VllmErrorOf({"VLLM_USE_V1=0", "vllm", "serve", "m", "--fail-on-environ-validation"},
                         "0.20.1"),
             "vLLM 0.20.1 refuses the launch: ValueError: Unknown vLLM environment variable "
             "detected: VLLM_USE_V1 (--fail-on-environ-validation)");
-  VllmArgs at14 = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, "0.14.1");
-  EXPECT_FALSE(at14.use_v1.has_value());
-  ASSERT_EQ(at14.flag_notes.size(), 1u);
-  EXPECT_EQ(at14.flag_notes[0].rfind("VLLM_USE_V1=0: vllm/envs.py of vLLM 0.14.1 has no such", 0),
+  EXPECT_EQ(only_note("0.14.1").rfind("VLLM_USE_V1=0: vllm/envs.py of vLLM 0.14.1 has no such", 0),
             0u)
-      << at14.flag_notes[0];
+      << only_note("0.14.1");
   EXPECT_EQ(ParseVllmArgs({"VLLM_USE_V1=1", "vllm", "serve", "m"}, "0.11.0").use_v1, true);
   // Under an older table (0.19.0 is checked against 0.14.1): a variable kvplan reads is read even
   // where that table lacks it (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is 0.18's); another is a
@@ -348,6 +348,25 @@ TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
                 "VLLM_NOT_A_VARIABLE=1: not a variable of vLLM 0.14.1's vllm/envs.py", 0),
             0u)
       << at19.flag_notes[1];
+}
+
+// vllm/envs.py @v0.17.0: VLLM_FUSED_MOE_CHUNK_SIZE and VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING
+// change the fused-MoE workspace at 0.17.x only (estimates.h); at 0.16 kvplan does not model
+// them (a warning), and 0.20.1's envs.py no longer has them (vLLM's unknown-variable warning).
+TEST(VllmFlagTable, FusedMoeChunkingIsReadAt017) {
+  const std::vector<std::string> argv = {"VLLM_FUSED_MOE_CHUNK_SIZE=8192",
+                                         "VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING=0", "vllm",
+                                         "serve", "m"};
+  VllmArgs a = ParseVllmArgs(argv, "0.17.0");
+  EXPECT_EQ(a.fused_moe_chunk_size, 8192);
+  EXPECT_EQ(a.fused_moe_chunking, false);
+  EXPECT_TRUE(a.unknown_flags.empty());
+  EXPECT_EQ(ParseVllmArgs(argv, "0.16.0").unknown_flags.size(), 2u);
+  VllmArgs at20 = ParseVllmArgs(argv, "0.20.1");
+  EXPECT_FALSE(at20.fused_moe_chunk_size.has_value());
+  EXPECT_EQ(at20.flag_notes.size(), 2u);
+  EXPECT_EQ(VllmErrorOf({"VLLM_FUSED_MOE_CHUNK_SIZE=16k", "vllm", "serve", "m"}, "0.17.0"),
+            "VLLM_FUSED_MOE_CHUNK_SIZE must be an integer (vLLM reads it with int()), got '16k'");
 }
 
 TEST(VllmFlagTable, EnvironmentIsReadOrWarnedAbout) {
