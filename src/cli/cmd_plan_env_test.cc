@@ -47,14 +47,15 @@ TEST(PlanEnv, AnUnreadVariableIsAWarningAndAForeignOneIsRefused) {
                 "planner does not read"),
             std::string::npos)
       << r.out;
-  // VLLM_ATTENTION_BACKEND is gone from vllm/envs.py by 0.20.1 (data/flags/vllm/0.20.1.json's
-  // environment), the nearest parser to kvplan's default 0.28.0: the warning says so.
+  // VLLM_ATTENTION_BACKEND is gone from vllm/envs.py by 0.20.1 and in 0.23.0
+  // (data/flags/vllm/0.23.0.json's environment), the nearest parser to kvplan's default 0.28.0:
+  // the warning says so.
   CliResult gone =
       RunKvplan({"plan", "--gpu", "h100", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--json",
                  "--env", "VLLM_ATTENTION_BACKEND=FLASHINFER"});
   ASSERT_EQ(gone.exit_code, 0) << gone.err;
   EXPECT_NE(nlohmann::json::parse(gone.out)["warnings"].dump().find(
-                "VLLM_ATTENTION_BACKEND=FLASHINFER: not a variable of vLLM 0.20.1's vllm/envs.py"),
+                "VLLM_ATTENTION_BACKEND=FLASHINFER: not a variable of vLLM 0.23.0's vllm/envs.py"),
             std::string::npos)
       << gone.out;
   CliResult bad = RunKvplan(

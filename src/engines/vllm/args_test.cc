@@ -148,9 +148,9 @@ TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   std::string note;
   const FlagTable* t = VllmFlagTableFor("0.28.0", &note);
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->release, "0.20.1");  // the newest table in data/flags/vllm/
+  EXPECT_EQ(t->release, "0.23.0");  // the newest table in data/flags/vllm/
   EXPECT_EQ(note, OlderFlagTableNote("vLLM", "0.28.0", *t));
-  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM 0.20.1's parser"),
+  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM 0.23.0's parser"),
             std::string::npos)
       << note;
   EXPECT_NE(note.find("flags added since are unknown to kvplan"), std::string::npos) << note;
@@ -160,6 +160,7 @@ TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   // Between two tables, and an rc of a tabled release (it precedes it): the older table.
   EXPECT_EQ(VllmFlagTableFor("0.19.0", &note)->release, "0.14.1");
   EXPECT_EQ(VllmFlagTableFor("0.12.0")->release, "0.11.0");
+  EXPECT_EQ(VllmFlagTableFor("0.22.0")->release, "0.20.1");
   EXPECT_EQ(VllmFlagTableFor("0.20.1rc0")->release, "0.20.1");
   EXPECT_EQ(VllmFlagTableFor("0.6.3")->release, "0.6.0");
   EXPECT_EQ(VllmFlagTableFor("not a release"), nullptr);
@@ -203,17 +204,16 @@ TEST(VllmFlagTable, AFlagAddedAfterTheNearestTableIsAWarningNamingIt) {
       << b.flag_notes[1];
 }
 
-// Real launches of releases kvplan has no parser for, rebuilt from the "non-default args" their
-// logs print (tests/data/real/vllm/issue46169_rocm_v023_banner_hang.log, vLLM 0.23.0;
-// issue51454_v025_banner_dp8_cut_args.log, vLLM 0.25.0): every flag is in 0.20.1's parser, so
-// they parse with the one line that says which parser checked them, and nothing else.
-TEST(VllmFlagTable, RealLaunchesOfUntabledReleasesParse) {
+// Real launches rebuilt from the "non-default args" their logs print
+// (tests/data/real/vllm/issue46169_rocm_v023_banner_hang.log, vLLM 0.23.0;
+// issue51454_v025_banner_dp8_cut_args.log, vLLM 0.25.0). 0.23.0 has its own parser now
+// (data/flags/vllm/0.23.0.json), so its launch parses with no note; 0.25.0's is checked against
+// it, with the one line that says so, and every flag it gives is there.
+TEST(VllmFlagTable, RealLaunchesOf023And025Parse) {
   VllmArgs a = ParseVllmArgs(
       {"vllm", "serve", "Qwen/Qwen3.5-2B", "--port", "3456", "--language-model-only"}, "0.23.0");
   EXPECT_EQ(a.model, "Qwen/Qwen3.5-2B");
-  ASSERT_EQ(a.flag_notes.size(), 1u);
-  EXPECT_EQ(a.flag_notes[0],
-            OlderFlagTableNote("vLLM", "0.23.0", *FindFlagTable("vllm", "0.20.1")));
+  EXPECT_TRUE(a.flag_notes.empty());
   VllmArgs b = ParseVllmArgs({"vllm",
                               "serve",
                               "deepseek-ai/DeepSeek-V4-Flash-0731",
@@ -247,71 +247,23 @@ TEST(VllmFlagTable, RealLaunchesOfUntabledReleasesParse) {
                              "0.25.0");
   EXPECT_EQ(b.dp, 8);
   EXPECT_EQ(b.kv_cache_dtype, "fp8");
-  EXPECT_EQ(b.flag_notes.size(), 1u);
+  ASSERT_EQ(b.flag_notes.size(), 1u);
+  EXPECT_EQ(b.flag_notes[0],
+            OlderFlagTableNote("vLLM", "0.25.0", *FindFlagTable("vllm", "0.23.0")));
 }
 
-// FlexibleArgumentParser reads --a_b as --a-b; argparse abbreviations hold.
-TEST(VllmFlagTable, UnderscoresAndAbbreviations) {
+// data/flags/vllm/0.23.0.json has --spec-method, new since 0.20.1.json: 0.20.1 refuses it, 0.22.0
+// (no table; checked against 0.20.1's) warns about it, 0.23.0 accepts it.
+TEST(VllmFlagTable, Release023AddsSpecMethod) {
   std::vector<std::string> argv = kQwenServe;
-  argv[4] = "--max_model_len";
-  argv[6] = "--gpu-memory";
-  VllmArgs a = ParseVllmArgs(argv, "0.11.0");
-  EXPECT_EQ(*a.max_model_len, 16000);
-  EXPECT_DOUBLE_EQ(*a.gpu_memory_utilization, 0.9);
-  // argparse's attached short-option value: -O3 is -O 3 (--compilation-config).
-  argv.push_back("-O3");
-  EXPECT_TRUE(ParseVllmArgs(argv, "0.11.0").unknown_flags.empty());
-  // From 0.14 -O is FlexibleArgumentParser's spelling of --optimization-level.
-  EXPECT_EQ(ParseVllmArgs(argv, "0.20.1").unknown_flags,
-            std::vector<std::string>({"--optimization-level"}));
-  argv.insert(argv.end(), {"--max-num", "8"});
-  EXPECT_EQ(VllmErrorOf(argv, "0.11.0"),
-            "vllm serve: error: ambiguous option: --max-num could match "
-            "--max-num-batched-tokens, --max-num-seqs, --max-num-partial-prefills");
-}
-
-// vllm/engine/arg_utils.py: --kv-cache-memory-bytes is new in 0.11.0; kvplan's
-// --kv-cache-memory is its abbreviation there, and nothing before it.
-TEST(VllmFlagTable, AFlagOfALaterReleaseIsRefusedByAnEarlierOne) {
-  std::vector<std::string> argv = kQwenServe;
-  argv.insert(argv.end(), {"--kv-cache-memory-bytes", "8G"});
-  EXPECT_EQ(VllmErrorOf(argv, "0.10.1.1"),
-            "vllm serve: error: unrecognized arguments: --kv-cache-memory-bytes 8G");
-  argv.back() = "8589934592";
-  EXPECT_EQ(*ParseVllmArgs(argv, "0.11.0").kv_cache_memory_bytes, 8589934592);
-}
-
-// arg_utils.py: --kv-cache-dtype takes CacheConfig's Literal choices.
-TEST(VllmFlagTable, AValueOutsideChoicesIsRefused) {
-  std::vector<std::string> argv = kQwenServe;
-  argv.insert(argv.end(), {"--kv-cache-dtype", "fp8_e4m4"});
-  EXPECT_EQ(VllmErrorOf(argv, "0.11.0"),
-            "vllm serve: error: argument --kv-cache-dtype: invalid choice: 'fp8_e4m4' (choose "
-            "from 'auto', 'bfloat16', 'fp8', 'fp8_e4m3', 'fp8_e5m2', 'fp8_inc')");
-  // A flag vLLM has and kvplan does not model is warned about, its value skipped.
-  argv.back() = "fp8";
-  argv.insert(argv.end(), {"--max-num-partial-prefills", "2"});
-  EXPECT_EQ(ParseVllmArgs(argv, "0.11.0").unknown_flags,
-            std::vector<std::string>({"--max-num-partial-prefills"}));
-}
-
-// argparse's BooleanOptionalAction (0.8.5 on): --no-enable-chunked-prefill
-// is the same flag as --enable-chunked-prefill, storing false.
-TEST(VllmFlagTable, TheNoFormOfABooleanStoresFalse) {
-  for (const char* release : {"0.8.5", "0.11.0", "0.20.1", ""}) {
-    std::vector<std::string> argv = kQwenServe;
-    argv.push_back("--no-enable-chunked-prefill");
-    VllmArgs a = ParseVllmArgs(argv, release);
-    ASSERT_TRUE(a.enable_chunked_prefill) << release;
-    EXPECT_FALSE(*a.enable_chunked_prefill) << release;
-    argv.back() = "--enable-chunked-prefill";
-    EXPECT_TRUE(*ParseVllmArgs(argv, release).enable_chunked_prefill) << release;
-  }
-  // 0.6.0 had no --no- form.
-  std::vector<std::string> argv = kQwenServe;
-  argv.push_back("--no-enable-chunked-prefill");
-  EXPECT_EQ(VllmErrorOf(argv, "0.6.0"),
-            "vllm serve: error: unrecognized arguments: --no-enable-chunked-prefill");
+  argv.insert(argv.end(), {"--spec-method", "eagle3"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.20.1"),
+            "vllm serve: error: unrecognized arguments: --spec-method eagle3");
+  VllmArgs at22 = ParseVllmArgs(argv, "0.22.0");
+  ASSERT_EQ(at22.flag_notes.size(), 2u);
+  EXPECT_EQ(at22.flag_notes[1].rfind("--spec-method: not in vLLM 0.20.1's parser", 0), 0u)
+      << at22.flag_notes[1];
+  EXPECT_EQ(VllmErrorOf(argv, "0.23.0"), "");
 }
 
 // vllm/envs.py at each tag (the tables' `environment`, read by scripts/extract-flags.py):
