@@ -152,10 +152,15 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
       << a.flag_notes[0];
   EXPECT_EQ(a.flag_notes[1].rfind("--grpc-mode: not in SGLang 0.5.3's parser", 0), 0u)
       << a.flag_notes[1];
-  for (const char* release : {"0.5.9", "0.5.19", "main", ""}) {
+  for (const auto& [release, table] :
+       std::vector<std::pair<std::string, std::string>>{{"0.5.9", "0.5.8.post1"},
+                                                        {"0.5.12", "0.5.8.post1"},
+                                                        {"0.5.19", "0.5.13.post1"},
+                                                        {"main", "0.5.13.post1"},
+                                                        {"", "0.5.13.post1"}}) {
     SglangArgs b = ParseSglangArgs({"--model-path", "m", "--enable-prefill-delayer"}, release);
     ASSERT_FALSE(b.flag_notes.empty()) << release;
-    EXPECT_NE(b.flag_notes[0].find("checked against SGLang 0.5.8.post1's parser"),
+    EXPECT_NE(b.flag_notes[0].find("checked against SGLang " + table + "'s parser"),
               std::string::npos)
         << b.flag_notes[0];
     EXPECT_EQ(b.unknown_flags, std::vector<std::string>({"--enable-prefill-delayer"}));
@@ -173,6 +178,24 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   // A typo of a modelled flag is still refused: no later parser makes it one kvplan reads.
   EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9"),
             "unknown SGLang flag '--mem-fraction-statc'; did you mean '--mem-fraction-static'?");
+}
+
+// data/flags/sglang/0.5.13.json has --enable-http2, which 0.5.8.post1.json lacks: refused at
+// 0.5.8.post1, a warning naming 0.5.8.post1's parser at 0.5.10 (no table), accepted at 0.5.13 and
+// 0.5.13.post1 (one parser: the release branch leaves server_args.py alone between them).
+TEST(SglangFlagTable, Release0513AddsHttp2) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--enable-http2"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.8.post1"),
+            "launch_server.py: error: unrecognized arguments: --enable-http2");
+  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10");
+  ASSERT_EQ(at10.flag_notes.size(), 2u);
+  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.8.post1's parser", 0), 0u)
+      << at10.flag_notes[1];
+  for (const char* release : {"0.5.13", "0.5.13.post1"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_TRUE(a.flag_notes.empty()) << release;
+    EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--enable-http2"})) << release;
+  }
 }
 
 TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {
