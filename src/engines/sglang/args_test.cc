@@ -155,9 +155,10 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   for (const auto& [release, table] :
        std::vector<std::pair<std::string, std::string>>{{"0.5.9", "0.5.8.post1"},
                                                         {"0.5.12", "0.5.8.post1"},
-                                                        {"0.5.19", "0.5.13.post1"},
-                                                        {"main", "0.5.13.post1"},
-                                                        {"", "0.5.13.post1"}}) {
+                                                        {"0.5.14.post1", "0.5.14"},
+                                                        {"0.5.19", "0.5.15.post1"},
+                                                        {"main", "0.5.15.post1"},
+                                                        {"", "0.5.15.post1"}}) {
     SglangArgs b = ParseSglangArgs({"--model-path", "m", "--enable-prefill-delayer"}, release);
     ASSERT_FALSE(b.flag_notes.empty()) << release;
     EXPECT_NE(b.flag_notes[0].find("checked against SGLang " + table + "'s parser"),
@@ -195,6 +196,24 @@ TEST(SglangFlagTable, Release0513AddsHttp2) {
     SglangArgs a = ParseSglangArgs(argv, release);
     EXPECT_TRUE(a.flag_notes.empty()) << release;
     EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--enable-http2"})) << release;
+  }
+}
+
+// From 0.5.14 ServerArgs registers most flags from its annotated dataclass fields
+// (arg_groups/arg_utils.py add_cli_args_from_dataclass), which scripts/extract-flags.py reads as
+// that function does. data/flags/sglang/0.5.14.json has --disable-prefill-cuda-graph (a bool
+// field: store_true), which 0.5.13.post1.json lacks.
+TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--tp-size", "2",
+                                         "--disable-prefill-cuda-graph"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.13.post1"),
+            "launch_server.py: error: unrecognized arguments: --disable-prefill-cuda-graph");
+  for (const char* release : {"0.5.14", "0.5.15", "0.5.15.post1"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_EQ(a.tp, 2) << release;
+    EXPECT_TRUE(a.flag_notes.empty()) << release;
+    EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--disable-prefill-cuda-graph"}))
+        << release;
   }
 }
 
