@@ -180,6 +180,28 @@ std::vector<std::string> ReadEnvironment(
   return unread;
 }
 
+// The newest table older than `table` whose vllm/envs.py defines `name` ("" for none): a variable
+// envs.py had and `table`'s no longer has was removed by then, not added since.
+std::string LastTableDefining(const std::string& name, const FlagTable& table) {
+  const VllmRelease limit = ParseVllmRelease(table.release);
+  std::string out;
+  VllmRelease best;
+  for (const std::string& v : FlagTableReleases("vllm")) {
+    const VllmRelease r = ParseVllmRelease(v);
+    if (r.AtLeast(limit.major, limit.minor, limit.patch)) continue;
+    const FlagTable* t = FindFlagTable("vllm", v);
+    if (t == nullptr ||
+        std::find(t->environment.begin(), t->environment.end(), name) == t->environment.end()) {
+      continue;
+    }
+    if (out.empty() || r.AtLeast(best.major, best.minor, best.patch)) {
+      out = v;
+      best = r;
+    }
+  }
+  return out;
+}
+
 // vllm/envs.py @v0.17.0 validate_environ (from EngineArgs.create_engine_config): a VLLM_* variable
 // envs.py does not define is logged as unknown, or refused under --fail-on-environ-validation;
 // before 0.17 it is silently ignored. Either way it has no effect, so at a release whose envs.py
@@ -197,6 +219,16 @@ std::vector<std::pair<std::string, std::string>> CheckEnvironmentNames(
   for (auto& [name, value] : env) {
     const bool known = std::find(table->environment.begin(), table->environment.end(), name) !=
                        table->environment.end();
+    if (!known && !newer.empty()) {
+      if (const std::string had = LastTableDefining(name, *table); !had.empty()) {
+        a->flag_notes.push_back(fmt::format(
+            "{}={}: vllm/envs.py defines it up to vLLM {}'s table but not in {}'s, the nearest "
+            "older one kvplan has, so it has no effect at vLLM {} unless a later release brought "
+            "it back",
+            name, value, had, table->release, newer));
+        continue;
+      }
+    }
     if (known || !newer.empty()) {
       VllmArgs scratch;  // whether kvplan reads it, asked of the one reader
       if (!known &&

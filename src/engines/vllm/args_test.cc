@@ -271,11 +271,12 @@ TEST(VllmFlagTable, Release023AddsSpecMethod) {
 // effect (kvplan refused VLLM_USE_V1=0 there as "V0 removed"); from 0.17.0 vLLM says so itself in
 // the words of envs.py validate_environ, and refuses to start under --fail-on-environ-validation.
 TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
-  // The one line a VLLM_USE_V1=0 launch gets at `release`; VLLM_USE_V1 itself is not read.
+  // What a VLLM_USE_V1=0 launch is told at `release`; VLLM_USE_V1 itself is not read.
   auto only_note = [](const std::string& release) {
     VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "vllm", "serve", "m"}, release);
     EXPECT_FALSE(a.use_v1.has_value()) << release;
-    return a.flag_notes.size() == 1 ? a.flag_notes[0] : "";
+    // The last line: at a release without a table the first says which table stood in.
+    return a.flag_notes.empty() ? "" : a.flag_notes.back();
   };
   EXPECT_EQ(only_note("0.20.1").rfind("Unknown vLLM environment variable detected: VLLM_USE_V1", 0),
             0u)
@@ -288,6 +289,14 @@ TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
             0u)
       << only_note("0.14.1");
   EXPECT_EQ(ParseVllmArgs({"VLLM_USE_V1=1", "vllm", "serve", "m"}, "0.11.0").use_v1, true);
+  // At 0.28.0 (checked against 0.23.0's table): 0.11.0's envs.py had it and 0.23.0's has not, so
+  // it was removed, not added since; kvplan refused VLLM_USE_V1=0 there as "V0 removed".
+  const std::string at28 = only_note("0.28.0");
+  EXPECT_EQ(at28.rfind("VLLM_USE_V1=0: vllm/envs.py defines it up to vLLM 0.11.0's table but "
+                       "not in 0.23.0's",
+                       0),
+            0u)
+      << at28;
   // Under an older table (0.19.0 is checked against 0.14.1): a variable kvplan reads is read even
   // where that table lacks it (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is 0.18's); another is a
   // warning naming the table.
