@@ -8,7 +8,8 @@ snapshot) and parsed with the `ast` module; nothing of it is executed.
       --source "sgl-project/sglang commit 7ae368efd" > data/flags/sglang/0.5.6.json
   scripts/extract-flags.py vllm --git-dir DIR --rev v0.11.0 --release 0.11.0 ...
 
-SGLang: ServerArgs.add_cli_args in python/sglang/srt/server_args.py.
+SGLang: ServerArgs.add_cli_args in python/sglang/srt/server_args.py; from 0.5.14 that first
+registers ServerArgs's `A[T, Arg(...)]` fields (add_cli_args_from_dataclass), read here too.
 vLLM (`vllm serve`): EngineArgs/AsyncEngineArgs.add_cli_args in
 vllm/engine/arg_utils.py, make_arg_parser in vllm/entrypoints/openai/cli_args.py;
 flags registered with `**get_kwargs(SomeConfig)[field]` take their kind from
@@ -193,7 +194,9 @@ def make_record(names, kw, src, owner):
             action_name = node
         else:
             action_name = type_name(node)
-    if action_name in STORE_ACTIONS:
+    if action_name in STORE_ACTIONS or (action_name or "").endswith(("StoreTrueAction",
+                                                                     "StoreFalseAction")):
+        # SGLang's DeprecatedStoreTrueAction and the like take no value, as store_true does.
         rec["kind"] = "flag"
     elif action_name == "BooleanOptionalAction":
         rec["kind"] = "bool"
@@ -431,11 +434,81 @@ def serve_parser_flags(src_text, src):
 SGLANG_ARGS = "python/sglang/srt/server_args.py"
 
 
+def annotated_meta(node):
+    """(type node, Arg keywords) of a field annotated A[T, "help"] or A[T, Arg(...)]; None else."""
+    if not (isinstance(node, ast.Subscript) and type_name(node.value) in ("A", "Annotated")
+            and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) >= 2):
+        return None
+    inner, meta = node.slice.elts[0], node.slice.elts[1]
+    if isinstance(meta, ast.Constant) and isinstance(meta.value, str):
+        return inner, {}
+    if isinstance(meta, ast.Call) and type_name(meta.func) == "Arg":
+        return inner, {k.arg: k.value for k in meta.keywords if k.arg}
+    return None
+
+
+def dataclass_field_flag(name, inner, arg, default, src):
+    """One ServerArgs field as add_cli_args_from_dataclass registers it
+    (python/sglang/srt/arg_groups/arg_utils.py, from 0.5.14)."""
+    cli = src.literal(arg["cli_name"]) if "cli_name" in arg else "--" + name.replace("_", "-")
+    names = [cli] + (src.literal(arg["aliases"]) or [] if "aliases" in arg else [])
+    kw = {} if default is None else {"default": ("ast", default)}
+    if "action" in arg:
+        kw["action"] = ("ast", arg["action"])
+        return make_record(names, kw, src, "ServerArgs")
+    parts = [p for p in annotation_parts(inner) if not (isinstance(p, ast.Constant)
+                                                         and p.value is None)]
+    inner = parts[0] if len(parts) == 1 else inner
+    head = type_name(inner.value) if isinstance(inner, ast.Subscript) else None
+    if head == "Literal":
+        elts = inner.slice.elts if isinstance(inner.slice, ast.Tuple) else [inner.slice]
+        kw["choices"] = ("ast", arg.get("choices") or ast.List(elts=elts))
+    elif head in ("List", "list") and "type_parser" not in arg:
+        kw["nargs"] = ("ast", arg.get("nargs") or ast.Constant("+"))
+    elif type_name(inner) == "bool":
+        kw["action"] = ("ast", ast.Constant("store_true"))
+    for key in ("choices", "nargs"):
+        if key in arg and key not in kw:
+            kw[key] = ("ast", arg[key])
+    if "action" not in kw:
+        # arg_utils.py _infer_type_func: str, int and float as such, any other type as str.
+        if "type_parser" in arg:
+            kw["type"] = ("ast", arg["type_parser"])
+        else:
+            # A Literal's type is its first value's, a List's its element's.
+            elem = inner.slice if head in ("List", "list") else inner
+            name_of = type_name(elem)
+            if head == "Literal":
+                values = src.literal(kw["choices"][1]) or [""]
+                name_of = type(values[0]).__name__
+            kw["type"] = ("ast", ast.Name(name_of if name_of in ("str", "int", "float") else "str"))
+    return make_record(names, kw, src, "ServerArgs")
+
+
+def sglang_dataclass_flags(src):
+    """The flags add_cli_args_from_dataclass(parser, ServerArgs) registers, in field order."""
+    cls = src.cls("ServerArgs")
+    flags = []
+    for stmt in cls.body if cls is not None else []:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        meta = annotated_meta(stmt.annotation)
+        if meta is None:
+            continue
+        inner, arg = meta
+        if "no_cli" in arg and src.literal(arg["no_cli"]) is True:
+            continue
+        flags.append(dataclass_field_flag(stmt.target.id, inner, arg, stmt.value, src))
+    return flags
+
+
 def sglang(args):
     text = git_show(args.git_dir, args.rev, SGLANG_ARGS)
     src = Source([Module(text)])
     fn = class_method(src, "ServerArgs", "add_cli_args")
-    flags = flags_from_functions([fn], src, ast.Constant("store_true"))
+    # From 0.5.14 add_cli_args first registers the dataclass fields, then its own calls.
+    flags = sglang_dataclass_flags(src)
+    flags += flags_from_functions([fn], src, ast.Constant("store_true"))
     return {"prog": "launch_server.py", "flags": flags,
             "files": [SGLANG_ARGS]}
 
@@ -464,6 +537,22 @@ def vllm(args):
     flags += flags_from_functions(frontend, src, bool_action) + frontend_flags(src, bool_action)
     flags += flags_from_functions(engine, src, bool_action)
     return {"prog": "vllm serve", "flags": flags, "files": files + ["vllm/config*"]}
+
+
+def vllm_environment(git_dir, rev):
+    """The names vllm/envs.py reads: the string keys of its `environment_variables` dict (the
+    table envs.__getattr__ looks every VLLM_* name up in), sorted; None when there is no such
+    dict at `rev`."""
+    text = git_show(git_dir, rev, "vllm/envs.py")
+    if text is None:
+        return None
+    for node in ast.walk(ast.parse(text)):
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(target, ast.Name)
+                and target.id == "environment_variables" and isinstance(node.value, ast.Dict)):
+            return sorted(k.value for k in node.value.keys
+                          if isinstance(k, ast.Constant) and isinstance(k.value, str))
+    return None
 
 
 def dedupe(flags):
@@ -564,9 +653,14 @@ def main():
         "prog": out["prog"],
         "flags": dedupe(out["flags"]),
     }
+    if args.engine == "vllm":
+        env = vllm_environment(args.git_dir, args.rev)
+        if env is not None:
+            doc["files"].append("vllm/envs.py")
+            doc["environment"] = env
     text = json.dumps(doc, separators=(",", ":"), sort_keys=False)
     # One flag per line keeps diffs between releases readable.
-    text = text.replace(',{"names"', ',\n{"names"')
+    text = text.replace(',{"names"', ',\n{"names"').replace('],"environment":', '],\n"environment":')
     sys.stdout.write(text + "\n")
 
 

@@ -194,6 +194,8 @@ std::optional<std::string> FlagParser::NearMiss(std::string_view name) const {
     for (const std::string& n : s.names) {
       int d = EditDistance(name, n);
       if (d > 0 && d <= 2 && n.size() > 5) return n;
+      // A short alias written as a long one ("--tp" for vLLM's "-tp"), too short for the above.
+      if (n.size() > 1 && n[1] != '-' && name == "-" + n) return n;
     }
   }
   return std::nullopt;
@@ -202,6 +204,12 @@ std::optional<std::string> FlagParser::NearMiss(std::string_view name) const {
 void FlagParser::UseEngineParser(const FlagTable* table, bool underscores) {
   table_ = table;
   underscores_ = underscores;
+}
+
+void FlagParser::UseOlderEngineParser(const FlagTable* table, bool underscores,
+                                      std::string release) {
+  UseEngineParser(table, underscores);
+  newer_release_ = std::move(release);
 }
 
 namespace {
@@ -228,6 +236,9 @@ const FlagParser::Spec* FlagParser::FindByTable(const std::vector<std::string>& 
   std::string lookup = name;
   if (underscores_ && lookup.size() > 2) std::replace(lookup.begin() + 2, lookup.end(), '_', '-');
   const EngineFlag* ef = table_->Resolve(lookup);
+  if (ef == nullptr && !newer_release_.empty() && !UnderscoreSpelling(lookup)) {
+    return FindNewerThanTable(argv, i, name, value, skip_to);
+  }
   if (ef == nullptr) {
     // argparse reports every word it could not place, the flag's value too.
     unrecognized_.push_back(argv[i]);
@@ -287,18 +298,59 @@ void FlagParser::SplitAttachedShortValue(std::string* name,
   name->resize(2);
 }
 
-void FlagParser::CheckChoice(const std::string& value) const {
+// `--a_b` for a flag the table has as `--a-b`, under a parser that does not read one as the other
+// (SGLang's plain argparse): refused at any release, since no later parser reads it either.
+bool FlagParser::UnderscoreSpelling(const std::string& name) const {
+  if (underscores_ || name.size() <= 2 || name.find('_', 2) == std::string::npos) return false;
+  std::string dashed = name;
+  std::replace(dashed.begin() + 2, dashed.end(), '_', '-');
+  for (const EngineFlag& f : table_->flags) {
+    if (std::find(f.names.begin(), f.names.end(), dashed) != f.names.end()) return true;
+  }
+  return false;
+}
+
+// A flag an older release's parser lacks, at a release that may have added it: kvplan reads it
+// when it models it; a near miss of a flag it models is a typo, refused as without a table (no
+// later parser makes it one kvplan reads); any other is skipped (with the word after it, as
+// argparse would take a value) and named in a warning with the table.
+const FlagParser::Spec* FlagParser::FindNewerThanTable(const std::vector<std::string>& argv,
+                                                       size_t i, const std::string& name,
+                                                       const std::optional<std::string>& value,
+                                                       size_t* skip_to) {
+  if (const Spec* spec = Find(name)) return spec;
+  if (auto near = NearMiss(name)) {
+    throw InputError(fmt::format("unknown {} flag '{}'; did you mean '{}'?", engine_, name, *near));
+  }
+  warnings_.push_back(fmt::format(
+      "{}: not in {} {}'s parser, the nearest older one kvplan has; {} {} may have added it, or "
+      "may refuse it; ignored, so this plan does not show its effect",
+      name, engine_, table_->release, engine_, newer_release_));
+  if (!value && i + 1 < argv.size() && !LooksLikeFlag(argv[i + 1])) ++i;
+  *skip_to = i;
+  return nullptr;
+}
+
+void FlagParser::CheckChoice(const std::string& value) {
   if (current_ == nullptr || current_->choices.empty()) return;
   for (const std::string& own : own_choice_checks_) {
     if (std::find(current_->names.begin(), current_->names.end(), own) != current_->names.end()) {
       return;
     }
   }
-  if (std::find(current_->choices.begin(), current_->choices.end(), value) ==
+  if (std::find(current_->choices.begin(), current_->choices.end(), value) !=
       current_->choices.end()) {
-    throw InputError(
-        fmt::format("{}: error: {}", table_->prog, InvalidChoiceError(*current_, value)));
+    return;
   }
+  if (!newer_release_.empty()) {
+    warnings_.push_back(fmt::format(
+        "{} {}: not among {} {}'s choices for it, the nearest older parser kvplan has; {} {} may "
+        "accept it",
+        current_->names.front(), value, engine_, table_->release, engine_, newer_release_));
+    return;
+  }
+  throw InputError(
+      fmt::format("{}: error: {}", table_->prog, InvalidChoiceError(*current_, value)));
 }
 
 const FlagParser::Spec* FlagParser::FindWithoutTable(const std::vector<std::string>& argv, size_t i,

@@ -52,6 +52,14 @@ class FlagParser {
   // model is skipped with its values and warned about. `underscores` is
   // whether the engine reads --a_b as --a-b (vLLM's FlexibleArgumentParser).
   void UseEngineParser(const FlagTable* table, bool underscores);
+  // The same with an older release's parser standing in for `release`, which has no table:
+  // what the table refuses for a flag it lacks, or a value outside its choices, is only a
+  // warning naming the table (warnings()), since `release` may have added it; a flag kvplan
+  // models is read even where the table lacks it. Still refused, as no later parser changes
+  // them: an ambiguous abbreviation (a later parser only has more names for it to match), a near
+  // miss of a modelled flag (a typo), and `--a_b` where the table has `--a-b` and the engine
+  // does not read one as the other.
+  void UseOlderEngineParser(const FlagTable* table, bool underscores, std::string release);
   // A flag whose values kvplan checks with a rule other verbs share (so they
   // give one message): the engine table's `choices` are not applied to it.
   void KeepOwnChoiceCheck(std::string name) { own_choice_checks_.push_back(std::move(name)); }
@@ -62,6 +70,8 @@ class FlagParser {
 
   // Unknown flags that were skipped, for the plan's warnings.
   const std::vector<std::string>& unknown_flags() const { return unknown_; }
+  // Under an older release's parser: the lines saying what it could not check.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // The flags the user gave, by their first registered name.
   const std::vector<std::string>& given() const { return given_; }
 
@@ -79,10 +89,14 @@ class FlagParser {
   // (and warning about) a flag kvplan does not model; sets *skip_to.
   const Spec* FindByTable(const std::vector<std::string>& argv, size_t i, const std::string& name,
                           const std::optional<std::string>& value, size_t* skip_to);
+  bool UnderscoreSpelling(const std::string& name) const;
+  const Spec* FindNewerThanTable(const std::vector<std::string>& argv, size_t i,
+                                 const std::string& name, const std::optional<std::string>& value,
+                                 size_t* skip_to);
   const Spec* FindWithoutTable(const std::vector<std::string>& argv, size_t i,
                                const std::string& name, const std::optional<std::string>& value,
                                size_t* skip_to);
-  void CheckChoice(const std::string& value) const;
+  void CheckChoice(const std::string& value);
   const Spec* ModelledSpec(const EngineFlag& ef, const std::string& lookup) const;
   void SplitAttachedShortValue(std::string* name, std::optional<std::string>* value) const;
   void Apply(const Spec& spec, const std::vector<std::string>& argv, size_t* i,
@@ -99,6 +113,8 @@ class FlagParser {
   const EngineFlag* current_ = nullptr;  // the table's flag being parsed, for `choices`
   std::vector<std::string> unrecognized_;
   std::vector<std::string> own_choice_checks_;
+  std::string newer_release_;  // the release an older table stands in for ("" for none)
+  std::vector<std::string> warnings_;
 };
 
 // The environment a launch was given, as NAME=value words among the engine's

@@ -56,6 +56,9 @@ std::unique_ptr<FlagTable> LoadTable(std::string_view engine, std::string_view r
   t->prog = j.at("prog").get<std::string>();
   t->allow_abbrev = j.value("allow_abbrev", true);
   for (const auto& f : j.at("flags")) t->flags.push_back(ReadFlag(f));
+  if (j.contains("environment")) {
+    t->environment = j["environment"].get<std::vector<std::string>>();
+  }
   return t;
 }
 
@@ -116,6 +119,28 @@ std::vector<std::string> FlagTableReleases(std::string_view engine) {
     out.emplace_back(rest.substr(0, rest.size() - 5));  // drop ".json"
   }
   return out;
+}
+
+const FlagTable* NearestOlderFlagTable(
+    std::string_view engine, int64_t release_key,
+    const std::function<std::optional<int64_t>(const std::string&)>& key_of) {
+  std::optional<int64_t> best;
+  std::string best_release;
+  for (const std::string& r : FlagTableReleases(engine)) {
+    const std::optional<int64_t> k = key_of(r);
+    if (!k || *k > release_key || (best && *k <= *best)) continue;
+    best = k;
+    best_release = r;
+  }
+  return best ? FindFlagTable(engine, best_release) : nullptr;
+}
+
+std::string OlderFlagTableNote(const std::string& engine_name, const std::string& release,
+                               const FlagTable& table) {
+  return fmt::format(
+      "{} {}'s flags are checked against {} {}'s parser (the nearest older one kvplan has); "
+      "flags added since are unknown to kvplan: warnings, not errors",
+      engine_name, release, engine_name, table.release);
 }
 
 std::string UnrecognizedArgumentsError(const std::string& prog,

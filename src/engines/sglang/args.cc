@@ -143,17 +143,27 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   }
 }
 
-// SGLang's own parser at `release` when data/flags/sglang/ has it. A release
-// kvplan cannot read is left to the planner to refuse in its own words.
-const FlagTable* SglangFlagTable(const std::string& release) {
-  std::string canonical;
+// SGLang's own parser at `release` when data/flags/sglang/ has it, else the nearest older one
+// (then *older_note says so in one line and *canonical is the release's name). A release kvplan
+// cannot read is left to the planner to refuse in its own words.
+const FlagTable* SglangFlagTable(const std::string& release, std::string* older_note,
+                                 std::string* canonical) {
   int64_t key = 0;
   try {
-    SglangEraFor(release, &canonical, &key);
+    SglangEraFor(release, canonical, &key);
   } catch (const InputError&) {
     return nullptr;
   }
-  return FindFlagTable("sglang", canonical);
+  if (const FlagTable* t = FindFlagTable("sglang", *canonical)) return t;
+  const FlagTable* t =
+      NearestOlderFlagTable("sglang", key, [](const std::string& v) -> std::optional<int64_t> {
+        std::string name;
+        int64_t k = 0;
+        SglangEraFor(v, &name, &k);
+        return k;
+      });
+  if (t != nullptr) *older_note = OlderFlagTableNote("SGLang", *canonical, *t);
+  return t;
 }
 
 }  // namespace
@@ -162,7 +172,13 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   FlagParser p("SGLang");
   // python/sglang/srt/server_args.py prepare_server_args: a plain argparse
   // parser, so --a_b is not --a-b.
-  p.UseEngineParser(SglangFlagTable(release), /*underscores=*/false);
+  std::string older_note, canonical;
+  const FlagTable* table = SglangFlagTable(release, &older_note, &canonical);
+  if (older_note.empty()) {
+    p.UseEngineParser(table, /*underscores=*/false);
+  } else {
+    p.UseOlderEngineParser(table, /*underscores=*/false, canonical);
+  }
   // attention_backend.cc CheckSglangAttentionBackend: perf and tune refuse
   // with the same words.
   p.KeepOwnChoiceCheck("--attention-backend");
@@ -184,6 +200,8 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
+  if (!older_note.empty()) a.flag_notes.push_back(older_note);
+  a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
   return a;
 }
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "engines/common/flag_table.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 #include "testing/input_error.h"
@@ -49,8 +50,8 @@ std::string ErrorOf(const std::vector<std::string>& argv, const std::string& rel
 
 // https://github.com/sgl-project/sglang/issues/12818 (v0.5.5): the pasted launch, refused by SGLang
 // with "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2" (SGLang's
-// argparse does not read '_' as '-'). kvplan's newest SGLang parser before 0.5.5's successor is
-// 0.5.6's, which refuses it the same way.
+// argparse does not read '_' as '-'). 0.5.6's parser refuses it the same way, and so does 0.5.5
+// itself, whose flags kvplan checks against 0.5.3's parser: no release reads '_' as '-'.
 const std::vector<std::string> kKimiLaunch = {"--model-path",
                                               "/moonshotai/Kimi-K2-Thinking",
                                               "--tp",
@@ -74,10 +75,18 @@ TEST(SglangFlagTable, AFlagSglangLacksIsRefusedInArgparsesWords) {
   EXPECT_EQ(a.tp, 8);  // --tp: an abbreviation of --tp-size, the only flag it starts
   EXPECT_EQ(a.context_length, 262144);
   EXPECT_TRUE(a.unknown_flags.empty());
-  // Without SGLang's parser for the release (main), kvplan keeps its own
-  // lenient reading: '_' for '-', so --reasoning-parser, which has no memory effect.
-  SglangArgs m = ParseSglangArgs(kKimiLaunch, "main");
-  EXPECT_TRUE(m.unknown_flags.empty());
+  // Issue 11 part 1: at 0.5.5 and main, which have no table of their own, kvplan read it as
+  // --reasoning-parser and planned a launch SGLang refuses.
+  for (const char* release : {"0.5.5", "main"}) {
+    EXPECT_EQ(ErrorOf(kKimiLaunch, release),
+              "launch_server.py: error: unrecognized arguments: --reasoning_parser kimi_k2")
+        << release;
+  }
+  SglangArgs at055 = ParseSglangArgs(fixed, "0.5.5");
+  EXPECT_EQ(at055.tp, 8);
+  ASSERT_EQ(at055.flag_notes.size(), 1u);
+  EXPECT_EQ(at055.flag_notes[0],
+            OlderFlagTableNote("SGLang", "0.5.5", *FindFlagTable("sglang", "0.5.3")));
   // A typo keeps kvplan's hint after argparse's words.
   EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.6"),
             "launch_server.py: error: unrecognized arguments: --mem-fraction-statc 0.5 (did you "
@@ -119,6 +128,89 @@ TEST(SglangFlagTable, AValueOutsideChoicesIsRefused) {
   EXPECT_EQ(ErrorOf({"--model-path", "m", "--kv-cache-dtype", "bf16"}, "0.4.6.post2"),
             "launch_server.py: error: argument --kv-cache-dtype: invalid choice: 'bf16' (choose "
             "from 'auto', 'fp8_e5m2', 'fp8_e4m3')");
+}
+
+// The nearest older parser stands in for a release without one (0.5.4 and 0.5.5 between the
+// 0.5.3 and 0.5.6 tables, 0.5.9 on and main after 0.5.8.post1): a flag 0.5.6's parser added since
+// 0.5.3's (--grpc-mode: in 0.5.6.json, not in 0.5.3.json, both read from SGLang's source) is
+// refused by 0.5.3 itself and only a warning naming 0.5.3's parser at 0.5.5, which may have had
+// it.
+TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--grpc-mode"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.3"), "launch_server.py: error: unrecognized arguments: --grpc-mode");
+  EXPECT_EQ(ParseSglangArgs(argv, "0.5.6").unknown_flags,
+            std::vector<std::string>({"--grpc-mode"}));
+  SglangArgs a = ParseSglangArgs(argv, "0.5.5");
+  EXPECT_TRUE(a.unknown_flags.empty());
+  ASSERT_EQ(a.flag_notes.size(), 2u);
+  EXPECT_NE(a.flag_notes[0].find("SGLang 0.5.5's flags are checked against SGLang 0.5.3's parser"),
+            std::string::npos)
+      << a.flag_notes[0];
+  EXPECT_EQ(a.flag_notes[1].rfind("--grpc-mode: not in SGLang 0.5.3's parser", 0), 0u)
+      << a.flag_notes[1];
+  for (const auto& [release, table] :
+       std::vector<std::pair<std::string, std::string>>{{"0.5.9", "0.5.8.post1"},
+                                                        {"0.5.12", "0.5.8.post1"},
+                                                        {"0.5.14.post1", "0.5.14"},
+                                                        {"0.5.19", "0.5.15.post1"},
+                                                        {"main", "0.5.15.post1"},
+                                                        {"", "0.5.15.post1"}}) {
+    SglangArgs b = ParseSglangArgs({"--model-path", "m", "--enable-prefill-delayer"}, release);
+    ASSERT_FALSE(b.flag_notes.empty()) << release;
+    EXPECT_NE(b.flag_notes[0].find("checked against SGLang " + table + "'s parser"),
+              std::string::npos)
+        << b.flag_notes[0];
+    EXPECT_EQ(b.unknown_flags, std::vector<std::string>({"--enable-prefill-delayer"}));
+  }
+  // A choice a later release may have added is a warning there, an error at the table's release.
+  const std::vector<std::string> dtype = {"--model-path", "m", "--mamba-scheduler-strategy",
+                                          "lazy"};
+  EXPECT_NE(ErrorOf(dtype, "0.5.8.post1"), "");
+  SglangArgs c = ParseSglangArgs(dtype, "0.5.9");
+  ASSERT_EQ(c.flag_notes.size(), 2u);
+  EXPECT_EQ(c.flag_notes[1].rfind(
+                "--mamba-scheduler-strategy lazy: not among SGLang 0.5.8.post1's choices", 0),
+            0u)
+      << c.flag_notes[1];
+  // A typo of a modelled flag is still refused: no later parser makes it one kvplan reads.
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9"),
+            "unknown SGLang flag '--mem-fraction-statc'; did you mean '--mem-fraction-static'?");
+}
+
+// data/flags/sglang/0.5.13.json has --enable-http2, which 0.5.8.post1.json lacks: refused at
+// 0.5.8.post1, a warning naming 0.5.8.post1's parser at 0.5.10 (no table), accepted at 0.5.13 and
+// 0.5.13.post1 (one parser: the release branch leaves server_args.py alone between them).
+TEST(SglangFlagTable, Release0513AddsHttp2) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--enable-http2"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.8.post1"),
+            "launch_server.py: error: unrecognized arguments: --enable-http2");
+  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10");
+  ASSERT_EQ(at10.flag_notes.size(), 2u);
+  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.8.post1's parser", 0), 0u)
+      << at10.flag_notes[1];
+  for (const char* release : {"0.5.13", "0.5.13.post1"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_TRUE(a.flag_notes.empty()) << release;
+    EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--enable-http2"})) << release;
+  }
+}
+
+// From 0.5.14 ServerArgs registers most flags from its annotated dataclass fields
+// (arg_groups/arg_utils.py add_cli_args_from_dataclass), which scripts/extract-flags.py reads as
+// that function does. data/flags/sglang/0.5.14.json has --disable-prefill-cuda-graph (a bool
+// field: store_true), which 0.5.13.post1.json lacks.
+TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--tp-size", "2",
+                                         "--disable-prefill-cuda-graph"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.13.post1"),
+            "launch_server.py: error: unrecognized arguments: --disable-prefill-cuda-graph");
+  for (const char* release : {"0.5.14", "0.5.15", "0.5.15.post1"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_EQ(a.tp, 2) << release;
+    EXPECT_TRUE(a.flag_notes.empty()) << release;
+    EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--disable-prefill-cuda-graph"}))
+        << release;
+  }
 }
 
 TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {

@@ -127,6 +127,7 @@ void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& aske
   if (l.dp_attention_turned_off) {
     r->warnings.push_back("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
   }
+  r->warnings.insert(r->warnings.end(), l.args.flag_notes.begin(), l.args.flag_notes.end());
   for (const std::string& f : l.args.unknown_flags) {
     r->warnings.push_back(UnknownFlagWarning("SGLang", f));
   }

@@ -22,8 +22,8 @@ TEST(SglangKvScope, OneGpuHoldsThePool) {
 }
 
 TEST(SglangKvScope, TensorAndPipelineRanksShareOnePool) {
-  EXPECT_TRUE(
-      testing::ScopeIs(SglangScopeOf({"--tp", "4", "--pp", "2"}), KvScope::Kind::kReplica, 8, 1));
+  EXPECT_TRUE(testing::ScopeIs(SglangScopeOf({"--tp", "4", "--pp-size", "2"}),
+                               KvScope::Kind::kReplica, 8, 1));
 }
 
 TEST(SglangKvScope, EachDataParallelReplicaHasItsOwnPool) {

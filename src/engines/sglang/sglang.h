@@ -52,6 +52,9 @@ struct SglangArgs {
   bool disable_radix_cache = false;
   std::string attention_backend;
   std::vector<std::string> unknown_flags;  // accepted by the parser, not modelled
+  // What an older release's parser standing in for this one could not check (the first line
+  // names it); each is one of the plan's warnings.
+  std::vector<std::string> flag_notes;
   // SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 given in the pasted command.
   bool allow_overwrite_longer_context_len = false;
 };

@@ -94,7 +94,7 @@ TEST(SglangStartupChecks, WeightsLargerThanTheGpu) {
   PlanResult tp8 = Plan(testing::DeepSeekV3(), {"--tp", "8"});
   EXPECT_FALSE(tp8.ok);
   EXPECT_GT(tp8.weights_bytes_per_gpu, tp8.pre_load_free_bytes);
-  EXPECT_TRUE(Plan(testing::DeepSeekV3(), {"--tp", "8", "--pp", "2"}).ok);
+  EXPECT_TRUE(Plan(testing::DeepSeekV3(), {"--tp", "8", "--pp-size", "2"}).ok);
 }
 
 // Measured free memory after loading means the weights did load.

@@ -1,6 +1,7 @@
 // vLLM's own flag names (vllm/engine/arg_utils.py EngineArgs.add_cli_args).
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <set>
 #include <utility>
 
@@ -121,14 +122,46 @@ VllmSpeculative ParseSpeculativeConfig(const std::string& text) {
   return s;
 }
 
-// The launcher words are skipped; the environment switches kvplan models are
-// read: VLLM_USE_V1 and VLLM_ALLOW_LONG_MAX_MODEL_LEN (vllm/envs.py: "1" or
-// "true", any case, is on).
-// The others are kept for the plan's warnings.
-std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArgs* args) {
+// The environment switches kvplan models are read: VLLM_USE_V1, VLLM_ALLOW_LONG_MAX_MODEL_LEN and
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (vllm/envs.py: "1" or "true", any case, is on), and at
+// 0.17.x (`moe_chunking`) the fused-MoE chunking. The others are kept, as NAME=value, for the
+// plan's warnings.
+// A variable envs.py reads with int(): Python's int() of a decimal, sign allowed.
+int64_t EnvInt(const std::string& name, const std::string& value) {
+  int64_t out = 0;
+  const char* begin = value.data() + (value.rfind('+', 0) == 0 ? 1 : 0);
+  const char* end = value.data() + value.size();
+  auto [p, ec] = std::from_chars(begin, end, out);
+  if (ec != std::errc() || p != end || begin == end) {
+    throw InputError(
+        fmt::format("{} must be an integer (vLLM reads it with int()), got '{}'", name, value));
+  }
+  return out;
+}
+
+// 0.17.x, the one release line whose fused-MoE chunking the two MoE variables change
+// (estimates.h VllmFusedMoeWorkspaceTokens); elsewhere they stay unread, and say so.
+bool ReadsFusedMoeChunking(const std::string& release) {
+  try {
+    const VllmRelease r = ParseVllmRelease(release);
+    return r.AtLeast(0, 17, 0) && !r.AtLeast(0, 18, 0);
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+std::vector<std::string> ReadEnvironment(
+    const std::vector<std::pair<std::string, std::string>>& env, bool moe_chunking,
+    VllmArgs* args) {
   std::vector<std::string> unread;
-  for (const auto& [name, value] : TakeEnvironment(argv, "VLLM_")) {
-    if (name == "VLLM_USE_V1") {
+  for (const auto& [name, value] : env) {
+    if (moe_chunking && name == "VLLM_FUSED_MOE_CHUNK_SIZE") {
+      // vllm/envs.py @v0.17.0: int(os.getenv("VLLM_FUSED_MOE_CHUNK_SIZE", str(16 * 1024))).
+      args->fused_moe_chunk_size = EnvInt(name, value);
+    } else if (moe_chunking && name == "VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING") {
+      // vllm/envs.py @v0.17.0: bool(int(os.getenv(..., "1"))).
+      args->fused_moe_chunking = EnvInt(name, value) != 0;
+    } else if (name == "VLLM_USE_V1") {
       // vllm/envs.py @v0.8.0: bool(int(os.getenv("VLLM_USE_V1", "1"))).
       if (value != "0" && value != "1") {
         throw InputError(fmt::format("VLLM_USE_V1 must be 0 or 1, got '{}'", value));
@@ -147,10 +180,87 @@ std::vector<std::string> ReadEnvironment(std::vector<std::string>* argv, VllmArg
   return unread;
 }
 
-std::vector<std::string> StripLauncher(const std::vector<std::string>& argv_in, VllmArgs* args,
-                                       std::vector<std::string>* unread_env) {
-  std::vector<std::string> argv = argv_in;
-  *unread_env = ReadEnvironment(&argv, args);
+// The newest table older than `table` whose vllm/envs.py defines `name` ("" for none): a variable
+// envs.py had and `table`'s no longer has was removed by then, not added since.
+std::string LastTableDefining(const std::string& name, const FlagTable& table) {
+  const VllmRelease limit = ParseVllmRelease(table.release);
+  std::string out;
+  VllmRelease best;
+  for (const std::string& v : FlagTableReleases("vllm")) {
+    const VllmRelease r = ParseVllmRelease(v);
+    if (r.AtLeast(limit.major, limit.minor, limit.patch)) continue;
+    const FlagTable* t = FindFlagTable("vllm", v);
+    if (t == nullptr ||
+        std::find(t->environment.begin(), t->environment.end(), name) == t->environment.end()) {
+      continue;
+    }
+    if (out.empty() || r.AtLeast(best.major, best.minor, best.patch)) {
+      out = v;
+      best = r;
+    }
+  }
+  return out;
+}
+
+// vllm/envs.py @v0.17.0 validate_environ (from EngineArgs.create_engine_config): a VLLM_* variable
+// envs.py does not define is logged as unknown, or refused under --fail-on-environ-validation;
+// before 0.17 it is silently ignored. Either way it has no effect, so at a release whose envs.py
+// kvplan has (its table's `environment`) such a variable is dropped here, even one kvplan would
+// read (VLLM_USE_V1 is gone from 0.12). Under an older release's table (`newer` is the release it
+// stands in for) a name that table lacks may have been added since: kvplan still reads the ones
+// it models, and warns about the rest.
+std::vector<std::pair<std::string, std::string>> CheckEnvironmentNames(
+    std::vector<std::pair<std::string, std::string>> env, const FlagTable* table,
+    const std::string& newer, const std::string& release, bool hard_fail, VllmArgs* a) {
+  if (table == nullptr || table->environment.empty()) return env;
+  std::vector<std::pair<std::string, std::string>> kept;
+  const VllmRelease r = ParseVllmRelease(release);
+  const bool validates = r.AtLeast(0, 17, 0);
+  for (auto& [name, value] : env) {
+    const bool known = std::find(table->environment.begin(), table->environment.end(), name) !=
+                       table->environment.end();
+    if (!known && !newer.empty()) {
+      if (const std::string had = LastTableDefining(name, *table); !had.empty()) {
+        a->flag_notes.push_back(fmt::format(
+            "{}={}: vllm/envs.py defines it up to vLLM {}'s table but not in {}'s, the nearest "
+            "older one kvplan has, so it has no effect at vLLM {} unless a later release brought "
+            "it back",
+            name, value, had, table->release, newer));
+        continue;
+      }
+    }
+    if (known || !newer.empty()) {
+      VllmArgs scratch;  // whether kvplan reads it, asked of the one reader
+      if (!known &&
+          ReadEnvironment({{name, value}}, ReadsFusedMoeChunking(release), &scratch).size() == 1) {
+        a->flag_notes.push_back(fmt::format(
+            "{}={}: not a variable of vLLM {}'s vllm/envs.py, the nearest older one kvplan has; "
+            "vLLM {} may read it; ignored, so this plan does not show its effect",
+            name, value, table->release, newer));
+        continue;
+      }
+      kept.emplace_back(std::move(name), std::move(value));
+      continue;
+    }
+    if (validates && hard_fail) {
+      throw InputError(fmt::format(
+          "vLLM {} refuses the launch: ValueError: Unknown vLLM environment variable detected: {} "
+          "(--fail-on-environ-validation)",
+          r.text, name));
+    }
+    a->flag_notes.push_back(
+        validates ? fmt::format("Unknown vLLM environment variable detected: {} (vLLM {}'s "
+                                "warning: vllm/envs.py has no such variable, so it has no effect)",
+                                name, r.text)
+                  : fmt::format("{}={}: vllm/envs.py of vLLM {} has no such variable, so it has no "
+                                "effect (vLLM says so only from 0.17)",
+                                name, value, r.text));
+  }
+  return kept;
+}
+
+// The launcher words ("python -m vllm.entrypoints.openai.api_server", "vllm serve") are skipped.
+std::vector<std::string> StripLauncher(const std::vector<std::string>& argv) {
   std::vector<std::string> out;
   bool leading = true;
   for (const std::string& a : argv) {
@@ -180,10 +290,13 @@ struct RawFlags {
   std::optional<bool> ep, eager, chunked, no_hybrid;
   std::optional<std::string> mamba_dtype, mamba_ssm_dtype;  // hybrid state (hybrid.h)
   std::optional<bool> prefix_caching;                       // hybrid state pages (hybrid.h)
+  std::optional<bool> fail_env;  // --fail-on-environ-validation (CheckEnvironmentNames)
 };
 
 void DeclareModelledFlags(FlagParser& p, RawFlags* f) {
   p.String({"--model"}, &f->model_flag);
+  p.Bool({"--fail-on-environ-validation"}, &f->fail_env);
+  p.BoolFalse({"--no-fail-on-environ-validation"}, &f->fail_env);
   p.Positional("model", &f->model_pos);
   p.Int({"--tensor-parallel-size", "-tp"}, &f->tp);
   p.Int({"--pipeline-parallel-size", "-pp"}, &f->pp);
@@ -366,17 +479,30 @@ std::vector<std::string> RewriteOptimizationLevel(std::vector<std::string> args,
 
 VllmArgs ParseVllmArgs(const std::vector<std::string>& argv, const std::string& release) {
   VllmArgs a;
-  std::vector<std::string> unread_env;
-  std::vector<std::string> args = StripLauncher(argv, &a, &unread_env);
+  std::vector<std::string> args = argv;
+  std::vector<std::pair<std::string, std::string>> env = TakeEnvironment(&args, "VLLM_");
+  args = StripLauncher(args);
   FlagParser p("vLLM");
   // vllm/utils FlexibleArgumentParser.parse_args @v0.6.0: --a_b is read as --a-b.
-  const FlagTable* table = VllmFlagTableFor(release);
-  p.UseEngineParser(table, /*underscores=*/true);
+  std::string older_note, newer;
+  const FlagTable* table = VllmFlagTableFor(release, &older_note);
+  if (older_note.empty()) {
+    p.UseEngineParser(table, /*underscores=*/true);
+  } else {
+    newer = ParseVllmRelease(release).text;
+    p.UseOlderEngineParser(table, /*underscores=*/true, newer);
+    a.flag_notes.push_back(older_note);
+  }
   args = RewriteOptimizationLevel(std::move(args), table);
   RawFlags f;
   DeclareModelledFlags(p, &f);
   DeclareIgnoredFlags(p);
   p.Parse(args);
+  a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
+  env =
+      CheckEnvironmentNames(std::move(env), table, newer, release, f.fail_env.value_or(false), &a);
+  const std::vector<std::string> unread_env =
+      ReadEnvironment(env, ReadsFusedMoeChunking(release), &a);
   a.user_flags = p.given();
   a.unknown_flags = p.unknown_flags();
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());

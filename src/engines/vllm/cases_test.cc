@@ -102,8 +102,10 @@ TEST(VllmCases, V0H100Llama32VisionPr12126) {
 
 // vllm-v1-llama31-70b-w8a8-maxlen2048-pr12569: early V1 (0.7.0, VLLM_USE_V1=1).
 TEST(VllmCases, V1EarlyLlama70BW8A8Pr12569) {
+  // Parsed at the release it plans: VLLM_USE_V1 is gone from vllm/envs.py by the default one.
   VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=1", "vllm", "serve", "neuralmagic/x", "--max-model-len",
-                              "2048", "--gpu-memory-utilization", "0.98"});
+                              "2048", "--gpu-memory-utilization", "0.98"},
+                             "0.7.0");
   // Given num_gpu_blocks 1381: the KV budget of exactly 1381 blocks.
   auto m = Measured({{"kv_cache", 1381.0 * 16 * 327680 / kGiB}});
   PlanResult r = PlanVllm("0.7.0", testing::Llama31_70B(), testing::H100(), a, m);
@@ -201,7 +203,8 @@ TEST(VllmCases, V1DeepSeekV2LiteIssue15871) {
 // vllm-v0-rtx3090-qwen3-30b-a3b-w4a16-issue17327: V0 0.8.5 per-instance budget.
 TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
   VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--model", "nytopop/Qwen3-30B-A3B.w4a16",
-                              "--gpu-memory-utilization", "0.9", "--max-num-seqs", "8"});
+                              "--gpu-memory-utilization", "0.9", "--max-num-seqs", "8"},
+                             "0.8.5");
   auto m = Measured(
       {{"total", 23.56}, {"weights", 15.6841}, {"non_torch", 0.06}, {"activation_peak", 0.12}});
   PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a, m);
@@ -223,7 +226,7 @@ TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327) {
 // Same case: the activation estimate at the V0 chunked-prefill budget of 2048
 // tokens (max_model_len 40960 > 32K) within 10% of the logged 0.12 GiB.
 TEST(VllmCases, V0Rtx3090Qwen3MoeW4A16Issue17327ActivationEstimate) {
-  VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--max-num-seqs", "8"});
+  VllmArgs a = ParseVllmArgs({"VLLM_USE_V1=0", "--max-num-seqs", "8"}, "0.8.5");
   PlanResult r = PlanVllm("0.8.5", testing::Qwen3_30B_A3B(), Gpu("rtx-3090", 23.56), a,
                           Measured({{"weights", 15.6841}}));
   EXPECT_EQ(testing::PlanFigure(r, "max_num_batched_tokens"), 2048);

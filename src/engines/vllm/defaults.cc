@@ -129,10 +129,8 @@ std::vector<std::string> DescribeVllmDefaultWarnings(const VllmDefaults& d, cons
       draft == nullptr) {
     out.push_back("the speculative draft model was not loaded: its weights and KV are not counted");
   }
-  std::string newest_note;
-  if (VllmFlagTableFor(d.release.text, &newest_note) != nullptr && !newest_note.empty()) {
-    out.push_back(newest_note);
-  }
+  // What the parser could not check (an older release's table stood in): refused plans say it too.
+  out.insert(out.end(), a.flag_notes.begin(), a.flag_notes.end());
   return out;
 }
 

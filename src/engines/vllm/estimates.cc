@@ -59,14 +59,23 @@ int64_t TritonSamplerPeak(const ModelSpec& m, int64_t batched_tokens, int64_t ro
 
 }  // namespace
 
+int64_t VllmFusedMoeWorkspaceTokens(const VllmRelease& release, int64_t batched_tokens,
+                                    std::optional<int64_t> chunk_size,
+                                    std::optional<bool> chunking) {
+  if (!release.AtLeast(0, 17, 0) || release.AtLeast(0, 18, 0) || !chunking.value_or(true)) {
+    return batched_tokens;
+  }
+  return std::min(batched_tokens, std::max<int64_t>(1, chunk_size.value_or(16 * 1024)));
+}
+
 int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_tokens,
                                    int64_t sampler_rows, VllmEra era, const VllmRelease& release,
-                                   const GpuSpec& gpu) {
+                                   const GpuSpec& gpu, int64_t moe_tokens) {
   const int64_t dt = m.dtype_bytes > 0 ? m.dtype_bytes : 2;
   int64_t forward = batched_tokens * DecoderActivationPerToken(m, tp);
   if (!IsV0(era) && release.AtLeast(0, 17, 0)) {
     return std::max(forward, TritonSamplerPeak(m, batched_tokens, sampler_rows, gpu) +
-                                 MoeWorkspace(m, tp, batched_tokens));
+                                 MoeWorkspace(m, tp, moe_tokens));
   }
   // V1 _dummy_sampler_run (gpu_model_runner.py @v0.10) exercises top-k/top-p
   // with the PyTorch-native sampler (FlashInfer's is opt-in,

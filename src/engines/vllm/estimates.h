@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
@@ -20,9 +21,21 @@ namespace kvplan {
 // the SM count (the Triton kernel's buffer) and the cuBLAS workspace.
 // Calibrated on the public V0 cases (Llama-3.1-8B at 20000/29000 tokens:
 // 2.07/2.99 GiB logged; Qwen3-30B-A3B at 2048 tokens: 0.12 GiB logged).
+// `moe_tokens`: the rows of the fused-MoE workspace (from 0.17), batched_tokens unless 0.17's
+// activation chunking caps them (VllmFusedMoeWorkspaceTokens).
 int64_t EstimateVllmActivationPeak(const ModelSpec& model, int tp, int64_t batched_tokens,
                                    int64_t sampler_rows, VllmEra era, const VllmRelease& release,
-                                   const GpuSpec& gpu);
+                                   const GpuSpec& gpu, int64_t moe_tokens);
+
+// The rows the fused-MoE workspace is allocated for in the profiling run at `batched_tokens`:
+// vllm/model_executor/layers/fused_moe/modular_kernel.py _chunk_info @v0.17.0 takes
+// min(M, VLLM_FUSED_MOE_CHUNK_SIZE) (envs.py @v0.17.0: 16 * 1024) when
+// VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING (default 1) is on and the experts support chunking
+// (TritonExperts does); PR #34086 removed the chunking in 0.18.0. `chunk_size` and `chunking` are
+// the variables as given (nullopt: envs.py's default).
+int64_t VllmFusedMoeWorkspaceTokens(const VllmRelease& release, int64_t batched_tokens,
+                                    std::optional<int64_t> chunk_size,
+                                    std::optional<bool> chunking);
 
 // Non-torch memory as each era counts it (CUDA context only in the eras that
 // count it; NCCL buffers when the tensor-parallel group has more than one GPU,

@@ -17,7 +17,7 @@ namespace {
 TEST(VllmEstimates, V1SamplerPeakFittedOnPr21429) {
   ModelSpec m = LoadModel("Qwen/Qwen3-235B-A22B-FP8");
   int64_t peak = EstimateVllmActivationPeak(m, 4, 8192, 1024, VllmEra::kV1,
-                                            ParseVllmRelease("0.9.2"), testing::H200());
+                                            ParseVllmRelease("0.9.2"), testing::H200(), 8192);
   EXPECT_NEAR(ToGiB(peak), 5.62, 0.01 * 5.62);
 }
 
@@ -47,9 +47,34 @@ TEST(VllmEstimates, TritonSamplerPeakMatchesTheV019Campaign) {
         Case{"Qwen/Qwen3-30B-A3B", 1, 2.68}, Case{"mistralai/Mixtral-8x7B-v0.1", 2, 1.21},
         Case{"openai/gpt-oss-20b", 1, 2.87}}) {
     int64_t peak = EstimateVllmActivationPeak(LoadModel(c.model), c.tp, 8192, 1024, VllmEra::kV1, r,
-                                              testing::H100());
+                                              testing::H100(), 8192);
     EXPECT_NEAR(ToGiB(peak), c.logged_gib, 0.02 * c.logged_gib) << c.model;
   }
+}
+
+// vllm/model_executor/layers/fused_moe/modular_kernel.py _chunk_info @v0.17.0: the workspace is
+// allocated for min(M, VLLM_FUSED_MOE_CHUNK_SIZE) rows (16 * 1024 by envs.py) while
+// VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING is on (max(1, ...) for a size below 1); 0.18.0
+// removed the chunking (PR #34086), and before 0.17 kvplan has no workspace term.
+TEST(VllmEstimates, FusedMoeChunkingCapsTheWorkspaceRowsAt017) {
+  const VllmRelease v17 = ParseVllmRelease("0.17.0");
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(v17, 32768, std::nullopt, std::nullopt), 16384);
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(ParseVllmRelease("0.17.1"), 32768, 8192, std::nullopt),
+            8192);
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(v17, 32768, 0, std::nullopt), 1);
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(v17, 32768, std::nullopt, false), 32768);
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(v17, 8192, std::nullopt, std::nullopt), 8192);
+  EXPECT_EQ(VllmFusedMoeWorkspaceTokens(ParseVllmRelease("0.18.0"), 32768, 8192, std::nullopt),
+            32768);
+  // Qwen3-30B-A3B (hidden 2048, 768 per expert, top-8, bf16) at TP1: each workspace row is
+  // 8 x (max(768, 2048) + max(1536, 2048)) x 2 B = 64 KiB, so halving the rows at 32,768 batched
+  // tokens frees 16,384 x 64 KiB = 1 GiB of the profiled peak (the sampler branch dominates).
+  const ModelSpec m = LoadModel("Qwen/Qwen3-30B-A3B");
+  const int64_t full =
+      EstimateVllmActivationPeak(m, 1, 32768, 1024, VllmEra::kV1, v17, testing::H100(), 32768);
+  const int64_t chunked =
+      EstimateVllmActivationPeak(m, 1, 32768, 1024, VllmEra::kV1, v17, testing::H100(), 16384);
+  EXPECT_EQ(full - chunked, 16384LL * 8 * (2048 + 2048) * 2);
 }
 
 // "non-torch forward increase memory" of the same campaign: 0.24-0.27 GiB on one GPU, 2.06-2.11

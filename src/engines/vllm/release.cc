@@ -157,7 +157,7 @@ std::string VllmEraName(VllmEra era) {
   return "";
 }
 
-const FlagTable* VllmFlagTableFor(const std::string& release, std::string* newest_note) {
+const FlagTable* VllmFlagTableFor(const std::string& release, std::string* older_note) {
   VllmRelease r;
   try {
     r = ParseVllmRelease(release);
@@ -171,27 +171,16 @@ const FlagTable* VllmFlagTableFor(const std::string& release, std::string* newes
       return t;
     }
   }
-  const FlagTable* newest = nullptr;
-  VllmRelease newest_release;
-  for (const std::string& v : FlagTableReleases("vllm")) {
-    VllmRelease t = ParseVllmRelease(v);
-    if (newest == nullptr || !newest_release.AtLeast(t.major, t.minor, t.patch)) {
-      newest = FindFlagTable("vllm", v);
-      newest_release = t;
-    }
-  }
-  // Past the newest table: the flags a later release added are unknown to kvplan, and one it
-  // removed is still accepted, but a flag vLLM never had is refused as the engine refuses it.
-  if (newest == nullptr ||
-      !r.AtLeast(newest_release.major, newest_release.minor, newest_release.patch + 1)) {
-    return nullptr;
-  }
-  if (newest_note != nullptr) {
-    *newest_note =
-        fmt::format("vLLM {}'s flags are checked against vLLM {}'s parser, the newest kvplan has",
-                    r.text, newest_release.text);
-  }
-  return newest;
+  // A dev build's r is already the release it follows (FollowedRelease), and an rc the release
+  // it previews, so the nearest table at or before r is the nearest parser to the build.
+  auto key = [](int ma, int mi, int pa) -> int64_t { return (ma * 1000LL + mi) * 1000 + pa; };
+  const FlagTable* t = NearestOlderFlagTable("vllm", key(r.major, r.minor, r.patch),
+                                             [&](const std::string& v) -> std::optional<int64_t> {
+                                               const VllmRelease tr = ParseVllmRelease(v);
+                                               return key(tr.major, tr.minor, tr.patch);
+                                             });
+  if (t != nullptr && older_note != nullptr) *older_note = OlderFlagTableNote("vLLM", r.text, *t);
+  return t;
 }
 
 bool IsV0(VllmEra era) { return era == VllmEra::kV0Legacy || era == VllmEra::kV0; }

@@ -41,8 +41,8 @@ inline constexpr const char* kVllmNewest = "0.28.0";
 struct FlagTable;
 
 // vLLM's own argument parser for `release` from data/flags/vllm/: that release's table, or for a
-// release newer than every table the newest one (then `*newest_note`, when given, says so in one
-// line). nullptr for a release, rc or dev build between tables (its flags are only warned about).
-const FlagTable* VllmFlagTableFor(const std::string& release, std::string* newest_note = nullptr);
+// release, rc or dev build without one the nearest older table (then `*older_note`, when given,
+// says so in one line: OlderFlagTableNote). nullptr for text that is no modelled release.
+const FlagTable* VllmFlagTableFor(const std::string& release, std::string* older_note = nullptr);
 
 }  // namespace kvplan

@@ -44,8 +44,10 @@ void ActivationTerm(const ModelSpec& model, const GpuSpec& gpu, const VllmArgs& 
     t->activation = std::max<int64_t>(0, *ms.peak_torch - t->weights);
     t->activation_src = "measured peak_torch - weights";
   } else {
-    t->activation =
-        EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era, d.release, gpu);
+    const int64_t moe_tokens = VllmFusedMoeWorkspaceTokens(
+        d.release, d.mnbt, a.fused_moe_chunk_size, a.fused_moe_chunking);
+    t->activation = EstimateVllmActivationPeak(model, a.tp, d.mnbt, t->sampler_rows, d.era,
+                                               d.release, gpu, moe_tokens);
     // V1 profiles the encoder on the dummy images, then the text model with
     // their outputs held (multimodal.h).
     if (!IsV0(d.era)) {

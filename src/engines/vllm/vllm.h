@@ -53,11 +53,18 @@ struct VllmArgs {
   std::string limit_mm_per_prompt;             // --limit-mm-per-prompt, as given
   std::string mm_encoder_tp_mode = "weights";  // --mm-encoder-tp-mode
   std::optional<VllmSpeculative> speculative;
-  std::optional<bool> use_v1;              // VLLM_USE_V1=0/1 given in the pasted command
+  std::optional<bool> use_v1;  // VLLM_USE_V1=0/1 given in the pasted command
+  // VLLM_FUSED_MOE_CHUNK_SIZE and VLLM_ENABLE_FUSED_MOE_ACTIVATION_CHUNKING, read at 0.17.x only
+  // (estimates.h VllmFusedMoeWorkspaceTokens).
+  std::optional<int64_t> fused_moe_chunk_size;
+  std::optional<bool> fused_moe_chunking;
   bool allow_long_max_model_len = false;   // VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 given
   double swap_space_gib = 4;               // V0 CPU blocks
   std::vector<std::string> user_flags;     // the flags the user gave (first names)
   std::vector<std::string> unknown_flags;  // accepted but not modelled
+  // What an older release's parser standing in for this one could not check (the first line
+  // names it); each is one of the plan's warnings.
+  std::vector<std::string> flag_notes;
 };
 
 // Parses vLLM's own flags (`vllm serve MODEL ...` or `--model MODEL ...`).
