@@ -72,8 +72,10 @@ def calibration_table():
     with open(CALIBRATION) as f:
         text = f.read()
     found = re.findall(r"constexpr SimCalibration k(\w+)\{([^}]*)\};", text)
-    label = {"sglang": "sglang 0.5 and later", "identity": "sglang 0.4 (not fitted)"}
-    return [(label.get(name.lower(), name.lower()), [float(v) for v in vals.split(",")])
+    label = {"sglang": "sglang 0.5 and later, models of 32B and more",
+             "identity": "sglang 0.4, or models under 32B (not fitted)"}
+    # The three factors; the fourth field is the outside-the-fit reason.
+    return [(label.get(name.lower(), name.lower()), [float(v) for v in vals.split(",")[:3]])
             for name, vals in found]
 
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 namespace kvplan {
 
@@ -21,6 +22,9 @@ struct SimCalibration {
   // From the client sending a request to the scheduler seeing it (HTTP,
   // tokenizer, inter-process queue), microseconds; it adds to TTFT and E2E.
   double admission_us = 0;
+  // Why the engine's defaults are identity for this launch although some were fitted
+  // (a release or model size the fit never saw); "" otherwise.
+  const char* outside_fit = "";
 };
 
 // A user's overrides of an engine's defaults (unset: the default).

@@ -16,6 +16,8 @@
 namespace kvplan {
 namespace {
 
+constexpr int64_t kLarge = 235'093'634'560;  // Qwen3-235B-A22B
+
 SimulateResult AtConcurrencyOne(const SimCalibrationOverrides& c) {
   SimulateQuery q;
   q.launch.engine = "sglang";
@@ -44,9 +46,9 @@ TEST(SimCalibrationTest, DecodeStepsScaleAndEveryStepPaysTheFixedTime) {
 }
 
 TEST(SimCalibrationTest, UnsetFactorsKeepTheEnginesDefaultsAndSetOnesWin) {
-  const SimCalibration d = SimCalibrationFor("sglang", "0.5.9", {});
+  const SimCalibration d = SimCalibrationFor("sglang", "0.5.9", kLarge, {});
   const SimCalibration o =
-      SimCalibrationFor("sglang", "0.5.9", {std::nullopt, 700.0, std::nullopt});
+      SimCalibrationFor("sglang", "0.5.9", kLarge, {std::nullopt, 700.0, std::nullopt});
   EXPECT_EQ(o.decode_scale, d.decode_scale);
   EXPECT_EQ(o.admission_us, d.admission_us);
   EXPECT_EQ(o.step_fixed_us, 700.0);
@@ -54,19 +56,38 @@ TEST(SimCalibrationTest, UnsetFactorsKeepTheEnginesDefaultsAndSetOnesWin) {
 
 // The fit saw only 0.5 releases: a 0.4 release keeps the model as it is.
 TEST(SimCalibrationTest, ReleasesTheFitDidNotSeeStayAtIdentity) {
-  const SimCalibration old = SimCalibrationFor("sglang", "0.4.6", {});
+  const SimCalibration old = SimCalibrationFor("sglang", "0.4.6", kLarge, {});
   EXPECT_EQ(old.decode_scale, 1.0);
   EXPECT_EQ(old.step_fixed_us, 0.0);
   EXPECT_EQ(old.admission_us, 0.0);
-  EXPECT_GT(SimCalibrationFor("sglang", "0.5.1.post1", {}).admission_us, 0.0);
+  EXPECT_GT(SimCalibrationFor("sglang", "0.5.1.post1", kLarge, {}).admission_us, 0.0);
+}
+
+// The fit saw only 32B-and-larger models: an 8B model keeps the model as it is, said so.
+TEST(SimCalibrationTest, ModelsSmallerThanTheFitsStayAtIdentity) {
+  const SimCalibration small = SimCalibrationFor("sglang", "0.5.9", 8'030'261'248, {});
+  EXPECT_EQ(small.admission_us, 0.0);
+  EXPECT_EQ(small.decode_scale, 1.0);
+  EXPECT_STREQ(small.outside_fit,
+               "SGLang's factors were fitted on models of 32B parameters and more only");
+  EXPECT_GT(SimCalibrationFor("sglang", "0.5.9", 32'762'123'264, {}).admission_us, 0.0);
+  // A factor the user sets is theirs: no "not calibrated" note.
+  EXPECT_STREQ(
+      SimCalibrationFor("sglang", "0.5.9", 8'030'261'248, {1.2, std::nullopt, std::nullopt})
+          .outside_fit,
+      "");
 }
 
 TEST(SimCalibrationTest, OutOfRangeValuesAreInputErrors) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {0.0, std::nullopt, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {nan, std::nullopt, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", {std::nullopt, -1.0, std::nullopt}), InputError);
-  EXPECT_THROW(SimCalibrationFor("sglang", "0.5.9", {std::nullopt, std::nullopt, 4e9}), InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", kLarge, {0.0, std::nullopt, std::nullopt}),
+               InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", kLarge, {nan, std::nullopt, std::nullopt}),
+               InputError);
+  EXPECT_THROW(SimCalibrationFor("vllm", "0.12.0", kLarge, {std::nullopt, -1.0, std::nullopt}),
+               InputError);
+  EXPECT_THROW(SimCalibrationFor("sglang", "0.5.9", kLarge, {std::nullopt, std::nullopt, 4e9}),
+               InputError);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "base/checked_math.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "catalog/weights.h"
 #include "engines/engine.h"
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
@@ -212,6 +213,10 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
         "Calibrated on measured runs (docs/SIMULATOR_VALIDATION.md; --calib-* flags): decode "
         "steps x{:g}, {:g} ms more per step, {:g} ms from sending a request to the scheduler.",
         cal.decode_scale, cal.step_fixed_us / 1000, cal.admission_us / 1000));
+  } else if (*cal.outside_fit != '\0') {
+    out->notes.push_back(
+        fmt::format("Not calibrated: {} (docs/SIMULATOR_VALIDATION.md); --calib-* flags set them.",
+                    cal.outside_fit));
   }
   if (out->engine == "vllm") {
     out->notes.push_back(
@@ -241,8 +246,11 @@ SimulateResult Simulate(const SimulateQuery& q) {
   }
   out.workload = workload.Describe();
   EngineSetup engine = SetupEngine(q.launch, plan, &out);
-  BatchStepTimer timer(PerfRequestOf(q.launch, plan, out.launch, q.eff));
-  const SimCalibration cal = SimCalibrationFor(plan.engine, plan.engine_version, q.calib);
+  const PerfRequest perf = PerfRequestOf(q.launch, plan, out.launch, q.eff);
+  BatchStepTimer timer(perf);
+  const SimCalibration cal =
+      SimCalibrationFor(plan.engine, plan.engine_version,
+                        EstimateWeights(perf.model, Parallelism{}).total_params, q.calib);
   AddNotes(spec, timer, cal, &out);
   SimulatorSetup setup;
   setup.kv = engine.kv;
