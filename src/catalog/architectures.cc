@@ -183,6 +183,36 @@ constexpr FieldDefault kMamba2SsmDefaults[] = {
     {"tie_word_embeddings", 0, true},
 };
 
+// transformers zamba2/configuration_zamba2.py Zamba2Config.__init__ defaults (4.48+); the
+// embedding is tied (PretrainedConfig's tie_word_embeddings, and vLLM zamba2.py ties lm_head
+// whatever the config says). n_mamba_heads (8) is ReadZamba2's: a pre-release config's
+// mamba_headdim decides it there.
+constexpr FieldDefault kZamba2Defaults[] = {
+    {"vocab_size", 32000},
+    {"hidden_size", 2560},
+    {"num_hidden_layers", 54},
+    {"num_attention_heads", 32},
+    {"max_position_embeddings", 4096},
+    {"mamba_d_state", 64},
+    {"mamba_d_conv", 4},
+    {"mamba_expand", 2},
+    {"mamba_ngroups", 1},
+    {"num_mem_blocks", 1},
+    {"adapter_rank", 128},
+    {"tie_word_embeddings", 1, true},
+};
+// The pre-release names of Zyphra's transformers_zamba2 fork (configuration_zamba2.py), which
+// configs written for it carry: ffn_hidden_size, state_size, conv_dimension,
+// expansion_factor, lora_rank, use_shared_attention_lora.
+constexpr FieldAlias kZamba2Aliases[] = {
+    {"intermediate_size", "ffn_hidden_size"},
+    {"mamba_d_state", "state_size"},
+    {"mamba_d_conv", "conv_dimension"},
+    {"mamba_expand", "expansion_factor"},
+    {"adapter_rank", "lora_rank"},
+    {"use_shared_attention_adapter", "use_shared_attention_lora"},
+};
+
 // transformers mamba/configuration_mamba.py MambaConfig (Mamba-1): state_size, conv_kernel,
 // expand, intermediate_size = int(expand x hidden_size), time_step_rank ("auto" = ceil(hidden
 // / 16)), use_conv_bias, use_bias. No heads or groups.
@@ -743,6 +773,17 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .family = ModelFamily::kMambaSsm,
      .defaults = kMamba1SsmDefaults,
      .mamba = &kMamba1SsmKeys},
+    // zamba2/modeling_zamba2.py (vLLM models/zamba2.py; SGLang has no model file): Mamba2
+    // layers, and in each "hybrid" layer an application of one of num_mem_blocks shared
+    // attention + GELU-MLP blocks (2 x hidden wide, over [hidden, embedding]) with its own
+    // linear and adapters before the Mamba2 mixer (catalog/zamba2_config.cc)
+    {.architecture = "Zamba2ForCausalLM",
+     .model_type = "zamba2",
+     .family_name = "zamba2",
+     .family = ModelFamily::kZamba2,
+     .defaults = kZamba2Defaults,
+     .aliases = kZamba2Aliases,
+     .intermediate_ratio = 4},
     // ---- models5: plain entries of existing layer kinds. ----
     // falcon_mamba/modeling_falcon_mamba.py (vLLM models/mamba.py serves it as
     // MambaForCausalLM, #9325): Mamba-1 layers whose dt / B / C RMSNorms carry no weight
@@ -770,7 +811,6 @@ struct UnmodelledState {
   std::string_view unserved = {};  // why no modelled engine serves it ("" = some engine does)
 };
 constexpr UnmodelledState kUnmodelledState[] = {
-    {"Zamba2ForCausalLM", "mamba2 state + shared attention blocks"},
     {"Plamo2ForCausalLM", "mamba state + full attention"},
     // Neither vLLM (vllm/model_executor/models has no recurrent_gemma.py at any release kvplan
     // models) nor SGLang (python/sglang/srt/models has none) registers it.
@@ -845,6 +885,8 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kLfm2, "linear (short convolution) + full", "dense"},
     {ModelFamily::kMiniMaxText01, "linear (lightning attention) + full", "moe"},
     {ModelFamily::kMambaSsm, "linear (mamba2 or mamba-1) only, no attention", "none"},
+    {ModelFamily::kZamba2, "linear (mamba2) + full (shared blocks, a KV cache per use)",
+     "dense (shared, gate/up adapters)"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {

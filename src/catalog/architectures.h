@@ -38,6 +38,9 @@ enum class ModelFamily {
   // Pure state-space models (Mamba-1, Mamba2 / Codestral Mamba): every layer a norm and a
   // mixer, no attention, no MLP (config_parser.cc ReadStateSpaceModel).
   kMambaSsm,
+  // Zamba2: Mamba2 layers, some preceded by an application of one of num_mem_blocks shared
+  // attention + MLP blocks (catalog/zamba2_config.cc).
+  kZamba2,
 };
 
 // A value transformers' config class gives a field the config.json omits.

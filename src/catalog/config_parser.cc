@@ -15,6 +15,7 @@
 #include "catalog/quantization.h"
 #include "catalog/rope_cache.h"
 #include "catalog/vision_towers.h"
+#include "catalog/zamba2_config.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -737,6 +738,12 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kMiniMaxText01:
       ReadLfm2OrMiniMax(cfg, origin, arch, m, plan);
       break;
+    case ModelFamily::kZamba2: {
+      Zamba2Layers layers = ReadZamba2(cfg, origin, m);
+      plan.layer_types = std::move(layers.layer_types);
+      plan.mlp_layers = std::move(layers.has_mlp);
+      break;
+    }
   }
 }
 

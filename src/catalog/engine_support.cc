@@ -214,6 +214,14 @@ constexpr ServedRow kServedFrom[] = {
     // minimax_m3.py only): no release serves them.
     {"MiniMaxText01ForCausalLM", "sglang", kNoRelease},
     {"MiniMaxM1ForCausalLM", "sglang", kNoRelease},
+    // vLLM #13185 "[MODEL] Add support for Zamba2 models" (models/zamba2.py, opened
+    // 2025-02-13, still in review on 2025-02-25): first tagged in 0.8.0 [inferred from the
+    // dates]. Served as a V1 hybrid from 0.10.0 (engines/vllm/hybrid.cc; the V1 guide of
+    // vllm-project/vllm#20499, 2025-07-04, lists Zamba2ForCausalLM among its mamba hybrids).
+    {"Zamba2ForCausalLM", "vllm", {0, 8, 0, 0, "0.8.0", "vLLM #13185 (zamba2.py)"}},
+    // SGLang's python/sglang/srt/models holds no zamba2.py at any commit kvplan's sources
+    // reach: no release serves it.
+    {"Zamba2ForCausalLM", "sglang", kNoRelease},
     // vLLM #6484 "[Model] Support Mamba" (models/mamba.py) landed on 2024-10-11 ("Mamba support
     // just landed", vllm-project/vllm#2001): 0.6.3, released that week [inferred from the date].
     {"MambaForCausalLM", "vllm", {0, 6, 3, 0, "0.6.3", "vLLM #6484 (mamba.py)"}},

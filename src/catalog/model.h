@@ -226,6 +226,15 @@ struct ModelSpec {
   int laurel_rank = 0;         // Gemma-3n LAuReL low-rank residual (0: none)
   bool expert_scales = false;  // Gemma-4 MoE: a per_expert_scale vector beside the router
 
+  // ---- Zamba2 (catalog/zamba2_config.cc): shared transformer blocks. ----
+  // num_mem_blocks shared attention + MLP blocks, each stored once and applied by every
+  // num_mem_blocks-th hybrid layer (kvplan's attention layers; 0 for other models); each
+  // application adds a hidden x hidden linear and rank-adapter_rank adapters (on the MLP's
+  // gate/up, and on q, k, v with shared_attention_adapter).
+  int shared_blocks = 0;
+  int adapter_rank = 0;
+  bool shared_attention_adapter = false;
+
   // Elements of the rotary cos/sin tables built at load (catalog/rope_cache.h); the
   // engine decides their dtype.
   int64_t rope_cache_elements = 0;

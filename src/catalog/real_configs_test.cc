@@ -139,9 +139,9 @@ TEST(RealConfigs, JsonRefusalSaysWhereAndWhy) {
 
 TEST(RealConfigs, HybridStateModelsAreRefusedByName) {
   std::string e =
-      testing::ModelConfigError(R"({"architectures":["Zamba2ForCausalLM"],"hidden_size":64,
+      testing::ModelConfigError(R"({"architectures":["Plamo2ForCausalLM"],"hidden_size":64,
       "time_step_limit":[0.0, Infinity]})");
-  EXPECT_NE(e.find("Zamba2ForCausalLM"), std::string::npos) << e;
+  EXPECT_NE(e.find("Plamo2ForCausalLM"), std::string::npos) << e;
   EXPECT_NE(e.find("state memory"), std::string::npos) << e;
   EXPECT_NE(e.find("not model"), std::string::npos) << e;
 }

@@ -127,6 +127,11 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
     return 0;
   }
   if (m.family == "gemma4") return Gemma4RopeElements(cfg, m, origin);
+  // vLLM models/zamba2.py Zamba2Attention @v0.11.0: a rotary table only with use_mem_rope.
+  if (m.family == "zamba2") {
+    auto it = cfg.find("use_mem_rope");
+    if (it == cfg.end() || !it->is_boolean() || !it->get<bool>()) return 0;
+  }
   const nlohmann::json* scaling = nullptr;
   for (const char* key : {"rope_scaling", "rope_parameters"}) {
     auto it = cfg.find(key);

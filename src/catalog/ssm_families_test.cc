@@ -152,7 +152,7 @@ TEST(SsmFamilies, ListedAsAccepted) {
 }
 
 // RecurrentGemma is served by no engine release kvplan models: refused in the registry's
-// words, not as unmodelled state. Zamba2 and PLaMo-2, which vLLM serves, keep the state refusal.
+// words, not as unmodelled state. PLaMo-2, which vLLM serves, keeps the state refusal.
 TEST(SsmFamilies, UnservedArchitectureRefusedInTheRegistrysWords) {
   const std::string what = testing::InputErrorOf([&] {
     ParseModelConfig(R"({"architectures": ["RecurrentGemmaForCausalLM"], "hidden_size": 2560})",
@@ -164,8 +164,8 @@ TEST(SsmFamilies, UnservedArchitectureRefusedInTheRegistrysWords) {
             std::string::npos)
       << what;
   EXPECT_FALSE(UnservedArchitectureReason("RecurrentGemmaForCausalLM").empty());
-  EXPECT_TRUE(UnservedArchitectureReason("Zamba2ForCausalLM").empty());
-  EXPECT_FALSE(UnmodelledStateArchitecture("Zamba2ForCausalLM").empty());
+  EXPECT_TRUE(UnservedArchitectureReason("Plamo2ForCausalLM").empty());
+  EXPECT_FALSE(UnmodelledStateArchitecture("Plamo2ForCausalLM").empty());
 }
 
 }  // namespace

@@ -365,6 +365,37 @@ class Estimator {
     }
   }
 
+  // One of Zamba2's shared blocks, stored once however many layers apply it (vLLM
+  // models/zamba2.py Zamba2AttentionDecoderLayer @v0.11.0): an RMSNorm over the 2 x hidden
+  // input, qkv_proj (as many K/V heads as query heads) and o_proj of attention_hidden_size
+  // (2 x hidden), the pre-MLP RMSNorm, and a GELU gate/up + down MLP (biases with
+  // add_bias_linear).
+  void Zamba2SharedBlock(Costs& c) const {
+    const int64_t h = m_.hidden_size, width = 2 * h;
+    const bool qz = m_.quant.attention_quantized;
+    c[kAttention] += Linear(3 * width, width, qz, s_.attn_tp);  // qkv_proj
+    c[kAttention] += Linear(h, width, qz, s_.attn_tp);          // o_proj
+    c[kNorms] += Vector(width + h, 1);                          // input, pre_ff norms
+    DenseMlp(c, m_.intermediate_size, s_.mlp_tp, m_.quant.dense_mlp_quantized, kDenseMlp);
+  }
+
+  // What each application of a shared block adds (zamba2.py Zamba2HybridLayer and
+  // Zamba2LoRA @v0.11.0): a replicated hidden x hidden linear after the block, the MLP's
+  // gate/up adapter (A: hidden -> rank, B: rank -> 2 x intermediate, both column-parallel)
+  // and, with use_shared_attention_adapter, q/k/v adapters (2 x hidden -> rank -> 2 x hidden).
+  void Zamba2Application(Costs& c) const {
+    const int64_t h = m_.hidden_size, rank = m_.adapter_rank, width = 2 * h;
+    c[kAttention] += Linear(h, h, m_.quant.attention_quantized, 1);  // linear
+    const bool mz = m_.quant.dense_mlp_quantized;
+    c[kDenseMlp] += Linear(rank, h, mz, s_.mlp_tp);
+    c[kDenseMlp] += Linear(2 * int64_t{m_.intermediate_size}, rank, mz, s_.mlp_tp);
+    if (!m_.shared_attention_adapter) return;
+    for (int qkv = 0; qkv < 3; ++qkv) {
+      c[kAttention] += Linear(rank, width, m_.quant.attention_quantized, s_.attn_tp);
+      c[kAttention] += Linear(width, rank, m_.quant.attention_quantized, s_.attn_tp);
+    }
+  }
+
   // The tensors Gemma-3n / Gemma-4 add (catalog/gemma_weights.h), unquantized, each split
   // as the engines split it; the per-layer embedding table like the token embedding.
   void AddGemmaTensors(Costs& c, const std::vector<GemmaTensor>& tensors) const {
@@ -439,6 +470,10 @@ class Estimator {
     Costs c{};
     const LayerGeometry g = LayerGeometryAt(m_, layer);
     const bool attention = LayerHasAttention(m_, layer);
+    if (m_.shared_blocks > 0 && !linear) {
+      Zamba2Application(c);  // the block itself is FirstStage's; its norms are the block's
+      return c;
+    }
     if (linear) {
       LinearAttention(c);
     } else if (!attention) {
@@ -495,6 +530,7 @@ class Estimator {
                                ? m_.vision_params
                                : (m_.multimodal ? SiglipOrLlama4TowerParams(m_) : 0);
     if (vision > 0) c[kVision] += Vector(vision, 1);
+    for (int b = 0; b < m_.shared_blocks; ++b) Zamba2SharedBlock(c);
     if (m_.draft_kind == "eagle3") {
       c[kDraftFc] += Linear(h, 3 * int64_t{m_.target_hidden_size}, false, 1);
     } else if (m_.draft_kind == "eagle") {
@@ -549,6 +585,12 @@ void CheckParallelism(const ModelSpec& m, const Parallelism& p) {
   if (p.pp > m.num_layers) {
     throw InputError("pp " + std::to_string(p.pp) + " exceeds the model's " +
                      std::to_string(m.num_layers) + " layers");
+  }
+  if (m.shared_blocks > 0 && p.pp > 1) {
+    // vLLM models/zamba2.py Zamba2ForCausalLM is not SupportsPP (vllm-project/vllm#13185: "PP
+    // is not supported"); kvplan prices the shared blocks on the first stage only.
+    throw InputError(m.architecture + " does not support pipeline parallelism (vLLM's " +
+                     "zamba2.py is not SupportsPP); use a pipeline parallel size of 1");
   }
   if (m.num_experts > 0 && p.ep > m.num_experts) {
     throw InputError("ep " + std::to_string(p.ep) + " exceeds the model's " +

@@ -36,6 +36,11 @@ std::string LayerMix(const ModelSpec& m) {
   if (chunked > 0) {
     s += fmt::format("{}{} chunked/{}", s.empty() ? "" : ", ", chunked, m.attention_chunk_size);
   }
+  // Zamba2: its attention layers are uses of shared blocks, whose weights count once.
+  if (m.shared_blocks > 0) {
+    s += fmt::format("{}{} uses of {} shared blocks", s.empty() ? "" : ", ",
+                     m.NumLayersOfKind(LayerKind::kFull), m.shared_blocks);
+  }
   return s.empty() ? "-" : s;
 }
 
