@@ -25,6 +25,16 @@ std::string MemoryOnlyGpuFile() {
   return path;
 }
 
+// `text` with its line breaks and the indentation after them as single spaces.
+std::string Unwrapped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') c = ' ';
+    if (c != ' ' || out.empty() || out.back() != ' ') out += c;
+  }
+  return out;
+}
+
 TEST(GpuFlags, AMemoryOnlyGpuFilePlansAndTheStepTimeVerbsNameWhatItLacks) {
   const std::string gpu = MemoryOnlyGpuFile();
   const testing::ShellRun plan = testing::RunKvplanShell("plan --model Qwen/Qwen3-8B --gpu " + gpu);
@@ -57,20 +67,18 @@ TEST(GpuFlags, ExplainTakesAGpuFileForALogThatNamesNoGpu) {
   const testing::ShellRun with_rates =
       testing::RunKvplanShell("explain " + log + " --gpu " + rated);
   EXPECT_EQ(with_rates.status, 0) << with_rates.out;
-  EXPECT_NE(with_rates.out.find("GPU NVIDIA RTX 6000 Ada Generation from --gpu " + rated),
-            std::string::npos)
+  // Sentences as one line: where they wrap depends on the paths' lengths (the checkout's, the
+  // temporary directory's).
+  EXPECT_NE(
+      Unwrapped(with_rates.out).find("GPU NVIDIA RTX 6000 Ada Generation from --gpu " + rated),
+      std::string::npos)
       << with_rates.out;
   EXPECT_NE(with_rates.out.find("kvplan predicts  "), std::string::npos) << with_rates.out;
   const std::string memory_only = MemoryOnlyGpuFile();
   const testing::ShellRun without =
       testing::RunKvplanShell("explain " + log + " --gpu " + memory_only);
   EXPECT_EQ(without.status, 0) << without.out;
-  // The sentence as one line: where it wraps depends on the temporary path's length.
-  std::string unwrapped;
-  for (char c : without.out) {
-    if (c == '\n') c = ' ';
-    if (c != ' ' || unwrapped.empty() || unwrapped.back() != ' ') unwrapped += c;
-  }
+  const std::string unwrapped = Unwrapped(without.out);
   EXPECT_NE(unwrapped.find("kvplan predicts nothing: " + memory_only +
                            ": the decode prediction needs 'hbm_tb_s'"),
             std::string::npos)
