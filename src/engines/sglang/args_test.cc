@@ -131,10 +131,10 @@ TEST(SglangFlagTable, AValueOutsideChoicesIsRefused) {
 }
 
 // The nearest older parser stands in for a release without one (0.5.4 and 0.5.5 between the
-// 0.5.3 and 0.5.6 tables, 0.5.9 on and main after 0.5.8.post1): a flag 0.5.6's parser added since
-// 0.5.3's (--grpc-mode: in 0.5.6.json, not in 0.5.3.json, both read from SGLang's source) is
-// refused by 0.5.3 itself and only a warning naming 0.5.3's parser at 0.5.5, which may have had
-// it.
+// 0.5.3 and 0.5.6 tables, a post release past its table, 0.5.19 and main after 0.5.18): a flag
+// 0.5.6's parser added since 0.5.3's (--grpc-mode: in 0.5.6.json, not in 0.5.3.json, both read from
+// SGLang's source) is refused by 0.5.3 itself and only a warning naming 0.5.3's parser at 0.5.5,
+// which may have had it.
 TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   const std::vector<std::string> argv = {"--model-path", "m", "--grpc-mode"};
   EXPECT_EQ(ErrorOf(argv, "0.5.3"), "launch_server.py: error: unrecognized arguments: --grpc-mode");
@@ -149,12 +149,12 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   EXPECT_EQ(a.flag_notes[1].rfind("--grpc-mode: not in SGLang 0.5.3's parser", 0), 0u)
       << a.flag_notes[1];
   for (const auto& [release, table] :
-       std::vector<std::pair<std::string, std::string>>{{"0.5.9", "0.5.8.post1"},
-                                                        {"0.5.12", "0.5.8.post1"},
+       std::vector<std::pair<std::string, std::string>>{{"0.5.9.post1", "0.5.9"},
+                                                        {"0.5.12.post2", "0.5.12.post1"},
                                                         {"0.5.14.post1", "0.5.14"},
-                                                        {"0.5.19", "0.5.15.post1"},
-                                                        {"main", "0.5.15.post1"},
-                                                        {"", "0.5.15.post1"}}) {
+                                                        {"0.5.19", "0.5.18"},
+                                                        {"main", "0.5.18"},
+                                                        {"", "0.5.18"}}) {
     SglangArgs b = ParseSglangArgs({"--model-path", "m", "--enable-prefill-delayer"}, release);
     ASSERT_FALSE(b.flag_notes.empty()) << release;
     EXPECT_NE(b.flag_notes[0].find("checked against SGLang " + table + "'s parser"),
@@ -162,33 +162,39 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
         << b.flag_notes[0];
     EXPECT_EQ(b.unknown_flags, std::vector<std::string>({"--enable-prefill-delayer"}));
   }
-  // A choice a later release may have added is a warning there, an error at the table's release.
+  // A choice a later release may have added is a warning there, an error at the table's release:
+  // extra_buffer_lazy is among 0.5.13.json's choices, not 0.5.12.post1.json's.
   const std::vector<std::string> dtype = {"--model-path", "m", "--mamba-scheduler-strategy",
-                                          "lazy"};
-  EXPECT_NE(ErrorOf(dtype, "0.5.8.post1"), "");
-  SglangArgs c = ParseSglangArgs(dtype, "0.5.9");
+                                          "extra_buffer_lazy"};
+  EXPECT_NE(ErrorOf(dtype, "0.5.12.post1"), "");
+  SglangArgs c = ParseSglangArgs(dtype, "0.5.12.post2");
   ASSERT_EQ(c.flag_notes.size(), 2u);
-  EXPECT_EQ(c.flag_notes[1].rfind(
-                "--mamba-scheduler-strategy lazy: not among SGLang 0.5.8.post1's choices", 0),
+  EXPECT_EQ(c.flag_notes[1].rfind("--mamba-scheduler-strategy extra_buffer_lazy: not among SGLang "
+                                  "0.5.12.post1's choices",
+                                  0),
             0u)
       << c.flag_notes[1];
+  EXPECT_TRUE(ParseSglangArgs(dtype, "0.5.13").flag_notes.empty());
   // A typo of a modelled flag is still refused: no later parser makes it one kvplan reads.
-  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9"),
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9.post1"),
             "unknown SGLang flag '--mem-fraction-statc'; did you mean '--mem-fraction-static'?");
 }
 
-// data/flags/sglang/0.5.13.json has --enable-http2, which 0.5.8.post1.json lacks: refused at
-// 0.5.8.post1, a warning naming 0.5.8.post1's parser at 0.5.10 (no table), accepted at 0.5.13 and
-// 0.5.13.post1 (one parser: the release branch leaves server_args.py alone between them).
-TEST(SglangFlagTable, Release0513AddsHttp2) {
+// --enable-http2 is first in data/flags/sglang/0.5.11.json (tag v0.5.11): refused at 0.5.8.post1
+// and 0.5.10.post1 (their tags' parsers lack it), a warning naming 0.5.10.post1's parser at a post
+// release past it (no table), accepted from 0.5.11 to 0.5.13.post1.
+TEST(SglangFlagTable, Release0511AddsHttp2) {
   const std::vector<std::string> argv = {"--model-path", "m", "--enable-http2"};
-  EXPECT_EQ(ErrorOf(argv, "0.5.8.post1"),
-            "launch_server.py: error: unrecognized arguments: --enable-http2");
-  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10");
+  for (const char* release : {"0.5.8.post1", "0.5.10.post1"}) {
+    EXPECT_EQ(ErrorOf(argv, release),
+              "launch_server.py: error: unrecognized arguments: --enable-http2")
+        << release;
+  }
+  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10.post2");
   ASSERT_EQ(at10.flag_notes.size(), 2u);
-  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.8.post1's parser", 0), 0u)
+  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.10.post1's parser", 0), 0u)
       << at10.flag_notes[1];
-  for (const char* release : {"0.5.13", "0.5.13.post1"}) {
+  for (const char* release : {"0.5.11", "0.5.12", "0.5.12.post1", "0.5.13", "0.5.13.post1"}) {
     SglangArgs a = ParseSglangArgs(argv, release);
     EXPECT_TRUE(a.flag_notes.empty()) << release;
     EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--enable-http2"})) << release;
