@@ -2,6 +2,8 @@
 // (python/sglang/srt/server_args.py add_cli_args).
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/attention_backend.h"
@@ -166,6 +168,37 @@ const FlagTable* SglangFlagTable(const std::string& release, std::string* older_
   return t;
 }
 
+// The SGLANG_* names SGLang's source reads at the table's release (scripts/extract-flags.py
+// sglang_environment: python/sglang/srt/environ.py's Envs fields and every "SGLANG_..." literal in
+// python/sglang). SGLang checks no name, so at the table's own release one outside them is read
+// nowhere and has no effect; under an older table (`newer` names the release) it may be new, so it
+// stays the plan's "not read" warning. Returns the variables left for that warning.
+std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& env,
+                                               const FlagTable* table, const std::string& release,
+                                               const std::string& newer,
+                                               std::vector<std::string>* notes) {
+  if (table == nullptr || table->environment.empty()) return env;
+  std::vector<std::string> kept;
+  for (const std::string& kv : env) {
+    const std::string name = kv.substr(0, kv.find('='));
+    if (std::find(table->environment.begin(), table->environment.end(), name) !=
+        table->environment.end()) {
+      kept.push_back(kv);
+    } else if (newer.empty()) {
+      notes->push_back(fmt::format(
+          "{}: SGLang {} reads no such variable (python/sglang/srt/environ.py does not define it "
+          "and no other file of python/sglang names it), so it has no effect",
+          kv, release));
+    } else {
+      notes->push_back(fmt::format(
+          "{}: not a variable SGLang {}'s source reads, the nearest older one kvplan has; SGLang "
+          "{} may read it; ignored, so this plan does not show its effect",
+          kv, table->release, newer));
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::string& release) {
@@ -199,9 +232,11 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   p.Parse(argv);
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();
-  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   if (!older_note.empty()) a.flag_notes.push_back(older_note);
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
+  unread_env = CheckEnvironmentNames(unread_env, table, canonical,
+                                     older_note.empty() ? "" : canonical, &a.flag_notes);
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
 }
 

@@ -220,11 +220,41 @@ TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
 }
 
 TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {
-  SglangArgs a = ParseSglangArgs(
-      {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=True", "--model-path", "m", "SGLANG_FOO=1"},
-      "0.5.6");
+  SglangArgs a = ParseSglangArgs({"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=True", "--model-path",
+                                  "m", "SGLANG_ENABLE_JIT_DEEPGEMM=0"},
+                                 "0.5.6");
   EXPECT_TRUE(a.allow_overwrite_longer_context_len);
-  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_FOO=1"}));
+  // environ.py @v0.5.6 defines it; kvplan does not read it: the plan says so.
+  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_ENABLE_JIT_DEEPGEMM=0"}));
+}
+
+// Each SGLang table lists the SGLANG_* names SGLang's source reads at its tag (environ.py's Envs
+// fields and the names used elsewhere). SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB is an Envs field
+// of v0.5.16 (environ.py line 750, read by custom_all_reduce_v2.py) that no file of v0.5.15.post1
+// names: there it has no effect, at 0.5.16 it is a variable kvplan does not read, and at a release
+// past 0.5.15.post1 without a table it may be new.
+TEST(SglangFlagTable, EnvironmentNamesByRelease) {
+  const std::vector<std::string> argv = {"--model-path", "m",
+                                         "SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192"};
+  SglangArgs at15 = ParseSglangArgs(argv, "0.5.15.post1");
+  EXPECT_TRUE(at15.unknown_flags.empty());
+  ASSERT_EQ(at15.flag_notes.size(), 1u);
+  EXPECT_EQ(at15.flag_notes[0],
+            "SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192: SGLang 0.5.15.post1 reads no such "
+            "variable (python/sglang/srt/environ.py does not define it and no other file of "
+            "python/sglang names it), so it has no effect");
+  SglangArgs at16 = ParseSglangArgs(argv, "0.5.16");
+  EXPECT_TRUE(at16.flag_notes.empty());
+  EXPECT_EQ(at16.unknown_flags,
+            std::vector<std::string>({"SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192"}));
+  SglangArgs past = ParseSglangArgs(argv, "0.5.15.post2");
+  EXPECT_TRUE(past.unknown_flags.empty());
+  ASSERT_EQ(past.flag_notes.size(), 2u);
+  EXPECT_EQ(past.flag_notes[1].rfind("SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192: not a "
+                                     "variable SGLang 0.5.15.post1's source reads",
+                                     0),
+            0u)
+      << past.flag_notes[1];
 }
 
 // server_args.py: --mm-enable-dp-encoder is a store_true flag from v0.5.6
