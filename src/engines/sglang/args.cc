@@ -31,6 +31,7 @@ struct RawFlags {
       piecewise_off;
   std::optional<std::string> mamba_ssm_dtype;
   std::optional<bool> disable_radix_cache;
+  std::optional<int64_t> graph_max_bs_decode;  // --cuda-graph-max-bs-decode, from 0.5.14
 };
 
 void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
@@ -51,6 +52,7 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--chunked-prefill-size"}, &a.chunked_prefill_size);
   p.Int({"--max-prefill-tokens"}, &a.max_prefill_tokens);
   p.Int({"--cuda-graph-max-bs"}, &a.cuda_graph_max_bs);
+  p.Int({"--cuda-graph-max-bs-decode"}, &f.graph_max_bs_decode);
   p.Bool({"--disable-cuda-graph"}, &f.disable_graph);
   p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
   p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
@@ -140,6 +142,20 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   }
   if (f.piecewise_on) a.piecewise_cuda_graph = true;
   if (f.piecewise_off) a.piecewise_cuda_graph = false;
+  // server_args.py @v0.5.14 add_cli_args: --cuda-graph-max-bs is a DeprecatedAliasStoreAction
+  // with dest cuda_graph_max_bs_decode, so both set the decode graphs' largest batch
+  // (_parse_cuda_graph_config: cuda_graph_config[decode].max_bs), the value kvplan reads as
+  // cuda_graph_max_bs. argparse keeps the last of two; kvplan asks for one.
+  if (f.graph_max_bs_decode) {
+    if (a.cuda_graph_max_bs && *a.cuda_graph_max_bs != *f.graph_max_bs_decode) {
+      throw InputError(fmt::format(
+          "--cuda-graph-max-bs {} and --cuda-graph-max-bs-decode {}: one setting in SGLang (the "
+          "first is the second's deprecated alias from 0.5.14), so SGLang keeps whichever comes "
+          "last; give one",
+          *a.cuda_graph_max_bs, *f.graph_max_bs_decode));
+    }
+    a.cuda_graph_max_bs = f.graph_max_bs_decode;
+  }
   if (a.disable_cuda_graph && a.cuda_graph_max_bs) {
     throw InputError("--disable-cuda-graph and --cuda-graph-max-bs contradict each other");
   }

@@ -257,6 +257,30 @@ TEST(SglangFlagTable, EnvironmentNamesByRelease) {
       << past.flag_notes[1];
 }
 
+// server_args.py @v0.5.14 (and v0.5.15 to v0.5.18): --cuda-graph-max-bs is a
+// DeprecatedAliasStoreAction whose dest is cuda_graph_max_bs_decode, so --cuda-graph-max-bs-decode
+// sets the same decode-graph batch limit; 0.5.13's parser has no such flag.
+TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--cuda-graph-max-bs-decode", "96"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.13.post1"),
+            "launch_server.py: error: unrecognized arguments: --cuda-graph-max-bs-decode 96");
+  for (const char* release : {"0.5.14", "0.5.15.post1", "0.5.18"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_EQ(a.cuda_graph_max_bs, std::optional<int64_t>(96)) << release;
+    EXPECT_TRUE(a.unknown_flags.empty()) << release;
+  }
+  EXPECT_EQ(ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs", "96",
+                             "--cuda-graph-max-bs-decode", "96"},
+                            "0.5.15")
+                .cuda_graph_max_bs,
+            std::optional<int64_t>(96));
+  EXPECT_NE(ErrorOf({"--model-path", "m", "--cuda-graph-max-bs", "64", "--cuda-graph-max-bs-decode",
+                     "96"},
+                    "0.5.15")
+                .find("one setting in SGLang"),
+            std::string::npos);
+}
+
 // server_args.py: --mm-enable-dp-encoder is a store_true flag from v0.5.6
 // (#13126); v0.5.3's parser does not know it.
 TEST(SglangArgs, DpEncoderFromRelease056) {
