@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
@@ -32,6 +33,7 @@ struct RawFlags {
   std::optional<std::string> mamba_ssm_dtype;
   std::optional<bool> disable_radix_cache;
   std::optional<int64_t> graph_max_bs_decode;  // --cuda-graph-max-bs-decode, from 0.5.14
+  std::optional<std::string> graph_config;     // --cuda-graph-config JSON, from 0.5.14
 };
 
 void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
@@ -53,6 +55,7 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--max-prefill-tokens"}, &a.max_prefill_tokens);
   p.Int({"--cuda-graph-max-bs"}, &a.cuda_graph_max_bs);
   p.Int({"--cuda-graph-max-bs-decode"}, &f.graph_max_bs_decode);
+  p.String({"--cuda-graph-config"}, &f.graph_config);
   p.Bool({"--disable-cuda-graph"}, &f.disable_graph);
   p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
   p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
@@ -109,6 +112,46 @@ void AddIgnoredFlags(FlagParser& p) {
 }
 
 // Fills `a` from the raw values and refuses what SGLang's argparse refuses.
+// --cuda-graph-config's decode max_bs, which wins over --cuda-graph-max-bs(-decode)
+// (server_args.py @v0.5.14 _parse_cuda_graph_config: explicit JSON has the highest precedence);
+// its other keys are a note that the plan does not show them. Malformed JSON is refused in
+// model_executor/cuda_graph_config.py parse_cuda_graph_config_arg's words.
+void ReadCudaGraphConfig(const std::string& text, SglangArgs& a) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    throw InputError("argument --cuda-graph-config: --cuda-graph-config must be JSON");
+  }
+  if (!j.is_object()) {
+    throw InputError("argument --cuda-graph-config: --cuda-graph-config must be a JSON object");
+  }
+  std::string unread;
+  for (const auto& [phase, settings] : j.items()) {
+    if (phase != "decode" && phase != "prefill") {
+      throw InputError(fmt::format(
+          "argument --cuda-graph-config: --cuda-graph-config: unknown phase '{}', expected decode "
+          "or prefill",
+          phase));
+    }
+    if (!settings.is_object()) {
+      throw InputError(fmt::format(
+          "argument --cuda-graph-config: --cuda-graph-config['{}'] must be a JSON object", phase));
+    }
+    for (const auto& [key, value] : settings.items()) {
+      if (phase == "decode" && key == "max_bs" && value.is_number_integer()) {
+        a.cuda_graph_max_bs = value.get<int64_t>();
+      } else {
+        unread += (unread.empty() ? "" : ", ") + phase + "." + key;
+      }
+    }
+  }
+  if (!unread.empty()) {
+    a.flag_notes.push_back(fmt::format(
+        "--cuda-graph-config: kvplan reads only decode.max_bs; {} ignored, so this plan does not "
+        "show what they change (the graphs captured and their memory)",
+        unread));
+  }
+}
+
 void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   a.model_path = f.model_path.value_or("");
   a.tp = SmallInt("--tp-size", f.tp, 1);
@@ -156,6 +199,7 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
     }
     a.cuda_graph_max_bs = f.graph_max_bs_decode;
   }
+  if (f.graph_config) ReadCudaGraphConfig(*f.graph_config, a);
   if (a.disable_cuda_graph && a.cuda_graph_max_bs) {
     throw InputError("--disable-cuda-graph and --cuda-graph-max-bs contradict each other");
   }

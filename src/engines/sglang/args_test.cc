@@ -281,6 +281,30 @@ TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
             std::string::npos);
 }
 
+// server_args.py @v0.5.15 _parse_cuda_graph_config: --cuda-graph-config's JSON has the highest
+// precedence, so its decode max_bs wins over --cuda-graph-max-bs; the help text's own example
+// sets decode max_bs 256, and the keys kvplan does not read are named in a note.
+TEST(SglangArgs, CudaGraphConfigDecodeMaxBsWins) {
+  SglangArgs a = ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs", "96",
+                                  "--cuda-graph-config", R"({"decode":{"max_bs":48}})"},
+                                 "0.5.15");
+  EXPECT_EQ(a.cuda_graph_max_bs, std::optional<int64_t>(48));
+  EXPECT_TRUE(a.flag_notes.empty());
+  SglangArgs help = ParseSglangArgs(
+      {"--model-path", "m", "--cuda-graph-config",
+       R"({"decode":{"backend":"full","max_bs":256},"prefill":{"backend":"tc_piecewise","tc_compiler":"eager"}})"},
+      "0.5.15");
+  EXPECT_EQ(help.cuda_graph_max_bs, std::optional<int64_t>(256));
+  ASSERT_EQ(help.flag_notes.size(), 1u);
+  EXPECT_EQ(help.flag_notes[0],
+            "--cuda-graph-config: kvplan reads only decode.max_bs; decode.backend, "
+            "prefill.backend, prefill.tc_compiler ignored, so this plan does not show what they "
+            "change (the graphs captured and their memory)");
+  EXPECT_NE(ErrorOf({"--model-path", "m", "--cuda-graph-config", "{decode"}, "0.5.15")
+                .find("--cuda-graph-config must be JSON"),
+            std::string::npos);
+}
+
 // server_args.py: --mm-enable-dp-encoder is a store_true flag from v0.5.6
 // (#13126); v0.5.3's parser does not know it.
 TEST(SglangArgs, DpEncoderFromRelease056) {

@@ -116,9 +116,6 @@ void DescribeStartSettings(const SglangStages& s, const ModelSpec& model, const 
 // SGLang's default batch list up to it; "" for any other flag.
 std::string SglangGraphFlagEffect(const std::string& flag) {
   static const std::pair<const char*, const char*> kEffects[] = {
-      {"--cuda-graph-config",
-       "its JSON decode max_bs or bs wins over --cuda-graph-max-bs(-decode): the decode graphs "
-       "captured, their memory and the largest batch run in a graph"},
       {"--cuda-graph-bs-decode",
        "the decode batch sizes captured (cuda_graph_config[decode].bs): graph memory and the "
        "largest batch run in a graph"},
