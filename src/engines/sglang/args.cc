@@ -259,6 +259,22 @@ std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& e
   return kept;
 }
 
+// From 0.5.14 --cuda-graph-max-bs is --cuda-graph-max-bs-decode's deprecated alias
+// (server_args.py @v0.5.14 add_cli_args), and SGLang warns when it is given.
+bool GivesDeprecatedGraphMaxBs(const FlagParser& p, const std::string& release) {
+  const auto& given = p.given();
+  if (std::find(given.begin(), given.end(), "--cuda-graph-max-bs") == given.end()) return false;
+  std::string name;
+  int64_t key = 0, since = 0;
+  try {
+    SglangEraFor(release, &name, &key);
+  } catch (const InputError&) {
+    return false;  // the planner refuses the release in its own words
+  }
+  SglangEraFor("0.5.14", &name, &since);
+  return key >= since;
+}
+
 }  // namespace
 
 SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::string& release) {
@@ -294,6 +310,12 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   a.unknown_flags = p.unknown_flags();
   if (!older_note.empty()) a.flag_notes.push_back(older_note);
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
+  if (GivesDeprecatedGraphMaxBs(p, canonical)) {
+    // python/sglang/srt/arg_groups/argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction.
+    a.flag_notes.push_back(
+        "'--cuda-graph-max-bs' is deprecated and will be removed in a future release. Use "
+        "'--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same setting)");
+  }
   unread_env = CheckEnvironmentNames(unread_env, table, canonical,
                                      older_note.empty() ? "" : canonical, &a.flag_notes);
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());

@@ -274,6 +274,14 @@ TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
                             "0.5.15")
                 .cuda_graph_max_bs,
             std::optional<int64_t>(96));
+  // argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction: SGLang warns of the alias from 0.5.14.
+  const std::vector<std::string> alias = {"--model-path", "m", "--cuda-graph-max-bs", "96"};
+  EXPECT_TRUE(ParseSglangArgs(alias, "0.5.13.post1").flag_notes.empty());
+  EXPECT_EQ(ParseSglangArgs(alias, "0.5.14").flag_notes,
+            std::vector<std::string>(
+                {"'--cuda-graph-max-bs' is deprecated and will be removed in a future release. "
+                 "Use '--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same "
+                 "setting)"}));
   EXPECT_NE(ErrorOf({"--model-path", "m", "--cuda-graph-max-bs", "64", "--cuda-graph-max-bs-decode",
                      "96"},
                     "0.5.15")
@@ -289,7 +297,8 @@ TEST(SglangArgs, CudaGraphConfigDecodeMaxBsWins) {
                                   "--cuda-graph-config", R"({"decode":{"max_bs":48}})"},
                                  "0.5.15");
   EXPECT_EQ(a.cuda_graph_max_bs, std::optional<int64_t>(48));
-  EXPECT_TRUE(a.flag_notes.empty());
+  ASSERT_EQ(a.flag_notes.size(), 1u);  // SGLang's deprecation warning for --cuda-graph-max-bs
+  EXPECT_EQ(a.flag_notes[0].rfind("'--cuda-graph-max-bs' is deprecated", 0), 0u);
   SglangArgs help = ParseSglangArgs(
       {"--model-path", "m", "--cuda-graph-config",
        R"({"decode":{"backend":"full","max_bs":256},"prefill":{"backend":"tc_piecewise","tc_compiler":"eager"}})"},
