@@ -555,6 +555,32 @@ def vllm_environment(git_dir, rev):
     return None
 
 
+SGLANG_ENVIRON = "python/sglang/srt/environ.py"
+
+
+def sglang_environment(git_dir, rev):
+    """The SGLANG_* names SGLang reads at `rev`: the fields of environ.py's `Envs` class (each
+    an EnvField named after its variable) and every string literal in python/sglang that is
+    exactly such a name (the os.environ / get_bool_env_var reads outside environ.py), sorted.
+    SGLang checks no name, so one outside this list is read nowhere and has no effect; names
+    built at run time (f"SGLANG_CACHE_DIT_{suffix}", diffusion only) are not seen."""
+    names = set()
+    text = git_show(git_dir, rev, SGLANG_ENVIRON)
+    if text is not None:
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.ClassDef) and node.name == "Envs":
+                for stmt in node.body:
+                    target = stmt.targets[0] if isinstance(stmt, ast.Assign) else getattr(
+                        stmt, "target", None)
+                    if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Call):
+                        names.add(target.id)
+    out = subprocess.run(["git", "--git-dir", git_dir, "grep", "-ohE",
+                          "[\"']SGLANG_[A-Z0-9_]*[A-Z0-9][\"']", rev, "--", "python/sglang"],
+                         capture_output=True, text=True).stdout
+    names.update(w.strip("\"'") for w in out.split())
+    return sorted(n for n in names if n.startswith("SGLANG_"))
+
+
 def dedupe(flags):
     """argparse refuses a name registered twice, so a repeat is the same flag re-read."""
     seen, out = set(), []
@@ -658,6 +684,9 @@ def main():
         if env is not None:
             doc["files"].append("vllm/envs.py")
             doc["environment"] = env
+    else:
+        doc["files"] += [SGLANG_ENVIRON, "python/sglang (SGLANG_* string literals)"]
+        doc["environment"] = sglang_environment(args.git_dir, args.rev)
     text = json.dumps(doc, separators=(",", ":"), sort_keys=False)
     # One flag per line keeps diffs between releases readable.
     text = text.replace(',{"names"', ',\n{"names"').replace('],"environment":', '],\n"environment":')

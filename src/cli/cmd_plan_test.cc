@@ -106,7 +106,7 @@ TEST(PlanVerb, EngineFlagsWithoutAPastedCommand) {
 // release given has none, and says so in the words of UnknownFlagWarning.
 TEST(PlanVerb, UnknownEngineFlagIsNamedForEveryEngine) {
   const std::vector<std::pair<std::string, std::string>> engines = {
-      {"sglang", "--foo-bar: not in SGLang 0.5.15.post1's parser"},
+      {"sglang", "--foo-bar: not in SGLang 0.5.18's parser"},
       {"vllm@0.19.0", "--foo-bar: not in vLLM 0.14.1's parser"},
       {"trtllm", "--foo-bar: not one of the TensorRT-LLM flags kvplan models"}};
   for (const auto& [engine, expected] : engines) {

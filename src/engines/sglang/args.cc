@@ -2,6 +2,9 @@
 // (python/sglang/srt/server_args.py add_cli_args).
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/attention_backend.h"
@@ -29,6 +32,8 @@ struct RawFlags {
       piecewise_off;
   std::optional<std::string> mamba_ssm_dtype;
   std::optional<bool> disable_radix_cache;
+  std::optional<int64_t> graph_max_bs_decode;  // --cuda-graph-max-bs-decode, from 0.5.14
+  std::optional<std::string> graph_config;     // --cuda-graph-config JSON, from 0.5.14
 };
 
 void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
@@ -49,6 +54,8 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Int({"--chunked-prefill-size"}, &a.chunked_prefill_size);
   p.Int({"--max-prefill-tokens"}, &a.max_prefill_tokens);
   p.Int({"--cuda-graph-max-bs"}, &a.cuda_graph_max_bs);
+  p.Int({"--cuda-graph-max-bs-decode"}, &f.graph_max_bs_decode);
+  p.String({"--cuda-graph-config"}, &f.graph_config);
   p.Bool({"--disable-cuda-graph"}, &f.disable_graph);
   p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
   p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
@@ -105,6 +112,46 @@ void AddIgnoredFlags(FlagParser& p) {
 }
 
 // Fills `a` from the raw values and refuses what SGLang's argparse refuses.
+// --cuda-graph-config's decode max_bs, which wins over --cuda-graph-max-bs(-decode)
+// (server_args.py @v0.5.14 _parse_cuda_graph_config: explicit JSON has the highest precedence);
+// its other keys are a note that the plan does not show them. Malformed JSON is refused in
+// model_executor/cuda_graph_config.py parse_cuda_graph_config_arg's words.
+void ReadCudaGraphConfig(const std::string& text, SglangArgs& a) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    throw InputError("argument --cuda-graph-config: --cuda-graph-config must be JSON");
+  }
+  if (!j.is_object()) {
+    throw InputError("argument --cuda-graph-config: --cuda-graph-config must be a JSON object");
+  }
+  std::string unread;
+  for (const auto& [phase, settings] : j.items()) {
+    if (phase != "decode" && phase != "prefill") {
+      throw InputError(fmt::format(
+          "argument --cuda-graph-config: --cuda-graph-config: unknown phase '{}', expected decode "
+          "or prefill",
+          phase));
+    }
+    if (!settings.is_object()) {
+      throw InputError(fmt::format(
+          "argument --cuda-graph-config: --cuda-graph-config['{}'] must be a JSON object", phase));
+    }
+    for (const auto& [key, value] : settings.items()) {
+      if (phase == "decode" && key == "max_bs" && value.is_number_integer()) {
+        a.cuda_graph_max_bs = value.get<int64_t>();
+      } else {
+        unread += (unread.empty() ? "" : ", ") + phase + "." + key;
+      }
+    }
+  }
+  if (!unread.empty()) {
+    a.flag_notes.push_back(fmt::format(
+        "--cuda-graph-config: kvplan reads only decode.max_bs; {} ignored, so this plan does not "
+        "show what they change (the graphs captured and their memory)",
+        unread));
+  }
+}
+
 void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   a.model_path = f.model_path.value_or("");
   a.tp = SmallInt("--tp-size", f.tp, 1);
@@ -138,6 +185,21 @@ void ResolveRawFlags(const RawFlags& f, SglangArgs& a) {
   }
   if (f.piecewise_on) a.piecewise_cuda_graph = true;
   if (f.piecewise_off) a.piecewise_cuda_graph = false;
+  // server_args.py @v0.5.14 add_cli_args: --cuda-graph-max-bs is a DeprecatedAliasStoreAction
+  // with dest cuda_graph_max_bs_decode, so both set the decode graphs' largest batch
+  // (_parse_cuda_graph_config: cuda_graph_config[decode].max_bs), the value kvplan reads as
+  // cuda_graph_max_bs. argparse keeps the last of two; kvplan asks for one.
+  if (f.graph_max_bs_decode) {
+    if (a.cuda_graph_max_bs && *a.cuda_graph_max_bs != *f.graph_max_bs_decode) {
+      throw InputError(fmt::format(
+          "--cuda-graph-max-bs {} and --cuda-graph-max-bs-decode {}: one setting in SGLang (the "
+          "first is the second's deprecated alias from 0.5.14), so SGLang keeps whichever comes "
+          "last; give one",
+          *a.cuda_graph_max_bs, *f.graph_max_bs_decode));
+    }
+    a.cuda_graph_max_bs = f.graph_max_bs_decode;
+  }
+  if (f.graph_config) ReadCudaGraphConfig(*f.graph_config, a);
   if (a.disable_cuda_graph && a.cuda_graph_max_bs) {
     throw InputError("--disable-cuda-graph and --cuda-graph-max-bs contradict each other");
   }
@@ -164,6 +226,53 @@ const FlagTable* SglangFlagTable(const std::string& release, std::string* older_
       });
   if (t != nullptr) *older_note = OlderFlagTableNote("SGLang", *canonical, *t);
   return t;
+}
+
+// The SGLANG_* names SGLang's source reads at the table's release (scripts/extract-flags.py
+// sglang_environment: python/sglang/srt/environ.py's Envs fields and every "SGLANG_..." literal in
+// python/sglang). SGLang checks no name, so at the table's own release one outside them is read
+// nowhere and has no effect; under an older table (`newer` names the release) it may be new, so it
+// stays the plan's "not read" warning. Returns the variables left for that warning.
+std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& env,
+                                               const FlagTable* table, const std::string& release,
+                                               const std::string& newer,
+                                               std::vector<std::string>* notes) {
+  if (table == nullptr || table->environment.empty()) return env;
+  std::vector<std::string> kept;
+  for (const std::string& kv : env) {
+    const std::string name = kv.substr(0, kv.find('='));
+    if (std::find(table->environment.begin(), table->environment.end(), name) !=
+        table->environment.end()) {
+      kept.push_back(kv);
+    } else if (newer.empty()) {
+      notes->push_back(fmt::format(
+          "{}: SGLang {} reads no such variable (python/sglang/srt/environ.py does not define it "
+          "and no other file of python/sglang names it), so it has no effect",
+          kv, release));
+    } else {
+      notes->push_back(fmt::format(
+          "{}: not a variable SGLang {}'s source reads, the nearest older one kvplan has; SGLang "
+          "{} may read it; ignored, so this plan does not show its effect",
+          kv, table->release, newer));
+    }
+  }
+  return kept;
+}
+
+// From 0.5.14 --cuda-graph-max-bs is --cuda-graph-max-bs-decode's deprecated alias
+// (server_args.py @v0.5.14 add_cli_args), and SGLang warns when it is given.
+bool GivesDeprecatedGraphMaxBs(const FlagParser& p, const std::string& release) {
+  const auto& given = p.given();
+  if (std::find(given.begin(), given.end(), "--cuda-graph-max-bs") == given.end()) return false;
+  std::string name;
+  int64_t key = 0, since = 0;
+  try {
+    SglangEraFor(release, &name, &key);
+  } catch (const InputError&) {
+    return false;  // the planner refuses the release in its own words
+  }
+  SglangEraFor("0.5.14", &name, &since);
+  return key >= since;
 }
 
 }  // namespace
@@ -199,9 +308,17 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   p.Parse(argv);
   ResolveRawFlags(f, a);
   a.unknown_flags = p.unknown_flags();
-  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   if (!older_note.empty()) a.flag_notes.push_back(older_note);
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
+  if (GivesDeprecatedGraphMaxBs(p, canonical)) {
+    // python/sglang/srt/arg_groups/argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction.
+    a.flag_notes.push_back(
+        "'--cuda-graph-max-bs' is deprecated and will be removed in a future release. Use "
+        "'--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same setting)");
+  }
+  unread_env = CheckEnvironmentNames(unread_env, table, canonical,
+                                     older_note.empty() ? "" : canonical, &a.flag_notes);
+  a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
 }
 

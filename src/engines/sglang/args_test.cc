@@ -131,10 +131,10 @@ TEST(SglangFlagTable, AValueOutsideChoicesIsRefused) {
 }
 
 // The nearest older parser stands in for a release without one (0.5.4 and 0.5.5 between the
-// 0.5.3 and 0.5.6 tables, 0.5.9 on and main after 0.5.8.post1): a flag 0.5.6's parser added since
-// 0.5.3's (--grpc-mode: in 0.5.6.json, not in 0.5.3.json, both read from SGLang's source) is
-// refused by 0.5.3 itself and only a warning naming 0.5.3's parser at 0.5.5, which may have had
-// it.
+// 0.5.3 and 0.5.6 tables, a post release past its table, 0.5.19 and main after 0.5.18): a flag
+// 0.5.6's parser added since 0.5.3's (--grpc-mode: in 0.5.6.json, not in 0.5.3.json, both read from
+// SGLang's source) is refused by 0.5.3 itself and only a warning naming 0.5.3's parser at 0.5.5,
+// which may have had it.
 TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   const std::vector<std::string> argv = {"--model-path", "m", "--grpc-mode"};
   EXPECT_EQ(ErrorOf(argv, "0.5.3"), "launch_server.py: error: unrecognized arguments: --grpc-mode");
@@ -149,12 +149,12 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
   EXPECT_EQ(a.flag_notes[1].rfind("--grpc-mode: not in SGLang 0.5.3's parser", 0), 0u)
       << a.flag_notes[1];
   for (const auto& [release, table] :
-       std::vector<std::pair<std::string, std::string>>{{"0.5.9", "0.5.8.post1"},
-                                                        {"0.5.12", "0.5.8.post1"},
+       std::vector<std::pair<std::string, std::string>>{{"0.5.9.post1", "0.5.9"},
+                                                        {"0.5.12.post2", "0.5.12.post1"},
                                                         {"0.5.14.post1", "0.5.14"},
-                                                        {"0.5.19", "0.5.15.post1"},
-                                                        {"main", "0.5.15.post1"},
-                                                        {"", "0.5.15.post1"}}) {
+                                                        {"0.5.19", "0.5.18"},
+                                                        {"main", "0.5.18"},
+                                                        {"", "0.5.18"}}) {
     SglangArgs b = ParseSglangArgs({"--model-path", "m", "--enable-prefill-delayer"}, release);
     ASSERT_FALSE(b.flag_notes.empty()) << release;
     EXPECT_NE(b.flag_notes[0].find("checked against SGLang " + table + "'s parser"),
@@ -162,33 +162,39 @@ TEST(SglangFlagTable, AReleaseWithoutATableUsesTheNearestOlderOne) {
         << b.flag_notes[0];
     EXPECT_EQ(b.unknown_flags, std::vector<std::string>({"--enable-prefill-delayer"}));
   }
-  // A choice a later release may have added is a warning there, an error at the table's release.
+  // A choice a later release may have added is a warning there, an error at the table's release:
+  // extra_buffer_lazy is among 0.5.13.json's choices, not 0.5.12.post1.json's.
   const std::vector<std::string> dtype = {"--model-path", "m", "--mamba-scheduler-strategy",
-                                          "lazy"};
-  EXPECT_NE(ErrorOf(dtype, "0.5.8.post1"), "");
-  SglangArgs c = ParseSglangArgs(dtype, "0.5.9");
+                                          "extra_buffer_lazy"};
+  EXPECT_NE(ErrorOf(dtype, "0.5.12.post1"), "");
+  SglangArgs c = ParseSglangArgs(dtype, "0.5.12.post2");
   ASSERT_EQ(c.flag_notes.size(), 2u);
-  EXPECT_EQ(c.flag_notes[1].rfind(
-                "--mamba-scheduler-strategy lazy: not among SGLang 0.5.8.post1's choices", 0),
+  EXPECT_EQ(c.flag_notes[1].rfind("--mamba-scheduler-strategy extra_buffer_lazy: not among SGLang "
+                                  "0.5.12.post1's choices",
+                                  0),
             0u)
       << c.flag_notes[1];
+  EXPECT_TRUE(ParseSglangArgs(dtype, "0.5.13").flag_notes.empty());
   // A typo of a modelled flag is still refused: no later parser makes it one kvplan reads.
-  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9"),
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--mem-fraction-statc", "0.5"}, "0.5.9.post1"),
             "unknown SGLang flag '--mem-fraction-statc'; did you mean '--mem-fraction-static'?");
 }
 
-// data/flags/sglang/0.5.13.json has --enable-http2, which 0.5.8.post1.json lacks: refused at
-// 0.5.8.post1, a warning naming 0.5.8.post1's parser at 0.5.10 (no table), accepted at 0.5.13 and
-// 0.5.13.post1 (one parser: the release branch leaves server_args.py alone between them).
-TEST(SglangFlagTable, Release0513AddsHttp2) {
+// --enable-http2 is first in data/flags/sglang/0.5.11.json (tag v0.5.11): refused at 0.5.8.post1
+// and 0.5.10.post1 (their tags' parsers lack it), a warning naming 0.5.10.post1's parser at a post
+// release past it (no table), accepted from 0.5.11 to 0.5.13.post1.
+TEST(SglangFlagTable, Release0511AddsHttp2) {
   const std::vector<std::string> argv = {"--model-path", "m", "--enable-http2"};
-  EXPECT_EQ(ErrorOf(argv, "0.5.8.post1"),
-            "launch_server.py: error: unrecognized arguments: --enable-http2");
-  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10");
+  for (const char* release : {"0.5.8.post1", "0.5.10.post1"}) {
+    EXPECT_EQ(ErrorOf(argv, release),
+              "launch_server.py: error: unrecognized arguments: --enable-http2")
+        << release;
+  }
+  SglangArgs at10 = ParseSglangArgs(argv, "0.5.10.post2");
   ASSERT_EQ(at10.flag_notes.size(), 2u);
-  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.8.post1's parser", 0), 0u)
+  EXPECT_EQ(at10.flag_notes[1].rfind("--enable-http2: not in SGLang 0.5.10.post1's parser", 0), 0u)
       << at10.flag_notes[1];
-  for (const char* release : {"0.5.13", "0.5.13.post1"}) {
+  for (const char* release : {"0.5.11", "0.5.12", "0.5.12.post1", "0.5.13", "0.5.13.post1"}) {
     SglangArgs a = ParseSglangArgs(argv, release);
     EXPECT_TRUE(a.flag_notes.empty()) << release;
     EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--enable-http2"})) << release;
@@ -214,11 +220,98 @@ TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
 }
 
 TEST(SglangFlagTable, EnvironmentIsReadOrWarnedAbout) {
-  SglangArgs a = ParseSglangArgs(
-      {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=True", "--model-path", "m", "SGLANG_FOO=1"},
-      "0.5.6");
+  SglangArgs a = ParseSglangArgs({"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=True", "--model-path",
+                                  "m", "SGLANG_ENABLE_JIT_DEEPGEMM=0"},
+                                 "0.5.6");
   EXPECT_TRUE(a.allow_overwrite_longer_context_len);
-  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_FOO=1"}));
+  // environ.py @v0.5.6 defines it; kvplan does not read it: the plan says so.
+  EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"SGLANG_ENABLE_JIT_DEEPGEMM=0"}));
+}
+
+// Each SGLang table lists the SGLANG_* names SGLang's source reads at its tag (environ.py's Envs
+// fields and the names used elsewhere). SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB is an Envs field
+// of v0.5.16 (environ.py line 750, read by custom_all_reduce_v2.py) that no file of v0.5.15.post1
+// names: there it has no effect, at 0.5.16 it is a variable kvplan does not read, and at a release
+// past 0.5.15.post1 without a table it may be new.
+TEST(SglangFlagTable, EnvironmentNamesByRelease) {
+  const std::vector<std::string> argv = {"--model-path", "m",
+                                         "SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192"};
+  SglangArgs at15 = ParseSglangArgs(argv, "0.5.15.post1");
+  EXPECT_TRUE(at15.unknown_flags.empty());
+  ASSERT_EQ(at15.flag_notes.size(), 1u);
+  EXPECT_EQ(at15.flag_notes[0],
+            "SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192: SGLang 0.5.15.post1 reads no such "
+            "variable (python/sglang/srt/environ.py does not define it and no other file of "
+            "python/sglang names it), so it has no effect");
+  SglangArgs at16 = ParseSglangArgs(argv, "0.5.16");
+  EXPECT_TRUE(at16.flag_notes.empty());
+  EXPECT_EQ(at16.unknown_flags,
+            std::vector<std::string>({"SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192"}));
+  SglangArgs past = ParseSglangArgs(argv, "0.5.15.post2");
+  EXPECT_TRUE(past.unknown_flags.empty());
+  ASSERT_EQ(past.flag_notes.size(), 2u);
+  EXPECT_EQ(past.flag_notes[1].rfind("SGLANG_CUSTOM_ALL_REDUCE_V2_MAX_SIZE_KB=8192: not a "
+                                     "variable SGLang 0.5.15.post1's source reads",
+                                     0),
+            0u)
+      << past.flag_notes[1];
+}
+
+// server_args.py @v0.5.14 (and v0.5.15 to v0.5.18): --cuda-graph-max-bs is a
+// DeprecatedAliasStoreAction whose dest is cuda_graph_max_bs_decode, so --cuda-graph-max-bs-decode
+// sets the same decode-graph batch limit; 0.5.13's parser has no such flag.
+TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
+  const std::vector<std::string> argv = {"--model-path", "m", "--cuda-graph-max-bs-decode", "96"};
+  EXPECT_EQ(ErrorOf(argv, "0.5.13.post1"),
+            "launch_server.py: error: unrecognized arguments: --cuda-graph-max-bs-decode 96");
+  for (const char* release : {"0.5.14", "0.5.15.post1", "0.5.18"}) {
+    SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_EQ(a.cuda_graph_max_bs, std::optional<int64_t>(96)) << release;
+    EXPECT_TRUE(a.unknown_flags.empty()) << release;
+  }
+  EXPECT_EQ(ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs", "96",
+                             "--cuda-graph-max-bs-decode", "96"},
+                            "0.5.15")
+                .cuda_graph_max_bs,
+            std::optional<int64_t>(96));
+  // argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction: SGLang warns of the alias from 0.5.14.
+  const std::vector<std::string> alias = {"--model-path", "m", "--cuda-graph-max-bs", "96"};
+  EXPECT_TRUE(ParseSglangArgs(alias, "0.5.13.post1").flag_notes.empty());
+  EXPECT_EQ(ParseSglangArgs(alias, "0.5.14").flag_notes,
+            std::vector<std::string>(
+                {"'--cuda-graph-max-bs' is deprecated and will be removed in a future release. "
+                 "Use '--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same "
+                 "setting)"}));
+  EXPECT_NE(ErrorOf({"--model-path", "m", "--cuda-graph-max-bs", "64", "--cuda-graph-max-bs-decode",
+                     "96"},
+                    "0.5.15")
+                .find("one setting in SGLang"),
+            std::string::npos);
+}
+
+// server_args.py @v0.5.15 _parse_cuda_graph_config: --cuda-graph-config's JSON has the highest
+// precedence, so its decode max_bs wins over --cuda-graph-max-bs; the help text's own example
+// sets decode max_bs 256, and the keys kvplan does not read are named in a note.
+TEST(SglangArgs, CudaGraphConfigDecodeMaxBsWins) {
+  SglangArgs a = ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs", "96",
+                                  "--cuda-graph-config", R"({"decode":{"max_bs":48}})"},
+                                 "0.5.15");
+  EXPECT_EQ(a.cuda_graph_max_bs, std::optional<int64_t>(48));
+  ASSERT_EQ(a.flag_notes.size(), 1u);  // SGLang's deprecation warning for --cuda-graph-max-bs
+  EXPECT_EQ(a.flag_notes[0].rfind("'--cuda-graph-max-bs' is deprecated", 0), 0u);
+  SglangArgs help = ParseSglangArgs(
+      {"--model-path", "m", "--cuda-graph-config",
+       R"({"decode":{"backend":"full","max_bs":256},"prefill":{"backend":"tc_piecewise","tc_compiler":"eager"}})"},
+      "0.5.15");
+  EXPECT_EQ(help.cuda_graph_max_bs, std::optional<int64_t>(256));
+  ASSERT_EQ(help.flag_notes.size(), 1u);
+  EXPECT_EQ(help.flag_notes[0],
+            "--cuda-graph-config: kvplan reads only decode.max_bs; decode.backend, "
+            "prefill.backend, prefill.tc_compiler ignored, so this plan does not show what they "
+            "change (the graphs captured and their memory)");
+  EXPECT_NE(ErrorOf({"--model-path", "m", "--cuda-graph-config", "{decode"}, "0.5.15")
+                .find("--cuda-graph-config must be JSON"),
+            std::string::npos);
 }
 
 // server_args.py: --mm-enable-dp-encoder is a store_true flag from v0.5.6

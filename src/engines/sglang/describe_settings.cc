@@ -2,6 +2,8 @@
 // and the warnings about the launch itself; texts only, from the stages.
 #include <fmt/core.h>
 
+#include <utility>
+
 #include "engines/common/flag_parser.h"
 #include "engines/sglang/stages.h"
 
@@ -108,6 +110,41 @@ void DescribeStartSettings(const SglangStages& s, const ModelSpec& model, const 
           sp.rule);
 }
 
+// What SGLang's per-phase CUDA-graph flags change that kvplan does not model
+// (server_args.py @v0.5.14 _parse_cuda_graph_config; the same to v0.5.18). kvplan reads the
+// decode graphs' largest batch (--cuda-graph-max-bs, --cuda-graph-max-bs-decode) and captures
+// SGLang's default batch list up to it; "" for any other flag.
+std::string SglangGraphFlagEffect(const std::string& flag) {
+  static const std::pair<const char*, const char*> kEffects[] = {
+      {"--cuda-graph-bs-decode",
+       "the decode batch sizes captured (cuda_graph_config[decode].bs): graph memory and the "
+       "largest batch run in a graph"},
+      {"--cuda-graph-bs",
+       "the decode batch sizes captured (cuda_graph_config[decode].bs from 0.5.14): graph "
+       "memory and the largest batch run in a graph"},
+      {"--cuda-graph-max-bs-prefill",
+       "the largest prefill graph, in tokens (cuda_graph_config[prefill].max_bs, once "
+       "--piecewise-cuda-graph-max-tokens): piecewise-graph memory"},
+      {"--cuda-graph-bs-prefill",
+       "the prefill graph sizes captured (cuda_graph_config[prefill].bs): piecewise-graph "
+       "memory"},
+      {"--disable-decode-cuda-graph",
+       "no decode graphs (cuda_graph_config[decode].backend disabled): their memory is not "
+       "reserved"},
+      {"--cuda-graph-backend-decode",
+       "the decode graphs' backend (disabled: none captured, no graph memory)"},
+  };
+  for (const auto& [name, effect] : kEffects) {
+    if (flag == name) {
+      return fmt::format(
+          "{}: not one of the SGLang flags kvplan models; ignored, so this plan does not show "
+          "what it changes: {}",
+          flag, effect);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& asked_version,
@@ -129,7 +166,8 @@ void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& aske
   }
   r->warnings.insert(r->warnings.end(), l.args.flag_notes.begin(), l.args.flag_notes.end());
   for (const std::string& f : l.args.unknown_flags) {
-    r->warnings.push_back(UnknownFlagWarning("SGLang", f));
+    const std::string graph = SglangGraphFlagEffect(f);
+    r->warnings.push_back(graph.empty() ? UnknownFlagWarning("SGLang", f) : graph);
   }
 }
 

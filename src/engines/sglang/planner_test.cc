@@ -589,5 +589,37 @@ TEST(SglangSpeculative, EagleWithAnEagle3DraftIsCaught) {
   EXPECT_EQ(HasWarning(r, "PR #21272"), eagle1.architecture.find("Eagle3") != std::string::npos);
 }
 
+// server_args.py @v0.5.14 to v0.5.18: --cuda-graph-max-bs is the deprecated alias of
+// --cuda-graph-max-bs-decode (one dest), so the decode graphs SGLang captures, and with them the
+// graph memory, are the same for either flag: the default list cut at 96 (first principles: no
+// captured size above the limit, the limit itself captured).
+TEST(SglangCudaGraphFlags, MaxBsDecodeCapturesAsMaxBs) {
+  const int64_t h200_mib = 143771;
+  for (const char* release : {"0.5.14", "0.5.18"}) {
+    const std::vector<int64_t> by_decode = SglangDecodeCaptureList(
+        release, Qwen3_32B(), h200_mib,
+        ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs-decode", "96"}, release));
+    const std::vector<int64_t> by_alias = SglangDecodeCaptureList(
+        release, Qwen3_32B(), h200_mib,
+        ParseSglangArgs({"--model-path", "m", "--cuda-graph-max-bs", "96"}, release));
+    EXPECT_EQ(by_decode, by_alias) << release;
+    ASSERT_FALSE(by_decode.empty()) << release;
+    EXPECT_EQ(by_decode.back(), 96) << release;
+  }
+}
+
+// The per-phase CUDA-graph flags kvplan does not model get a warning that says what SGLang does
+// with them (server_args.py @v0.5.15 _parse_cuda_graph_config), not the generic one.
+TEST(SglangCudaGraphFlags, UnmodelledPhaseFlagsSayWhatTheyChange) {
+  SglangArgs a = ParseSglangArgs(
+      {"--model-path", "m", "--tp-size", "4", "--cuda-graph-bs-decode", "8", "16"}, "0.5.15");
+  a.mem_fraction_static = 0.852;
+  PlanResult r = PlanSglang("0.5.15", Qwen3_32B(), B200(), a, Measured(176.28, 160.78));
+  EXPECT_TRUE(HasWarning(r,
+                         "--cuda-graph-bs-decode: not one of the SGLang flags kvplan models; "
+                         "ignored, so this plan does not show what it changes: the decode "
+                         "batch sizes captured"));
+}
+
 }  // namespace
 }  // namespace kvplan
