@@ -102,10 +102,10 @@ void PrintVariants(std::string& out, const SizingReport& rep) {
 void PrintSpecBreakEven(std::string& out, const SpecBreakEven& b) {
   out += "\nSPECULATIVE DECODING ON LAUNCH #1 (closed loop at each concurrency)\n";
   if (!b.why_not.empty()) {
-    out += WrapText("not compared: " + b.why_not, 2);
+    out += WrapText("  not compared: " + b.why_not, 4);
     return;
   }
-  out += WrapText(b.speculative + " against none", 2);
+  out += WrapText("  " + b.speculative + " against none", 4);
   fmt::format_to(std::back_inserter(out), "  {:>11} {:>11} {:>11} {:>10} {:>10}\n", "concurrency",
                  "plain tok/s", "spec tok/s", "plain TPOT", "spec TPOT");
   for (const SpecPoint& p : b.points) {
