@@ -314,6 +314,12 @@ void AddSpecNotes(const PerfRequest& perf, const BatchStepTimer& timer, Simulate
       "draft token with probability {:.3f} given the ones before (mean {:.2f}).",
       SpecChainDepth(s) + 1, ChainTokenAcceptance(out->accept_length, SpecChainDepth(s)),
       out->accept_length));
+  out->notes.push_back(
+      perf.spec_engine == SpecEngine::kVllm
+          ? "Not modelled: the draft's pass over each prompt; a step mixing prefill and decode "
+            "takes the plain mixed step plus what speculation adds to its decode part."
+          : "Not modelled: the draft's pass over each prompt (SGLang's draft extend after a "
+            "prefill).");
 }
 
 }  // namespace
