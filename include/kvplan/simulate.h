@@ -2,8 +2,8 @@
 // KV capacity, page size and request limits are the memory planner's for the
 // same launch (PlanLaunch); the engine's scheduler (vLLM V1 or SGLang) decides
 // each step's batch; each step's time is the performance model's at that
-// batch's composition. Speculative decoding, DP attention and prefix caching
-// are not modelled (refused by the CLI).
+// batch's composition, speculative decoding's from its draft and verify
+// passes. DP attention and prefix caching are not modelled (refused).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +56,13 @@ struct SimulateQuery {
   PlanRequest launch;  // as for `kvplan plan`: engine, release, the engine's own flags
   WorkloadSpec workload;
   Efficiency eff;
-  SimCalibrationOverrides calib;                          // unset: the engine's fitted defaults
+  SimCalibrationOverrides calib;  // unset: the engine's fitted defaults
+  // Speculative decoding (the launch's --speculative-* flags, vLLM's
+  // --speculative-config): the mean accepted tokens per step, as
+  // `kvplan perf --accept-length` (unset: perf's default for the draft); SGLang's
+  // spec v2 (SGLANG_ENABLE_SPEC_V2=1), which keeps the overlap scheduler on.
+  std::optional<double> accept_length;
+  bool spec_v2 = false;
   std::function<void(const RequestOutcome&)> on_request;  // optional
 };
 
@@ -80,6 +86,8 @@ struct SimulateResult {
   int64_t completed = 0, preemptions = 0, steps = 0;
   double peak_kv_utilization = 0;        // used / total pages, at the fullest step
   int cuda_graph_batch = 0;              // largest decode batch replayed from a CUDA graph
+  std::string speculative;               // "" or e.g. "EAGLE3 steps 3 topk 1 draft tokens 4"
+  double accept_length = 0;              // mean accepted tokens per step (speculative only)
   std::vector<SimulateAssumed> assumed;  // keys are flags of `kvplan simulate`
   std::vector<std::string> notes;        // what the simulation leaves out
 };

@@ -96,6 +96,11 @@ void RegisterSimulateVerb(Command& app) {
   AddWorkloadOptions(cmd, &o->query.workload, /*closed_loop=*/true);
   AddEfficiencyOptions(cmd, &o->query.eff);
   AddCalibrationOptions(cmd, &o->query.calib);
+  cmd->add_option("--accept-length", o->query.accept_length,
+                  "Speculative decoding: mean accepted tokens per step, incl. the bonus token "
+                  "(default: kvplan perf's for the draft)");
+  cmd->add_flag("--spec-v2", o->query.spec_v2,
+                "SGLang: SGLANG_ENABLE_SPEC_V2=1 (speculation keeps the overlap scheduler)");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_option("--csv", o->csv, "Write one CSV row per finished request to FILE");
   cmd->allow_extras();

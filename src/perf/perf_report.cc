@@ -128,6 +128,11 @@ ModelSpec SyntheticEagleDraft(const ModelSpec& t) {
   return d;
 }
 
+ModelGeometry SpecDraftGeometry(const PerfRequest& r, const ModelGeometry& target) {
+  if (r.spec.algorithm == SpecAlgorithm::kNextn) return MtpDraftGeometry(target);
+  return MakeGeometry(r.draft ? *r.draft : SyntheticEagleDraft(r.model));
+}
+
 StepBreakdown PrefillTime(const StepContext& c, int64_t prompt, int chunk) {
   StepBreakdown sum;
   for (int64_t done = 0; done < prompt; done += chunk) {
@@ -151,13 +156,8 @@ namespace {
 // notes; `sc` gets the acceptance length SGLang will reach.
 ModelGeometry SpeculationSetup(const PerfRequest& r, const ModelGeometry& target, SpecConfig* sc,
                                PerfReport* out) {
-  ModelGeometry draft_geom;
-  if (r.spec.algorithm == SpecAlgorithm::kNextn) {
-    draft_geom = MtpDraftGeometry(target);
-  } else if (r.draft) {
-    draft_geom = MakeGeometry(*r.draft);
-  } else {
-    draft_geom = MakeGeometry(SyntheticEagleDraft(r.model));
+  const ModelGeometry draft_geom = SpecDraftGeometry(r, target);
+  if (r.spec.algorithm != SpecAlgorithm::kNextn && !r.draft) {
     out->notes.push_back(
         "no --speculative-draft-model-path: the draft is a synthetic one-layer EAGLE-3 head at "
         "the target's hidden size");

@@ -114,6 +114,10 @@ StepContext MakeStepContext(const ModelGeometry& geometry, const PerfRequest& re
 // target's hidden size (128-wide heads, 8 KV heads, the target's MLP width).
 ModelSpec SyntheticEagleDraft(const ModelSpec& target);
 
+// The geometry of the draft a speculative request runs: NextN/MTP one target
+// layer (MtpDraftGeometry), else the given draft or SyntheticEagleDraft.
+ModelGeometry SpecDraftGeometry(const PerfRequest& req, const ModelGeometry& target);
+
 // Time to first token of one prompt, chunked (us).
 StepBreakdown PrefillTime(const StepContext& ctx, int64_t prompt, int chunk);
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "base/text.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/graph_estimate.h"
@@ -79,11 +81,35 @@ double DefaultAcceptLength(const SpecConfig& s) {
   if (s.algorithm == SpecAlgorithm::kNone) return 1.0;
   double a = s.algorithm == SpecAlgorithm::kNextn ? kMtpTokenAcceptance : kEagleTokenAcceptance;
   if (s.eagle_topk > 1) a = 1.0 - std::pow(1.0 - a, std::sqrt(static_cast<double>(s.eagle_topk)));
-  // The tree holds num_draft_tokens nodes; a path is at most num_steps deep.
-  const int depth = std::min(s.num_steps, std::max(1, s.num_draft_tokens - 1));
+  const int depth = SpecChainDepth(s);
   double tau = 0, p = 1;
   for (int i = 0; i <= depth; ++i, p *= a) tau += p;
   return tau;
+}
+
+int SpecChainDepth(const SpecConfig& s) {
+  return std::min(s.num_steps, std::max(1, s.num_draft_tokens - 1));
+}
+
+double ChainTokenAcceptance(double tau, int depth) {
+  if (!(tau >= 1.0 && tau <= depth + 1.0)) {
+    throw InputError(fmt::format("accept length {} must be between 1 and the chain depth + 1 ({})",
+                                 tau, depth + 1));
+  }
+  if (tau == 1.0) return 0.0;  // exactly: nothing but the bonus token
+  if (tau == depth + 1.0) return 1.0;
+  auto mean = [depth](double a) {
+    double sum = 0, p = 1;
+    for (int i = 0; i <= depth; ++i, p *= a) sum += p;
+    return sum;
+  };
+  // The sum grows with a on [0, 1]: 60 halvings leave an error below 1e-18.
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    (mean(mid) < tau ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
 }
 
 double AcceptLength(const SpecConfig& s) {

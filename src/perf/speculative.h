@@ -57,6 +57,17 @@ inline constexpr double kMtpTokenAcceptance = 0.85;
 double DefaultAcceptLength(const SpecConfig& spec);
 double AcceptLength(const SpecConfig& spec);
 
+// The deepest path the verify pass can accept (draft tokens, the bonus token
+// excluded): the tree holds num_draft_tokens nodes, a path is at most
+// num_steps deep.
+int SpecChainDepth(const SpecConfig& spec);
+
+// The per-token acceptance `a` of a chain `depth` drafts deep whose mean
+// accepted length (incl. the bonus token) sum_{i=0..depth} a^i is `tau`:
+// the inverse of DefaultAcceptLength's sum, by bisection; 0 at tau 1, 1 at
+// tau depth + 1. Throws InputError outside [1, depth + 1].
+double ChainTokenAcceptance(double tau, int depth);
+
 struct SpecStep {
   double draft_us = 0;   // all draft forwards of one iteration
   double host_us = 0;    // host time the GPU waits for (per iteration)

@@ -27,6 +27,10 @@ std::string RenderSimulateJson(const SimulateResult& r) {
   j["max_running_requests"] = r.max_running_requests;
   j[r.engine == "vllm" ? "max_num_batched_tokens" : "chunked_prefill_size"] = r.token_budget;
   j["cuda_graph_batch"] = r.cuda_graph_batch;
+  if (!r.speculative.empty()) {
+    j["speculative"] = r.speculative;
+    j["accept_length"] = r.accept_length;
+  }
   j["ttft_ms"] = StatsJson(r.ttft_ms);
   j["tpot_ms"] = StatsJson(r.tpot_ms);
   j["itl_ms"] = StatsJson(r.itl_ms);

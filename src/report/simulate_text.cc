@@ -37,6 +37,11 @@ std::string Header(const SimulateResult& r) {
                   r.engine == "vllm" ? "max_num_batched_tokens" : "chunked_prefill_size",
                   WithThousands(r.token_budget), r.cuda_graph_batch),
       2);
+  if (!r.speculative.empty()) {
+    out += WrapText(fmt::format("Speculative: {}, {:.2f} tokens accepted a step on average",
+                                r.speculative, r.accept_length),
+                    2);
+  }
   return out;
 }
 

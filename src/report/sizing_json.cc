@@ -66,6 +66,20 @@ std::string RenderSizingJson(const SizingOutcome& o) {
     x["winner"] = v.is_winner;
     j["memory_settings"].push_back(x);
   }
+  if (!rep.winners.empty()) {
+    nlohmann::json sp = {{"speculative", rep.spec.speculative},
+                         {"stops_paying_at_concurrency", rep.spec.stops_paying_at},
+                         {"points", nlohmann::json::array()}};
+    if (!rep.spec.why_not.empty()) sp["not_compared"] = rep.spec.why_not;
+    for (const SpecPoint& p : rep.spec.points) {
+      sp["points"].push_back({{"concurrency", p.concurrency},
+                              {"plain_output_tok_s", p.plain_tok_s},
+                              {"spec_output_tok_s", p.spec_tok_s},
+                              {"plain_tpot_ms", p.plain_tpot_ms},
+                              {"spec_tpot_ms", p.spec_tpot_ms}});
+    }
+    j["speculation"] = sp;
+  }
   j["notes"] = rep.notes;
   j["assumed"] = AssumedJson(o.assumed);
   return DumpJson(j, 2);

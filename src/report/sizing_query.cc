@@ -19,9 +19,6 @@ void RefuseSearchOnlyOptions(const TuneQuery& t) {
         "with --rate or --trace, the SLA is --ttft-p90-ms and --tpot-p90-ms (not --ttft-ms, "
         "--tpot-ms or --concurrency)");
   }
-  if (!t.draft.empty() || t.spec_v2) {
-    throw InputError("sizing under a load does not simulate speculative decoding (--draft-model)");
-  }
 }
 
 }  // namespace

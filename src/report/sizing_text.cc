@@ -99,6 +99,25 @@ void PrintVariants(std::string& out, const SizingReport& rep) {
   }
 }
 
+void PrintSpecBreakEven(std::string& out, const SpecBreakEven& b) {
+  out += "\nSPECULATIVE DECODING ON LAUNCH #1 (closed loop at each concurrency)\n";
+  if (!b.why_not.empty()) {
+    out += WrapText("  not compared: " + b.why_not, 4);
+    return;
+  }
+  out += WrapText("  " + b.speculative + " against none", 4);
+  fmt::format_to(std::back_inserter(out), "  {:>11} {:>11} {:>11} {:>10} {:>10}\n", "concurrency",
+                 "plain tok/s", "spec tok/s", "plain TPOT", "spec TPOT");
+  for (const SpecPoint& p : b.points) {
+    fmt::format_to(std::back_inserter(out), "  {:>11} {:>11.0f} {:>11.0f} {:>10.2f} {:>10.2f}\n",
+                   p.concurrency, p.plain_tok_s, p.spec_tok_s, p.plain_tpot_ms, p.spec_tpot_ms);
+  }
+  out += b.stops_paying_at > 0
+             ? fmt::format("  speculation stops paying at concurrency {}\n", b.stops_paying_at)
+             : fmt::format("  speculation pays at every concurrency up to {}\n",
+                           b.points.empty() ? 0 : b.points.back().concurrency);
+}
+
 }  // namespace
 
 std::string RenderSizingText(const SizingOutcome& o, int top) {
@@ -113,6 +132,7 @@ std::string RenderSizingText(const SizingOutcome& o, int top) {
   if (!rep.winners.empty()) {
     PrintWinners(out, rep, top);
     PrintVariants(out, rep);
+    PrintSpecBreakEven(out, rep.spec);
   }
   out += "\ngoodput: requests per second that met the SLA (DistServe's definition)\n";
   const std::string assumed = RenderAssumedText(o.assumed);

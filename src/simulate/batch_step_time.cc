@@ -40,6 +40,43 @@ BatchStepTimer::BatchStepTimer(const PerfRequest& req)
   probe.prompt_lengths = {1};
   probe.spec = SpecConfig{};
   largest_graphed_ = RunPerf(probe).largest_graphed_batch;
+  if (req.spec.algorithm == SpecAlgorithm::kNone) return;
+  // perf's own run of the speculative launch decides its graphs and its accept length.
+  probe.spec = req.spec;
+  const PerfReport spec = RunPerf(probe);
+  spec_largest_graphed_ = spec.largest_graphed_batch;
+  accept_length_ = spec.accept_length;
+  spec_notes_ = spec.notes;
+  spec_ = req.spec;
+  spec_.accept_length = accept_length_;
+  spec_engine_ = req.spec_engine;
+  draft_geometry_ = SpecDraftGeometry(req, geometry_);
+  draft_ctx_ = MakeStepContext(draft_geometry_, req);
+}
+
+double BatchStepTimer::SpecDecodeUs(int64_t batch, int64_t ctx_bucket) {
+  // The memo's keys for speculative iterations: prefill -1, never a real shape.
+  const Key k{batch, ctx_bucket, -1, 0, 0};
+  const auto it = cache_.find(k);
+  if (it != cache_.end()) return it->second;
+  if (cache_.size() >= kMaxCached) cache_.clear();
+  const double nb = static_cast<double>(batch);
+  const double us = SpeculativeStep(ctx_, draft_ctx_, spec_, spec_engine_, nb,
+                                    BucketCtx(ctx_bucket), batch <= spec_largest_graphed_)
+                        .iteration_us *
+                    pp_;
+  cache_.emplace(k, us);
+  return us;
+}
+
+double BatchStepTimer::SpecStepUs(const BatchShape& b) {
+  const int64_t bucket = Bucket(b.decode_ctx, b.decode);
+  const double spec = SpecDecodeUs(b.decode, bucket);
+  if (b.prefill == 0) return spec;
+  BatchShape plain_decode;
+  plain_decode.decode = b.decode;
+  plain_decode.decode_ctx = b.decode_ctx;
+  return StepUs(b) + (b.decode > 0 ? spec - StepUs(plain_decode) : 0);
 }
 
 double BatchStepTimer::Compute(const Key& k) const {

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "perf/perf_report.h"
 
@@ -35,6 +37,19 @@ class BatchStepTimer {
   double StepUs(const BatchShape& b);
   int largest_graphed_batch() const { return largest_graphed_; }
 
+  // A launch with speculative decoding (req.spec set): one iteration of
+  // `b.decode` requests (perf's SpeculativeStep: the draft passes, the verify
+  // pass, the host time), CUDA graphs up to the largest batch perf's rule
+  // captures for a speculative launch. A mixed step (vLLM) adds to the plain
+  // mixed step what speculating its decode part adds.
+  bool speculative() const { return spec_.algorithm != SpecAlgorithm::kNone; }
+  double SpecStepUs(const BatchShape& b);
+  // The mean accepted length perf uses for the launch (its rule for what the
+  // user leaves unset), and perf's notes on it.
+  double accept_length() const { return accept_length_; }
+  int spec_largest_graphed_batch() const { return spec_largest_graphed_; }
+  const std::vector<std::string>& spec_notes() const { return spec_notes_; }
+
  private:
   struct Key {
     int64_t decode, decode_ctx, prefill, prefill_tokens, prefill_ctx;
@@ -45,10 +60,21 @@ class BatchStepTimer {
   };
   double Compute(const Key& k) const;
 
+  double SpecDecodeUs(int64_t batch, int64_t ctx_bucket);
+
   ModelGeometry geometry_;
   StepContext ctx_;
   int pp_ = 1;
   int largest_graphed_ = 0;
+  // Speculation (algorithm kNone: none): the draft, its step context, the
+  // settings with perf's accept length.
+  ModelGeometry draft_geometry_;
+  StepContext draft_ctx_;
+  SpecConfig spec_;
+  SpecEngine spec_engine_ = SpecEngine::kSglang;
+  int spec_largest_graphed_ = 0;
+  double accept_length_ = 1;
+  std::vector<std::string> spec_notes_;
   std::unordered_map<Key, double, KeyHash> cache_;
 };
 

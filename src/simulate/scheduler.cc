@@ -16,6 +16,13 @@ void KvPool::Release(SimRequest* r) {
   r->pages = 0;
 }
 
+void KvPool::Trim(SimRequest* r, int64_t tokens) {
+  const int64_t spare = r->pages - PagesFor(tokens);
+  if (spare <= 0) return;
+  free_pages += spare;
+  r->pages -= spare;
+}
+
 void SchedulerState::Requeue(SimRequest* r) {
   kv.Release(r);
   r->computed = 0;

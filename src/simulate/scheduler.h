@@ -40,6 +40,8 @@ struct KvPool {
   // pool has too few free pages.
   bool Grow(SimRequest* r, int64_t tokens);
   void Release(SimRequest* r);
+  // Frees `r`'s pages beyond those `tokens` tokens need.
+  void Trim(SimRequest* r, int64_t tokens);
 };
 
 struct BatchEntry {

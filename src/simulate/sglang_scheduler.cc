@@ -130,15 +130,18 @@ void SglangScheduler::Retract(SchedulerState* s) {
 void SglangScheduler::ScheduleDecode(SchedulerState* s, StepBatch* batch) {
   // scheduler.py update_running_batch -> check_decode_mem (v0.5): each request
   // needs room for its next token; otherwise retract
-  auto fits = [s] {
+  // needs room for its next token (speculation: schedule_batch.py check_decode_mem
+  // (v0.5) times buf_multiplier); otherwise retract
+  const int64_t reserve = limits_.decode_reserve_tokens;
+  auto fits = [s, reserve] {
     int64_t need = 0;
-    for (const SimRequest* r : s->running) need += s->kv.PagesFor(r->computed + 1) - r->pages;
+    for (const SimRequest* r : s->running) need += s->kv.PagesFor(r->computed + reserve) - r->pages;
     return need <= s->kv.free_pages;
   };
   retracted_ = !fits();
   if (retracted_) Retract(s);
   for (SimRequest* r : s->running) {
-    if (!s->kv.Grow(r, r->computed + 1)) break;
+    if (!s->kv.Grow(r, r->computed + reserve)) break;
     batch->entries.push_back({r, 1});
   }
 }
@@ -186,6 +189,10 @@ void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
   // retraction, new_token_ratio = max(new_token_ratio - decay, min_new_token_ratio)
   if (!prefill_step_ && !batch.entries.empty() && !retracted_)
     new_token_ratio_ = std::max(new_token_ratio_ - decay_, min_ratio_);
+  // speculative/eagle_info.py (v0.5) verify: the rejected drafts' slots are freed
+  if (!prefill_step_ && limits_.decode_reserve_tokens > 1) {
+    for (const BatchEntry& e : batch.entries) s->kv.Trim(e.request, e.request->computed);
+  }
 }
 
 }  // namespace kvplan

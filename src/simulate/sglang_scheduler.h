@@ -25,6 +25,11 @@ struct SglangSchedulerLimits {
   double schedule_conservativeness = 1.0;
   // server_args.py (v0.5): scheduler_recv_interval default 1 (poll every iteration)
   int64_t scheduler_recv_interval = 1;
+  // The KV tokens a decoding request needs free for one step: 1, or with
+  // speculation scheduler.py's decode_mem_cache_buf_multiplier (v0.5:
+  // speculative_num_draft_tokens + speculative_eagle_topk * speculative_num_steps),
+  // held during the step and given back, but for the accepted tokens, after it.
+  int64_t decode_reserve_tokens = 1;
 };
 
 class SglangScheduler final : public EngineScheduler {

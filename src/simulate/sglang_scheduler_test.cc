@@ -117,5 +117,35 @@ TEST(SglangSchedulerTest, AnIdleSchedulerReceivesAtOnce) {
   for (double t : ttft) EXPECT_DOUBLE_EQ(t, 1.0);
 }
 
+// With EAGLE-3 (3 steps, top-k 1, 4 draft tokens) a decode step needs
+// 4 + 1 x 3 = 7 free tokens per request (scheduler.py
+// decode_mem_cache_buf_multiplier) and gives back, after the step, all but
+// the accepted ones: on pages of 1 token a request of 100 cached tokens holds
+// 107 during the step and 103 after accepting 3.
+TEST(SglangSchedulerTest, SpeculativeDecodeReservesTheDraftTokensAndGivesTheRejectedBack) {
+  SglangSchedulerLimits l{2048, 8192, 16384, 1.0};
+  l.decode_reserve_tokens = 7;
+  SglangScheduler sched(l);
+  SchedulerState s;
+  s.kv = {1000, 1, 1000};
+  SimRequest r;
+  r.prompt = 100;
+  r.output = 50;
+  r.generated = 1;
+  r.computed = 100;
+  r.received = true;
+  ASSERT_TRUE(s.kv.Grow(&r, 100));
+  s.running.push_back(&r);
+  StepBatch batch;
+  sched.Schedule(&s, &batch);
+  ASSERT_EQ(batch.entries.size(), 1u);
+  EXPECT_EQ(r.pages, 107);
+  r.computed += 3;  // the verified token and two accepted drafts
+  r.generated += 3;
+  sched.AfterStep(&s, batch);
+  EXPECT_EQ(r.pages, 103);
+  EXPECT_EQ(s.kv.free_pages, 1000 - 103);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -3,6 +3,7 @@
 // each step timed by the performance model, the workload run to its end.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -15,9 +16,11 @@
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
+#include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 #include "kvplan/simulate.h"
 #include "perf/efficiency_options.h"
+#include "simulate/accept_sampler.h"
 #include "simulate/batch_step_time.h"
 #include "simulate/calibration.h"
 #include "simulate/sglang_scheduler.h"
@@ -30,8 +33,7 @@ namespace {
 
 // Engine flags whose effect the simulation does not model: refused rather
 // than ignored, so a result never silently describes another launch.
-constexpr std::string_view kUnmodelled[] = {"--speculative-",
-                                            "--enable-dp-attention",
+constexpr std::string_view kUnmodelled[] = {"--enable-dp-attention",
                                             "--dp",
                                             "--dp-size",
                                             "--data-parallel-size",
@@ -52,8 +54,8 @@ void RefuseUnmodelled(const PlanRequest& launch) {
       const bool prefix = u.back() == '-';
       if (prefix ? flag.starts_with(u) : flag == u) {
         throw InputError(fmt::format(
-            "kvplan simulate does not model {} yet (speculative decoding, DP attention, pipeline "
-            "parallelism, mixed chunks, multi-step and async scheduling)",
+            "kvplan simulate does not model {} yet (DP attention, pipeline parallelism, mixed "
+            "chunks, multi-step and async scheduling)",
             std::string(flag)));
       }
     }
@@ -87,10 +89,61 @@ PlanResult PlanOrFail(const PlanRequest& launch) {
   return plan;
 }
 
+// vLLM's --speculative-config method as perf's algorithm.
+SpecAlgorithm VllmSpecAlgorithm(const std::string& method) {
+  if (method == "eagle") return SpecAlgorithm::kEagle;
+  if (method == "eagle3") return SpecAlgorithm::kEagle3;
+  if (method == "mtp" || method.ends_with("_mtp")) return SpecAlgorithm::kNextn;
+  if (method == "draft_model") return SpecAlgorithm::kStandalone;
+  throw InputError(
+      fmt::format("--speculative-config method '{}': kvplan simulate models eagle, eagle3, mtp and "
+                  "draft_model (a draft that runs on the GPU)",
+                  method));
+}
+
+// The launch's speculative settings as perf takes them: SGLang's resolved by
+// its own rule (ResolveSglangSpec), vLLM's num_speculative_tokens as a chain.
+void SetSpeculation(const SimulateQuery& q, const PlanResult& plan, PerfRequest* r) {
+  std::string draft;
+  if (plan.engine == "vllm") {
+    const VllmArgs a = ParseVllmArgs(q.launch.args, plan.engine_version);
+    if (!a.speculative) return;
+    r->spec_engine = SpecEngine::kVllm;
+    r->spec.algorithm = VllmSpecAlgorithm(a.speculative->method);
+    r->spec.num_steps = static_cast<int>(a.speculative->num_speculative_tokens);
+    r->spec.num_draft_tokens = r->spec.num_steps + 1;
+    draft = a.speculative->model;
+  } else {
+    const SglangArgs a = ParseSglangArgs(q.launch.args, plan.engine_version);
+    if (a.speculative_algorithm.empty()) return;
+    auto narrow = [](std::optional<int64_t> v) {
+      return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
+    };
+    r->spec = ResolveSglangSpec(ParseSpecAlgorithm(a.speculative_algorithm), r->model.architecture,
+                                narrow(a.speculative_num_steps), narrow(a.speculative_eagle_topk),
+                                narrow(a.speculative_num_draft_tokens), plan.engine_version);
+    r->spec.sglang_spec_v2 = q.spec_v2;
+    draft = a.speculative_draft_model_path;
+  }
+  if (!draft.empty() && r->spec.algorithm != SpecAlgorithm::kNextn) r->draft = LoadModel(draft);
+  if (q.accept_length) {
+    const int depth = SpecChainDepth(r->spec);
+    if (!(*q.accept_length >= 1.0 && *q.accept_length <= depth + 1.0)) {
+      throw InputError(
+          fmt::format("--accept-length {} must be between 1 and {} (the {} draft "
+                      "tokens a step can accept + the bonus token)",
+                      *q.accept_length, depth + 1, depth));
+    }
+    r->spec.accept_length = q.accept_length;
+  }
+}
+
 // The performance model's request for the planned launch: its model, GPU,
-// tensor parallelism and KV dtype; graph sizes as `kvplan perf` resolves them.
-PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, const PlanContext& ctx,
-                          const Efficiency& eff) {
+// tensor parallelism and KV dtype; graph sizes as `kvplan perf` resolves them;
+// the speculative settings.
+PerfRequest PerfRequestOf(const SimulateQuery& q, const PlanResult& plan, const PlanContext& ctx) {
+  const PlanRequest& launch = q.launch;
+  const Efficiency& eff = q.eff;
   PerfRequest r;
   r.model = LoadModel(ctx.model);
   r.gpu = GpuWithCapacity(launch.gpu, launch.gpu_capacity_mib);
@@ -102,6 +155,13 @@ PerfRequest PerfRequestOf(const PlanRequest& launch, const PlanResult& plan, con
   const SglangLaunchDefaults d = SglangLaunchDefaultsOf(r);
   r.cuda_graph_max_bs = static_cast<int>(FigureOr(plan, "cuda_graph_max_bs", d.cuda_graph_max_bs));
   r.eff = CheckedEfficiency(eff);
+  SetSpeculation(q, plan, &r);
+  if (r.spec.algorithm == SpecAlgorithm::kNone && (q.accept_length || q.spec_v2)) {
+    throw InputError(fmt::format(
+        "{} needs a speculative launch ({})", q.accept_length ? "--accept-length" : "--spec-v2",
+        plan.engine == "vllm" ? "--speculative-config" : "--speculative-algorithm"));
+  }
+  if (q.spec_v2 && plan.engine == "vllm") throw InputError("--spec-v2 is an SGLang setting");
   return r;
 }
 
@@ -149,8 +209,11 @@ bool HasFlag(const PlanRequest& launch, std::string_view flag) {
 // disable_overlap_schedule; scheduler.py event_loop_overlap launches batch N,
 // then processes batch N-1's results, then receives and schedules N+1);
 // vLLM: async scheduling (VllmSchedulesAhead).
-bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan) {
+bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan, const SpecConfig& spec) {
   if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version);
+  // server_args.py @v0.5.6: "Overlap scheduler is disabled because of using eagle3 or standalone
+  // speculative decoding" unless SGLANG_ENABLE_SPEC_V2 (perf's sglang_spec_v2)
+  if (spec.algorithm != SpecAlgorithm::kNone && !spec.sglang_spec_v2) return false;
   std::string canonical;
   int64_t key = 0;
   SglangEraFor(plan.engine_version, &canonical, &key);
@@ -162,19 +225,25 @@ struct EngineSetup {
   KvPool kv;
 };
 
-EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, SimulateResult* out) {
+EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const SpecConfig& spec,
+                        SimulateResult* out) {
+  const bool speculative = spec.algorithm != SpecAlgorithm::kNone;
   EngineSetup e;
   out->max_running_requests = plan.max_running_requests;
   if (plan.engine == "vllm") {
     VllmSchedulerLimits l;
     l.max_num_batched_tokens = static_cast<int64_t>(FigureOr(plan, "max_num_batched_tokens", 8192));
     l.max_num_seqs = plan.max_running_requests;
+    if (speculative) l.num_spec_tokens = spec.num_steps;
     e.kv.page_tokens = static_cast<int64_t>(FigureOr(plan, "block_size", 16));
     e.kv.total_pages = VllmUsableBlocks(static_cast<int64_t>(FigureOr(plan, "num_gpu_blocks", 0)));
     out->token_budget = l.max_num_batched_tokens;
     e.scheduler = std::make_unique<VllmScheduler>(l);
   } else {
-    const SglangSchedulerLimits l = SglangLimitsOf(launch, plan);
+    SglangSchedulerLimits l = SglangLimitsOf(launch, plan);
+    // scheduler.py (v0.5) decode_mem_cache_buf_multiplier
+    if (speculative)
+      l.decode_reserve_tokens = spec.num_draft_tokens + spec.eagle_topk * spec.num_steps;
     e.kv.page_tokens = std::max<int64_t>(1, static_cast<int64_t>(FigureOr(plan, "page_size", 1)));
     e.kv.total_pages = plan.max_total_num_tokens / e.kv.page_tokens;
     out->token_budget = l.chunked_prefill_size;
@@ -225,6 +294,34 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
   }
 }
 
+// The acceptance draws' own stream: the workload's seed, offset so that the
+// lengths a seed gives do not change with speculation.
+uint64_t SpecSeed(const WorkloadSpec& w) {
+  constexpr uint64_t kSpecStream = 0x5bd1e995;
+  return static_cast<uint64_t>(w.seed.value_or(0)) ^ kSpecStream;
+}
+
+void AddSpecNotes(const PerfRequest& perf, const BatchStepTimer& timer, SimulateResult* out) {
+  const SpecConfig& s = perf.spec;
+  out->speculative =
+      fmt::format("{} steps {} topk {} draft tokens {}", SpecAlgorithmName(s.algorithm),
+                  s.num_steps, s.eagle_topk, s.num_draft_tokens);
+  out->accept_length = timer.accept_length();
+  out->cuda_graph_batch = timer.spec_largest_graphed_batch();
+  for (const std::string& n : timer.spec_notes()) out->notes.push_back("kvplan perf: " + n);
+  out->notes.push_back(fmt::format(
+      "Speculative decoding: each request gains 1 to {} tokens a step, a chain accepting each "
+      "draft token with probability {:.3f} given the ones before (mean {:.2f}).",
+      SpecChainDepth(s) + 1, ChainTokenAcceptance(out->accept_length, SpecChainDepth(s)),
+      out->accept_length));
+  out->notes.push_back(
+      perf.spec_engine == SpecEngine::kVllm
+          ? "Not modelled: the draft's pass over each prompt; a step mixing prefill and decode "
+            "takes the plain mixed step plus what speculation adds to its decode part."
+          : "Not modelled: the draft's pass over each prompt (SGLang's draft extend after a "
+            "prefill).");
+}
+
 }  // namespace
 
 SimulateResult Simulate(const SimulateQuery& q) {
@@ -245,8 +342,8 @@ SimulateResult Simulate(const SimulateQuery& q) {
                                     q.launch.pasted_release_source));
   }
   out.workload = workload.Describe();
-  EngineSetup engine = SetupEngine(q.launch, plan, &out);
-  const PerfRequest perf = PerfRequestOf(q.launch, plan, out.launch, q.eff);
+  const PerfRequest perf = PerfRequestOf(q, plan, out.launch);
+  EngineSetup engine = SetupEngine(q.launch, plan, perf.spec, &out);
   BatchStepTimer timer(perf);
   const SimCalibration cal =
       SimCalibrationFor(plan.engine, plan.engine_version,
@@ -262,12 +359,19 @@ SimulateResult Simulate(const SimulateQuery& q) {
       plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
   setup.step_us = [&timer, host, cal](const BatchShape& b) {
     const double scale = b.prefill > 0 ? 1.0 : cal.decode_scale;
-    return timer.StepUs(b) * scale + cal.step_fixed_us + host.Us(b.decode + b.prefill);
+    const double us = timer.speculative() && b.decode > 0 ? timer.SpecStepUs(b) : timer.StepUs(b);
+    return us * scale + cal.step_fixed_us + host.Us(b.decode + b.prefill);
   };
+  std::optional<AcceptSampler> accept;
+  if (timer.speculative()) {
+    accept.emplace(timer.accept_length(), SpecChainDepth(perf.spec), SpecSeed(q.workload));
+    setup.accepted_tokens = [&accept] { return accept->Draw(); };
+    AddSpecNotes(perf, timer, &out);
+  }
   setup.admission_us = cal.admission_us;
   setup.workload = &workload;
   setup.on_request = q.on_request;
-  setup.schedules_ahead = SchedulesAhead(q.launch, plan);
+  setup.schedules_ahead = SchedulesAhead(q.launch, plan, perf.spec);
   RunSimulation(setup, &out);
   return out;
 }

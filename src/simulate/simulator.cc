@@ -97,11 +97,17 @@ bool Simulator::AdmitArrivals() {
   }
 }
 
+// A request decoding its next token (every known token but the last is cached).
+bool IsDecode(const BatchEntry& e) {
+  const SimRequest& r = *e.request;
+  return e.new_tokens == 1 && r.computed + 1 == r.Known() && r.generated > 0;
+}
+
 BatchShape Simulator::ShapeOf(const StepBatch& batch) const {
   BatchShape b;
   for (const BatchEntry& e : batch.entries) {
     const SimRequest& r = *e.request;
-    if (e.new_tokens == 1 && r.computed + 1 == r.Known() && r.generated > 0) {
+    if (IsDecode(e)) {
       ++b.decode;
       b.decode_ctx += r.computed;
     } else {
@@ -116,7 +122,13 @@ BatchShape Simulator::ShapeOf(const StepBatch& batch) const {
 void Simulator::CountTokens(const StepBatch& batch) {
   for (const BatchEntry& e : batch.entries) {
     SimRequest* r = e.request;
-    r->computed += e.new_tokens;
+    // A speculative step caches the verified token and the accepted drafts
+    // and samples one more: `gained` tokens at once.
+    int64_t gained = 1;
+    if (setup_.accepted_tokens && IsDecode(e)) {
+      gained = std::min(setup_.accepted_tokens(), r->output - r->generated);
+    }
+    r->computed += e.new_tokens + gained - 1;
     if (r->computed < r->Known()) continue;  // a chunk of a longer prompt
     // Every known token is cached: the step samples the next one.
     if (r->first_token_us < 0) {
@@ -125,7 +137,8 @@ void Simulator::CountTokens(const StepBatch& batch) {
       metrics_.AddInterTokenMs((now_us_ - r->last_token_us) / 1000.0);
     }
     r->last_token_us = now_us_;
-    if (++r->generated == r->output) {
+    r->generated += gained;
+    if (r->generated == r->output) {
       r->done = true;
       finished_.push_back(r);
     }

@@ -34,6 +34,10 @@ struct SimulatorSetup {
   bool schedules_ahead = false;
   // From a request's sending to the scheduler seeing it (SimCalibration::admission_us).
   double admission_us = 0;
+  // Speculative decoding: the tokens a decoding request gains in one step
+  // (AcceptSampler::Draw), capped at what it has left to generate; unset: 1.
+  // The scheduler must have reserved KV for the most a step can accept.
+  std::function<int64_t()> accepted_tokens;
 };
 
 // Runs the workload to its end; fills the latency, throughput and count

@@ -128,11 +128,10 @@ TEST(SimulatorTest, ALaunchThatDoesNotStartExitsOneWithThePlansReason) {
 }
 
 TEST(SimulatorTest, UnmodelledFlagsAreRefusedInOneLine) {
-  for (const char* flag : {"--speculative-algorithm", "--enable-dp-attention", "--dp-size"}) {
+  for (const char* flag : {"--enable-dp-attention", "--dp-size"}) {
     std::vector<std::string> args = {"simulate", "--model",       kModel, "--gpu",
                                      "h100",     "--concurrency", "4",    flag};
-    if (std::string(flag) != "--enable-dp-attention")
-      args.push_back(flag[2] == 's' ? "EAGLE" : "2");
+    if (std::string(flag) != "--enable-dp-attention") args.push_back("2");
     const testing::CliResult r = testing::RunKvplan(args);
     EXPECT_EQ(r.exit_code, 2) << flag;
     EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;

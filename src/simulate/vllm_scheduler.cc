@@ -44,10 +44,16 @@ int64_t VllmScheduler::ScheduleRunning(SchedulerState* s, StepBatch* batch, bool
     // budget
     const int64_t want = std::min(r->Known() - r->computed, budget);
     if (want <= 0) continue;
+    // scheduler.py @00024d31: a decode's num_tokens_with_spec adds its spec_token_ids
+    // (num_spec_tokens), and allocate_slots(..., num_lookahead_tokens=self.num_lookahead_tokens)
+    // reserves num_spec_tokens more for EAGLE and draft models
+    const bool spec = limits_.num_spec_tokens > 0 && want == 1 && r->generated > 0;
+    const int64_t cost = spec ? std::min(1 + limits_.num_spec_tokens, budget) : want;
+    const int64_t slots = spec ? 1 + 2 * limits_.num_spec_tokens : want;
     bool scheduled = true;
     // kv_cache_manager.allocate_slots returns None when blocks run out; then
     // scheduler.py @00024d31 (FCFS): preempted_req = self.running.pop(), until this one fits
-    while (!s->kv.Grow(r, r->computed + want)) {
+    while (!s->kv.Grow(r, r->computed + slots)) {
       SimRequest* victim = s->running.back();
       s->running.pop_back();
       s->Requeue(victim);
@@ -60,7 +66,7 @@ int64_t VllmScheduler::ScheduleRunning(SchedulerState* s, StepBatch* batch, bool
     // scheduler.py @00024d31: "if new_blocks is None: break" (the request was preempted itself)
     if (!scheduled) break;
     batch->entries.push_back({r, want});
-    budget -= want;
+    budget -= cost;
   }
   return budget;
 }

@@ -2,7 +2,7 @@
 // (max_num_batched_tokens) shared by running and waiting requests, at most
 // max_num_seqs running, chunked prefill, and preemption by recompute of the
 // newest running request when the KV blocks run out. Prefix caching is off
-// (no hits) and speculative tokens are none.
+// (no hits); speculative tokens take budget and lookahead KV slots.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,10 @@ struct VllmSchedulerLimits {
   int64_t max_num_batched_tokens = 8192;
   int64_t max_num_seqs = 256;
   bool chunked_prefill = true;
+  // --speculative-config num_speculative_tokens (0: none). Each decoding
+  // request is scheduled 1 + k tokens (the verified one and its k drafts) and
+  // allocated k lookahead slots more for the next drafts.
+  int64_t num_spec_tokens = 0;
 };
 
 class VllmScheduler final : public EngineScheduler {

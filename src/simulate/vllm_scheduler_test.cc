@@ -80,5 +80,39 @@ TEST(VllmSchedulerTest, HostGapBetweenStepsOnlyWithoutAsyncScheduling) {
   EXPECT_EQ(VllmStepHostOf("0.19.0").Us(1), 0);
 }
 
+// With --speculative-config num_speculative_tokens 3, a decoding request is
+// scheduled 1 + 3 tokens of the budget and allocated slots for them and 3
+// lookahead tokens more (scheduler.py num_lookahead_tokens): 156 cached
+// tokens + 7 need 11 blocks of 16 (+ 1: 10); two decodes spend 8 tokens of an 8-token
+// budget, so a waiting prompt gets none (without speculation it gets 6).
+TEST(VllmSchedulerTest, SpeculativeDecodesTakeBudgetAndLookaheadSlots) {
+  for (int64_t k : {0, 3}) {
+    VllmSchedulerLimits l{8, 256, true};
+    l.num_spec_tokens = k;
+    VllmScheduler sched(l);
+    SchedulerState s;
+    s.kv = {100, 16, 100};
+    SimRequest a, b, c;
+    for (SimRequest* r : {&a, &b}) {
+      r->prompt = 156;
+      r->output = 10;
+      r->generated = 1;
+      r->computed = 156;
+      ASSERT_TRUE(s.kv.Grow(r, 157));
+      s.running.push_back(r);
+    }
+    c.prompt = 100;
+    c.output = 10;
+    s.waiting.push_back(&c);
+    StepBatch batch;
+    sched.Schedule(&s, &batch);
+    EXPECT_EQ(a.pages, k == 0 ? 10 : 11);
+    EXPECT_EQ(batch.entries.size(), k == 0 ? 3u : 2u) << k;
+    if (k == 0) {
+      EXPECT_EQ(batch.entries[2].new_tokens, 6);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -14,8 +14,19 @@ namespace {
 
 // The tune candidate as SGLang's own flags, for the simulator's planner.
 // Replicas are not flags here: each replica is simulated alone.
-std::vector<std::string> EngineFlags(const TuneCandidate& c) {
+std::vector<std::string> EngineFlags(const SizingRequest& req, const TuneSpace& space,
+                                     const TuneCandidate& c) {
   std::vector<std::string> a = {"--tp-size", std::to_string(c.tp)};
+  const TuneSpec& sp = space.specs[c.spec];
+  if (sp.algorithm != SpecAlgorithm::kNone) {
+    a.insert(a.end(),
+             {"--speculative-algorithm", SpecAlgorithmName(sp.algorithm), "--speculative-num-steps",
+              std::to_string(sp.steps), "--speculative-eagle-topk", std::to_string(sp.topk),
+              "--speculative-num-draft-tokens", std::to_string(sp.draft_tokens)});
+    if (!req.tune.draft_path.empty()) {
+      a.insert(a.end(), {"--speculative-draft-model-path", req.tune.draft_path});
+    }
+  }
   if (c.mfs > 0) a.insert(a.end(), {"--mem-fraction-static", fmt::format("{}", c.mfs)});
   a.insert(a.end(), {"--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs)});
   if (c.kv_fp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});
@@ -23,13 +34,13 @@ std::vector<std::string> EngineFlags(const TuneCandidate& c) {
   return a;
 }
 
-// What the simulator models: tensor parallelism and whole replicas, without
-// speculation, pipeline stages, DP attention or expert parallelism (its step
-// time is perf's at --tp only). A trace cannot be split between replicas.
+// What the simulator models: tensor parallelism, whole replicas and
+// speculation, without pipeline stages, DP attention or expert parallelism
+// (its step time is perf's at --tp only). A trace cannot be split between replicas.
 bool Simulable(const TuneResult& r, bool trace) {
   const TuneCandidate& c = r.c;
-  return r.verdict == TuneVerdict::kOk && c.spec == 0 && c.pp == 1 && !c.dp_attention &&
-         c.ep == 1 && (!trace || c.replicas == 1);
+  return r.verdict == TuneVerdict::kOk && c.pp == 1 && !c.dp_attention && c.ep == 1 &&
+         (!trace || c.replicas == 1);
 }
 
 // One replica's share of the load: 1/replicas of the rate and of the requests.
@@ -44,17 +55,28 @@ WorkloadSpec ReplicaLoad(const WorkloadSpec& load, int replicas) {
   return w;
 }
 
-SizingFigures SimulateLaunch(const SizingRequest& req, const TuneCandidate& c) {
+SimulateQuery LaunchQuery(const SizingRequest& req, const TuneSpace& space,
+                          const TuneCandidate& c) {
   SimulateQuery q;
   q.launch.engine = "sglang";
   q.launch.version = req.tune.sglang_version;
   q.launch.model = req.model_arg;
   q.launch.gpu = req.gpu_arg;
   q.launch.gpu_capacity_mib = req.gpu_capacity_mib;
-  q.launch.args = EngineFlags(c);
+  q.launch.args = EngineFlags(req, space, c);
   q.workload = ReplicaLoad(req.load, c.replicas);
   q.eff = req.tune.eff;
   q.calib = req.calib;
+  if (c.spec != 0) {
+    q.accept_length = req.tune.accept_length;
+    q.spec_v2 = req.tune.sglang_spec_v2;
+  }
+  return q;
+}
+
+SizingFigures SimulateLaunch(const SizingRequest& req, const TuneSpace& space,
+                             const TuneCandidate& c) {
+  SimulateQuery q = LaunchQuery(req, space, c);
   int64_t good = 0;
   q.on_request = [&](const RequestOutcome& o) {
     const bool ttft_ok = !req.ttft_p90_ms || o.ttft_ms <= *req.ttft_p90_ms;
@@ -87,7 +109,8 @@ SizingFigures SimulateLaunch(const SizingRequest& req, const TuneCandidate& c) {
 
 // Simulates every launch of `launches` on the search's threads; each result
 // depends on its launch only, so the order of work does not change it.
-void SimulateAll(const SizingRequest& req, std::vector<SizedLaunch>* launches) {
+void SimulateAll(const SizingRequest& req, const TuneSpace& space,
+                 std::vector<SizedLaunch>* launches) {
   const int threads = req.tune.threads > 0
                           ? req.tune.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -95,7 +118,7 @@ void SimulateAll(const SizingRequest& req, std::vector<SizedLaunch>* launches) {
   auto worker = [&] {
     for (size_t i = next.fetch_add(1); i < launches->size(); i = next.fetch_add(1)) {
       SizedLaunch& s = (*launches)[i];
-      s.figures = SimulateLaunch(req, s.candidate.c);
+      s.figures = SimulateLaunch(req, space, s.candidate.c);
     }
   };
   std::vector<std::thread> pool;
@@ -129,7 +152,7 @@ std::vector<SizedLaunch> SizeAt(const SizingRequest& req, int gpus, SizingCount*
   for (const TuneResult& r : grid) {
     if (Simulable(r, !req.load.trace.empty())) tried.push_back({r, gpus, "", {}});
   }
-  SimulateAll(req, &tried);
+  SimulateAll(req, space, &tried);
   count->simulated = static_cast<int64_t>(tried.size());
   std::vector<SizedLaunch> met;
   for (SizedLaunch& s : tried) {
@@ -162,11 +185,12 @@ std::vector<double> FractionAlternatives(double winner) {
 }
 
 // The winner again with one memory setting changed at a time.
-std::vector<SizingVariant> MemoryVariants(const SizingRequest& req, const SizedLaunch& w) {
+std::vector<SizingVariant> MemoryVariants(const SizingRequest& req, const TuneSpace& space,
+                                          const SizedLaunch& w) {
   std::vector<SizingVariant> out;
   const TuneCandidate& c = w.candidate.c;
   auto add = [&](const std::string& setting, const std::string& value, const TuneCandidate& v) {
-    out.push_back({setting, value, false, SimulateLaunch(req, v)});
+    out.push_back({setting, value, false, SimulateLaunch(req, space, v)});
   };
   out.push_back({"cuda_graph_max_bs", std::to_string(c.cuda_graph_max_bs), true, w.figures});
   for (int v : GraphAlternatives(c.cuda_graph_max_bs)) {
@@ -187,6 +211,69 @@ std::vector<SizingVariant> MemoryVariants(const SizingRequest& req, const SizedL
   return out;
 }
 
+// The speculative setting compared with plain decoding: the winner's own, or
+// the search's 3-step chain (its middle depth), or none (index 0).
+int ComparedSpec(const TuneSpace& space, const TuneCandidate& winner) {
+  if (winner.spec != 0) return winner.spec;
+  for (size_t i = 1; i < space.specs.size(); ++i) {
+    if (space.specs[i].steps == 3) return static_cast<int>(i);
+  }
+  return space.specs.size() > 1 ? 1 : 0;
+}
+
+// One closed-loop run of the launch at `concurrency` (the load's lengths and
+// seed, four rounds of requests); false when the launch does not start.
+bool ClosedLoopRun(const SizingRequest& req, const TuneSpace& space, const TuneCandidate& c,
+                   int concurrency, SimulateResult* out) {
+  SimulateQuery q = LaunchQuery(req, space, c);
+  q.workload.rate.reset();
+  q.workload.duration_s.reset();
+  q.workload.concurrency = concurrency;
+  q.workload.num_requests = std::max(16, 4 * concurrency);
+  try {
+    *out = Simulate(q);
+  } catch (const SimulateLaunchFails&) {
+    return false;
+  }
+  return true;
+}
+
+// Where speculation stops paying on the winner's launch: plain and
+// speculative decoding at concurrency 1, 2, 4, ... 256, the first where the
+// speculative launch's output tok/s is no higher.
+SpecBreakEven SpecBreakEvenOf(const SizingRequest& req, const TuneSpace& space,
+                              const TuneCandidate& winner) {
+  SpecBreakEven out;
+  if (!req.load.trace.empty()) {
+    out.why_not = "a trace's lengths are per request; run kvplan simulate --concurrency";
+    return out;
+  }
+  const int spec = ComparedSpec(space, winner);
+  if (spec == 0) {
+    out.why_not =
+        "no speculative setting to compare: pass --draft-model (EAGLE-3), or a model "
+        "with MTP layers";
+    return out;
+  }
+  TuneCandidate plain = winner, with = winner;
+  plain.spec = 0;
+  with.spec = spec;
+  for (int c = 1; c <= 256; c *= 2) {
+    SimulateResult p, s;
+    if (!ClosedLoopRun(req, space, plain, c, &p) || !ClosedLoopRun(req, space, with, c, &s)) {
+      out.why_not = "the launch with speculation does not start with the winner's memory settings";
+      return out;
+    }
+    out.speculative = s.speculative;
+    out.points.push_back({c, p.output_tok_s, s.output_tok_s, p.tpot_ms.mean, s.tpot_ms.mean});
+    if (s.output_tok_s <= p.output_tok_s) {
+      out.stops_paying_at = c;
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 SizingReport RunSizing(const SizingRequest& req) {
@@ -203,10 +290,13 @@ SizingReport RunSizing(const SizingRequest& req) {
     rep.counts.push_back(count);
     if (!rep.winners.empty()) rep.gpus = gpus;
   }
-  if (!rep.winners.empty()) rep.variants = MemoryVariants(req, rep.winners.front());
-  rep.notes.push_back(
-      "Speculative decoding is not modelled by the simulator: speculative launches are not "
-      "proposed, and the concurrency where speculation stops paying is not reported.");
+  if (!rep.winners.empty()) {
+    TuneRequest t = req.tune;
+    t.gpus = rep.gpus;
+    const TuneSpace space = MakeTuneSpace(t);
+    rep.variants = MemoryVariants(req, space, rep.winners.front());
+    rep.spec = SpecBreakEvenOf(req, space, rep.winners.front().candidate.c);
+  }
   rep.notes.push_back(
       "Proposed: tensor parallelism and whole replicas (each replica simulated alone at its "
       "share of the rate); pipeline stages, DP attention and expert parallelism are not "

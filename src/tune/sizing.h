@@ -57,11 +57,28 @@ struct SizingVariant {
   SizingFigures figures;
 };
 
+// The winner's launch with and without speculative decoding, each served a
+// closed loop of `concurrency` requests (the load's lengths).
+struct SpecPoint {
+  int concurrency = 0;
+  double plain_tok_s = 0, spec_tok_s = 0;      // output tokens per second
+  double plain_tpot_ms = 0, spec_tpot_ms = 0;  // mean
+};
+struct SpecBreakEven {
+  std::string speculative;  // the settings compared, e.g. "EAGLE3 steps 3 topk 1 draft tokens 4"
+  std::vector<SpecPoint> points;
+  // The lowest concurrency tried at which speculation gives no more output
+  // tokens per second than plain decoding; 0: it pays at every one tried.
+  int stops_paying_at = 0;
+  std::string why_not;  // set when nothing was compared (no draft, the launch does not start)
+};
+
 struct SizingReport {
   std::vector<SizingCount> counts;      // in the order tried
   int gpus = 0;                         // the winners' GPU count; 0: none meets the SLA
   std::vector<SizedLaunch> winners;     // at `gpus`, best first (goodput, then latency)
   std::vector<SizingVariant> variants;  // on winners[0]
+  SpecBreakEven spec;                   // on winners[0]
   std::vector<std::string> notes;
 };
 

@@ -110,5 +110,27 @@ TEST(SizingTest, NeedsAnSlaAndALoad) {
   EXPECT_THROW(RunSizing(r), InputError);
 }
 
+// Where speculation stops paying, on the winner's launch: at concurrency 1
+// the EAGLE-3 launch gives more output tokens per second (perf's batch-1
+// speedup for this draft is above 1), at the reported concurrency no more,
+// and below it more at every concurrency tried.
+TEST(SizingTest, ReportsTheConcurrencyWhereSpeculationStopsPaying) {
+  SizingRequest req = Request(5, 1);
+  req.tune.draft = LoadModel("sgl-project/SpecForge-llama3-8B-eagle3");
+  req.tune.draft_path = "sgl-project/SpecForge-llama3-8B-eagle3";
+  const SizingReport rep = RunSizing(req);
+  ASSERT_FALSE(rep.winners.empty());
+  const SpecBreakEven& b = rep.spec;
+  ASSERT_TRUE(b.why_not.empty()) << b.why_not;
+  EXPECT_NE(b.speculative.find("EAGLE3"), std::string::npos);
+  ASSERT_GT(b.stops_paying_at, 1);
+  ASSERT_GE(b.points.size(), 2u);
+  EXPECT_EQ(b.points.back().concurrency, b.stops_paying_at);
+  EXPECT_LE(b.points.back().spec_tok_s, b.points.back().plain_tok_s);
+  for (size_t i = 0; i + 1 < b.points.size(); ++i) {
+    EXPECT_GT(b.points[i].spec_tok_s, b.points[i].plain_tok_s) << b.points[i].concurrency;
+  }
+}
+
 }  // namespace
 }  // namespace kvplan
