@@ -922,8 +922,7 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kMambaSsm, "linear (mamba2 or mamba-1) only, no attention", "none"},
     {ModelFamily::kZamba2, "linear (mamba2) + full (shared blocks, a KV cache per use)",
      "dense (shared, gate/up adapters)"},
-    {ModelFamily::kPlamo2, "linear (mamba, n_groups 0) + sliding (full in full_attention_idx)",
-     "dense"},
+    {ModelFamily::kPlamo2, "linear (mamba, n_groups 0) + sliding", "dense"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {

@@ -13,7 +13,6 @@ namespace kvplan {
 namespace {
 
 using config_json::BoundedInt;
-using config_json::IntList;
 using config_json::Json;
 using config_json::OptBool;
 using config_json::RequireBoundedInt;
@@ -61,17 +60,14 @@ std::vector<std::string> ReadPlamo2(const Json& cfg, const std::string& origin, 
                      "; vLLM's plamo2.py asserts mamba_step > 1");
   }
   ReadPlamo2Mixer(cfg, origin, m);
+  // The remote-code Plamo2Config sets sliding_window = attention_window_size "for vLLM", and
+  // vLLM gives that window to every Attention layer (arg_utils.py create_engine_config @v0.10.2:
+  // cache_config.sliding_window for a config without layer_types, not is_interleaved), so the
+  // full_attention_idx that the remote modeling code reads leaves vLLM's cache unchanged.
   m.sliding_window = RequireBoundedInt(cfg, "attention_window_size", origin);
-  const std::vector<int64_t> full = IntList(cfg, "full_attention_idx", origin);
   std::vector<std::string> types;
   for (int i = 0; i < m.num_layers; ++i) {
-    if (IsPlamo2Mamba(i, m.num_layers, step)) {
-      types.emplace_back("mamba");
-    } else if (std::find(full.begin(), full.end(), i) != full.end()) {
-      types.emplace_back("full_attention");
-    } else {
-      types.emplace_back("sliding_attention");
-    }
+    types.emplace_back(IsPlamo2Mamba(i, m.num_layers, step) ? "mamba" : "sliding_attention");
   }
   m.norms_per_layer = 4;  // pre_mixer, post_mixer, pre_mlp, post_mlp
   return types;

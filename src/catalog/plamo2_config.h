@@ -15,9 +15,9 @@ namespace kvplan {
 
 // Reads the attention geometry (hidden_size_per_head heads), the Mamba mixer (mamba_num_heads
 // heads of hidden_size_per_head channels, mamba_d_state, mamba_d_conv, the dt rank) and the
-// sliding window into `m`, and returns each layer's type: "mamba", "sliding_attention", or
-// "full_attention" for a layer in full_attention_idx. Throws InputError for a config vLLM's
-// plamo2.py would refuse.
+// sliding window into `m`, and returns each layer's type: "mamba" or "sliding_attention" (every
+// attention layer, as vLLM caches them). Throws InputError for a config vLLM's plamo2.py would
+// refuse.
 std::vector<std::string> ReadPlamo2(const nlohmann::json& cfg, const std::string& origin,
                                     ModelSpec& m);
 

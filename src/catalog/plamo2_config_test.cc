@@ -125,12 +125,13 @@ TEST(Plamo2Config, ServingBounds) {
   EXPECT_EQ(sglang->major, kNoServingRelease);
 }
 
-// Synthetic configs: full_attention_idx turns an attention layer full; fewer layers than
+// Synthetic configs: full_attention_idx, which only the remote modeling code reads, leaves vLLM's
+// sliding window on every attention layer; fewer layers than
 // mamba_step / 2 leave only the last layer attending; what vLLM refuses, one line each.
 TEST(Plamo2Config, SyntheticPatternsAndRefusals) {
   const ModelSpec full = Plamo2With("full_attention_idx", "[3]");
   EXPECT_EQ(full.layer_kinds[1], LayerKind::kSliding);
-  EXPECT_EQ(full.layer_kinds[3], LayerKind::kFull);
+  EXPECT_EQ(full.layer_kinds[3], LayerKind::kSliding);
   const ModelSpec step8 = Plamo2With("mamba_step", "8");
   EXPECT_EQ(step8.NumLayersOfKind(LayerKind::kLinear), 3);
   EXPECT_EQ(step8.layer_kinds[3], LayerKind::kSliding);
