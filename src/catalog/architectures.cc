@@ -213,6 +213,31 @@ constexpr FieldAlias kZamba2Aliases[] = {
     {"use_shared_attention_adapter", "use_shared_attention_lora"},
 };
 
+// PLaMo-2's remote-code Plamo2Config.__init__ defaults (pfnet/plamo-2-1b modeling_plamo.py, as
+// mlx-examples llms/mlx_lm/models/plamo2.py ModelArgs mirrors them): tied embedding,
+// hidden_size_per_head 128 (vLLM plamo2.py takes it as head_dim), mamba_num_heads 64.
+constexpr FieldDefault kPlamo2Defaults[] = {
+    {"vocab_size", 32000},
+    {"hidden_size", 4096},
+    {"num_hidden_layers", 32},
+    {"num_attention_heads", 32},
+    {"num_key_value_heads", 4},
+    {"hidden_size_per_head", 128},
+    {"head_dim", 128},  // hidden_size_per_head's default, when the config names neither
+    {"intermediate_size", 13312},
+    {"max_position_embeddings", 2048},
+    {"attention_window_size", 2048},
+    {"mamba_d_state", 64},
+    {"mamba_d_conv", 4},
+    {"mamba_num_heads", 64},
+    {"mamba_step", 2},
+    {"tie_word_embeddings", 1, true},
+};
+// vLLM plamo2.py Plamo2ForCausalLM @v0.10.2: config.head_dim = config.hidden_size_per_head.
+constexpr FieldAlias kPlamo2Aliases[] = {
+    {"head_dim", "hidden_size_per_head"},
+};
+
 // transformers mamba/configuration_mamba.py MambaConfig (Mamba-1): state_size, conv_kernel,
 // expand, intermediate_size = int(expand x hidden_size), time_step_rank ("auto" = ceil(hidden
 // / 16)), use_conv_bias, use_bias. No heads or groups.
@@ -784,6 +809,17 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .defaults = kZamba2Defaults,
      .aliases = kZamba2Aliases,
      .intermediate_ratio = 4},
+    // vLLM models/plamo2.py @v0.10.2 (remote code modeling_plamo.py; SGLang has no model file):
+    // layer i is attention when i % mamba_step == mamba_step / 2, a Mamba mixer otherwise; every
+    // layer has a SwiGLU MLP and four RMSNorms (pre/post mixer, pre/post MLP)
+    // (catalog/plamo2_config.cc)
+    {.architecture = "Plamo2ForCausalLM",
+     .model_type = "plamo2",
+     .family_name = "plamo2",
+     .family = ModelFamily::kPlamo2,
+     .defaults = kPlamo2Defaults,
+     .qk_norm = true,  // per-head q_norm / k_norm weights (weights.cc prices them per head)
+     .aliases = kPlamo2Aliases},
     // ---- models5: plain entries of existing layer kinds. ----
     // falcon_mamba/modeling_falcon_mamba.py (vLLM models/mamba.py serves it as
     // MambaForCausalLM, #9325): Mamba-1 layers whose dt / B / C RMSNorms carry no weight
@@ -811,7 +847,6 @@ struct UnmodelledState {
   std::string_view unserved = {};  // why no modelled engine serves it ("" = some engine does)
 };
 constexpr UnmodelledState kUnmodelledState[] = {
-    {"Plamo2ForCausalLM", "mamba state + full attention"},
     // Neither vLLM (vllm/model_executor/models has no recurrent_gemma.py at any release kvplan
     // models) nor SGLang (python/sglang/srt/models has none) registers it.
     {"RecurrentGemmaForCausalLM", "RG-LRU recurrent state + local attention",
@@ -887,6 +922,7 @@ constexpr FamilyLayers kFamilyLayers[] = {
     {ModelFamily::kMambaSsm, "linear (mamba2 or mamba-1) only, no attention", "none"},
     {ModelFamily::kZamba2, "linear (mamba2) + full (shared blocks, a KV cache per use)",
      "dense (shared, gate/up adapters)"},
+    {ModelFamily::kPlamo2, "linear (mamba, n_groups 0) + sliding", "dense"},
 };
 
 std::string ShapeNotes(const ArchitectureInfo& a) {

@@ -41,6 +41,10 @@ enum class ModelFamily {
   // Zamba2: Mamba2 layers, some preceded by an application of one of num_mem_blocks shared
   // attention + MLP blocks (catalog/zamba2_config.cc).
   kZamba2,
+  // PLaMo-2: Mamba layers (a Mamba2 state of n_groups 0, PLaMo's own projections) and, every
+  // mamba_step-th layer, sliding-window GQA attention; each layer with a SwiGLU MLP
+  // (catalog/plamo2_config.cc).
+  kPlamo2,
 };
 
 // A value transformers' config class gives a field the config.json omits.

@@ -12,6 +12,7 @@
 #include "catalog/lfm2_minimax_config.h"
 #include "catalog/model.h"
 #include "catalog/per_layer_config.h"
+#include "catalog/plamo2_config.h"
 #include "catalog/quantization.h"
 #include "catalog/rope_cache.h"
 #include "catalog/vision_towers.h"
@@ -668,6 +669,19 @@ void ReadLfm2OrMiniMax(const Json& cfg, const std::string& origin, const Archite
   plan.layer_types = ReadMiniMaxLayers(cfg, origin, m);
 }
 
+// The families whose own reader returns the layer list outright (zamba2_config.cc,
+// plamo2_config.cc).
+void ReadLayerListFamily(ModelFamily family, const Json& cfg, const std::string& origin,
+                         ModelSpec& m, LayerPlan& plan) {
+  if (family == ModelFamily::kPlamo2) {
+    plan.layer_types = ReadPlamo2(cfg, origin, m);
+    return;
+  }
+  Zamba2Layers layers = ReadZamba2(cfg, origin, m);
+  plan.layer_types = std::move(layers.layer_types);
+  plan.mlp_layers = std::move(layers.has_mlp);
+}
+
 void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
                 const ArchitectureInfo& arch, ModelSpec& m, LayerPlan& plan) {
   plan.layer_types = StringList(cfg, "layer_types", origin);
@@ -738,12 +752,10 @@ void ReadFamily(const Json& root, const Json& cfg, const std::string& origin,
     case ModelFamily::kMiniMaxText01:
       ReadLfm2OrMiniMax(cfg, origin, arch, m, plan);
       break;
-    case ModelFamily::kZamba2: {
-      Zamba2Layers layers = ReadZamba2(cfg, origin, m);
-      plan.layer_types = std::move(layers.layer_types);
-      plan.mlp_layers = std::move(layers.has_mlp);
+    case ModelFamily::kZamba2:
+    case ModelFamily::kPlamo2:
+      ReadLayerListFamily(arch.family, cfg, origin, m, plan);
       break;
-    }
   }
 }
 

@@ -222,6 +222,13 @@ constexpr ServedRow kServedFrom[] = {
     // SGLang's python/sglang/srt/models holds no zamba2.py at any commit kvplan's sources
     // reach: no release serves it.
     {"Zamba2ForCausalLM", "sglang", kNoRelease},
+    // vLLM #14323 "[Model] Add PLaMo2" (models/plamo2.py), merged 2025-04-16 as 3badb0213:
+    // first tagged in v0.8.5 (v0.8.4 has no plamo2.py). V0 only until #23998 "[V1] v1 engine +
+    // full CUDA graph support for PLaMo2" (2025-09-04, in v0.10.2; engines/vllm/hybrid.cc).
+    {"Plamo2ForCausalLM", "vllm", {0, 8, 5, 0, "0.8.5", "vLLM #14323 (plamo2.py)"}},
+    // SGLang's python/sglang/srt/models holds no plamo2.py (checked at a 2026-07-20 commit):
+    // no release serves it.
+    {"Plamo2ForCausalLM", "sglang", kNoRelease},
     // vLLM #6484 "[Model] Support Mamba" (models/mamba.py) landed on 2024-10-11 ("Mamba support
     // just landed", vllm-project/vllm#2001): 0.6.3, released that week [inferred from the date].
     {"MambaForCausalLM", "vllm", {0, 6, 3, 0, "0.6.3", "vLLM #6484 (mamba.py)"}},

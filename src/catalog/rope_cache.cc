@@ -132,6 +132,11 @@ int64_t RopeCacheElements(const nlohmann::json& cfg, const ModelSpec& m,
     auto it = cfg.find("use_mem_rope");
     if (it == cfg.end() || !it->is_boolean() || !it->get<bool>()) return 0;
   }
+  // vLLM models/plamo2.py Plamo2AttentionMixer @v0.10.2 sizes its table by min(
+  // max_position_embeddings, --max-model-len), which the catalog does not know; PLaMo-2's
+  // remote config raises max_position_embeddings to at least 10 Mi tokens, a table of GiB that
+  // vLLM never builds. Not counted: at a 32K context the table is 32768 x 128 elements (8 MiB).
+  if (m.family == "plamo2") return 0;
   const nlohmann::json* scaling = nullptr;
   for (const char* key : {"rope_scaling", "rope_parameters"}) {
     auto it = cfg.find(key);

@@ -158,7 +158,14 @@ class Estimator {
       a += kb;
     }
     if (m_.o_proj_bias) a += Vector(h, 1);
-    if (m_.qk_norm) a += Vector(2 * hd, 1);
+    // PLaMo-2 (plamo2.py Plamo2AttentionMixer @v0.10.2): a q_norm weight per query head (split
+    // by head) and a k_norm weight per K/V head; one head_dim vector each elsewhere.
+    if (m_.qk_norm && m_.family == "plamo2") {
+      a += Vector(heads * hd, s_.attn_tp);
+      a += Vector(kv * hd, 1);
+    } else if (m_.qk_norm) {
+      a += Vector(2 * hd, 1);
+    }
     if (m_.attention_sinks) a += Vector(heads, s_.attn_tp);
   }
 
@@ -278,6 +285,27 @@ class Estimator {
     if (m_.mamba_inner_norms) a += Vector(rank + 2 * state, 1);
   }
 
+  // PLaMo-2's mixer (vLLM models/plamo2.py Plamo2MambaMixer @v0.10.2), channel-parallel:
+  // in_proj to gate and x (2 x intermediate), a depthwise conv1d without bias, bcdt_proj to B, C
+  // and dt (2 x state + rank), dt_proj to one dt per head, A (float32), D and dt_bias per head,
+  // out_proj; dt_norm, B_norm and C_norm (replicated).
+  void Plamo2Mixer(Costs& c) const {
+    const int64_t h = m_.hidden_size, inter = m_.mamba_intermediate_size;
+    const int64_t heads = m_.mamba_num_heads, rank = m_.mamba_dt_rank;
+    const int64_t state = m_.mamba_state_size;
+    const bool qz = m_.quant.attention_quantized;
+    const int tp = s_.attn_tp;
+    Cost& a = c[kLinearAttention];
+    a += Linear(2 * inter, h, qz, tp);                  // in_proj
+    a += Vector(Mul(inter, m_.mamba_conv_kernel), tp);  // conv1d
+    a += Linear(rank + 2 * state, inter, qz, tp);       // bcdt_proj
+    a += Linear(heads, rank, qz, tp);                   // dt_proj
+    a += Vector(heads, tp, 4);                          // A, float32
+    a += Vector(2 * heads, tp);                         // D, dt_bias
+    a += Linear(h, inter, qz, tp);                      // out_proj
+    a += Vector(rank + 2 * state, 1);                   // dt_norm, B_norm, C_norm
+  }
+
   // Kimi delta attention (vLLM layers/kda.py KimiDeltaAttention @v0.11.1): column-parallel
   // q/k/v projections, each with a depthwise short conv1d (no bias); the forget (f) and
   // output-gate (g) projections as a replicated hidden -> head_dim down-projection and a
@@ -334,6 +362,7 @@ class Estimator {
 
   // Qwen3-Next gated delta-net; all head-parallel except the norm.
   void LinearAttention(Costs& c) const {
+    if (m_.family == "plamo2") return Plamo2Mixer(c);
     if (m_.state_kind == StateKind::kMamba2) return Mamba2Mixer(c);
     if (m_.state_kind == StateKind::kMamba1) return Mamba1Mixer(c);
     if (m_.state_kind == StateKind::kShortConv) return ShortConvMixer(c);

@@ -1,6 +1,7 @@
 #include "engines/vllm/hybrid.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -67,6 +68,22 @@ std::vector<VllmStateTensor> StateTensors(const ModelSpec& m, const VllmArgs& a,
   return {{"conv", conv, conv_bytes}, {"ssm", hs.shape.TemporalElements(), ssm_bytes}};
 }
 
+// Hybrid models whose vLLM model file is SupportsV0Only before a release of the V1 era: vLLM
+// runs them on V0, whose state kvplan does not model.
+struct V0OnlyUntil {
+  std::string_view architecture;
+  int major, minor, patch;
+  std::string_view text;
+};
+constexpr V0OnlyUntil kV0OnlyUntil[] = {
+    // minimax_text_01.py was SupportsV0Only until vllm-project/vllm#22151 (in 0.10.1).
+    {"MiniMaxText01ForCausalLM", 0, 10, 1, "0.10.1"},
+    {"MiniMaxM1ForCausalLM", 0, 10, 1, "0.10.1"},
+    // plamo2.py @v0.10.1 is SupportsV0Only; vllm-project/vllm#23998 (2025-09-04, in 0.10.2)
+    // moved it to V1.
+    {"Plamo2ForCausalLM", 0, 10, 2, "0.10.2"},
+};
+
 // Why a model with state layers keeps them unmodelled at this launch ("" when modelled).
 std::string NotModelledReason(const ModelSpec& m, const VllmArgs& a, const VllmRelease& r,
                               bool v1) {
@@ -81,14 +98,15 @@ std::string NotModelledReason(const ModelSpec& m, const VllmArgs& a, const VllmR
         "linear-attention/mamba state is not modelled",
         r.text);
   }
-  if (m.state_kind == StateKind::kLightning) {
-    if (!r.AtLeast(0, 10, 1)) {
-      // minimax_text_01.py was SupportsV0Only until vllm-project/vllm#22151 (in 0.10.1).
+  for (const V0OnlyUntil& row : kV0OnlyUntil) {
+    if (m.architecture == row.architecture && !r.AtLeast(row.major, row.minor, row.patch)) {
       return fmt::format(
-          "vLLM {} serves {} on the V0 engine only (V1 support arrived in 0.10.1): its "
-          "lightning-attention state is not modelled",
-          r.text, m.architecture);
+          "vLLM {} serves {} on the V0 engine only (V1 support arrived in {}): its "
+          "mamba/linear-attention state is not modelled",
+          r.text, m.architecture, row.text);
     }
+  }
+  if (m.state_kind == StateKind::kLightning) {
     if (a.mamba_cache_dtype == "float32" && !r.AtLeast(0, 20, 1)) {
       // mamba_utils.py linear_attention_state_dtype @v0.10.1 to @v0.20.0 raises this.
       return "ValueError: fp32 state for minimax is not yet supported (--mamba-cache-dtype "
