@@ -51,6 +51,8 @@ TEST(RunsVerb, StreamedJsonIsTheWholeArray) {
                        {"log", s.log_path},
                        {"log_hash", s.log_hash},
                        {"ingested_at", s.ingested_at},
+                       {"tp", s.record.LoggedTp() ? nlohmann::json(*s.record.LoggedTp())
+                                                  : nlohmann::json(nullptr)},
                        {"run", ToJson(s.record)}});
     }
     auto printed = RunKvplan({"runs", "--db", db, "--json"});
@@ -61,6 +63,32 @@ TEST(RunsVerb, StreamedJsonIsTheWholeArray) {
   auto none = RunKvplan({"runs", "--db", db, "--json", "--model", "no-such-model"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_EQ(none.out, "[]\n");
+}
+
+// A log with no rank information at all (aibrix#1154: a version line and a cut args Namespace)
+// is listed with tp "?" and a footer saying why, and null in JSON, never TP 1; a log whose launch
+// command names its TP (vllm#7716: --tensor-parallel-size 3) is listed with it.
+TEST(RunsVerb, UnknownTpIsShownUnknown) {
+  const kvplan::testing::ScratchDir dir("kvplan-runs-tp");
+  std::string db = dir.File("runs.db");
+  const std::string unknown =
+      kvplan::testing::RealData("vllm/aibrix1154_quoted_kubectl_records_on_one_line.log");
+  const std::string tp3 =
+      kvplan::testing::RealData("vllm/pr7716_v054_tp3_version_and_cut_namespace.log");
+  ASSERT_EQ(RunKvplan({"ingest", "--db", db, unknown}).exit_code, 0);
+  auto text = RunKvplan({"runs", "--db", db});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("  ?  "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("tp ?: the log names no TP"), std::string::npos) << text.out;
+  ASSERT_EQ(RunKvplan({"ingest", "--db", db, tp3}).exit_code, 0);
+  auto json = RunKvplan({"runs", "--db", db, "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json runs = nlohmann::json::parse(json.out);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_TRUE(runs[0].at("tp").is_null()) << runs[0].at("tp");
+  EXPECT_EQ(runs[1].at("tp"), 3);
+  auto both = RunKvplan({"runs", "--db", db});
+  EXPECT_NE(both.out.find("    3  "), std::string::npos) << both.out;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "explain/default_rule.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,6 @@ std::vector<std::string> CandidateReleases(const std::string& era) {
   if (era.rfind("v0.5.3", 0) == 0) return {"0.5.3", "0.5.9", "main"};
   if (era.rfind("2026", 0) == 0) return {"0.5.9", "main"};
   return {"0.4.6", "0.4.6.post2", "0.4.7.post1", "0.5.3", "0.5.9", "main"};
-}
-
-int IntSetting(const RunRecord& r, const char* key, int fallback) {
-  return static_cast<int>(r.SettingInt(key, fallback));
 }
 
 bool UserSet(const RunRecord& r, const char* key) {
@@ -101,11 +98,11 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib, bool infer
   const std::string capacity =
       fmt::format("{} MiB{}", gpu_mem, inferred ? " (inferred from the load's figures)" : "");
   std::vector<Candidate> cs = SglangDefaultFractions(*run, gpu_mem);
-  int tp = IntSetting(*run, "tp_size", 1);
+  const std::string tp = RuleTp(*run);
   for (const Candidate& c : cs) {
     if (std::abs(c.fraction - *printed) < 5e-4) {
       MarkDefaultRuleMatch(run, "mem_fraction_static", c.fraction,
-                           fmt::format("SGLang {} for {}, TP {}", c.release, capacity, tp));
+                           fmt::format("SGLang {} for {}, {}", c.release, capacity, tp));
       return;
     }
   }
@@ -113,7 +110,7 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib, bool infer
     // The command line says the engine chose it, yet no modelled rule gives it.
     std::string why = fmt::format(
         "mem_fraction_static {:g} was chosen by SGLang but no modelled default rule gives it for "
-        "{} at TP {} ({})",
+        "{} at {} ({})",
         *printed, capacity, tp, DefaultFractionListing(cs));
     if (std::abs(*printed - 0.88) < 5e-4) {
       why +=
@@ -124,8 +121,13 @@ void ApplyDefaultRuleProvenance(RunRecord* run, int64_t capacity_mib, bool infer
     return;
   }
   MarkDefaultRuleMatch(run, "mem_fraction_static", -1,
-                       fmt::format("SGLang's default rule for {}, TP {}: {}", capacity, tp,
+                       fmt::format("SGLang's default rule for {}, {}: {}", capacity, tp,
                                    DefaultFractionListing(cs)));
+}
+
+std::string RuleTp(const RunRecord& run) {
+  std::optional<int64_t> tp = run.LoggedTp();
+  return tp ? fmt::format("TP {}", *tp) : "TP 1 (assumed: the log names no TP)";
 }
 
 }  // namespace kvplan

@@ -32,6 +32,10 @@ struct SglangDefaultFraction {
 std::vector<SglangDefaultFraction> SglangDefaultFractions(const RunRecord& run,
                                                           int64_t gpu_mem_mib);
 
+// The TP a default rule was applied at, as its text says it: "TP 2", or "TP 1 (assumed: the
+// log names no TP)" where the log carries no rank information (RunRecord::LoggedTp).
+std::string RuleTp(const RunRecord& run);
+
 // "0.4.6 gives 0.88, 0.5.3 gives 0.848".
 std::string DefaultFractionListing(const std::vector<SglangDefaultFraction>& fractions);
 

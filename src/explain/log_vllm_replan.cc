@@ -51,6 +51,7 @@ std::string MissingBudgetLine(const RunRecord& r) {
     std::string_view key = t.key;
     bool have =
         r.Figure(t.key).has_value() ||
+        (key == "gpu_memory_utilization" && r.SettingNumber(t.key).has_value()) ||
         (key == "weights_take_gib" && (r.Figure("weights_gib") || r.Figure("weights_gb"))) ||
         ((key == "weights_take_gib" || key == "non_torch_memory_gib") &&
          r.Figure("consumed_memory_gib"));
@@ -139,7 +140,7 @@ bool KvOnlyMeasuredOf(const RunRecord& r, VllmReplanInputs* in) {
 // The log's measured terms; false when it lacks the profiling lines.
 bool MeasuredOf(const RunRecord& r, VllmReplanInputs* in, std::string* why) {
   std::optional<double> total = r.Figure("total_gpu_memory_gib");
-  std::optional<double> util = r.Figure("gpu_memory_utilization");
+  std::optional<double> util = in->args.gpu_memory_utilization;  // printed, else the setting
   if ((!total || !util) && (V1DebugMeasuredOf(r, in) || KvOnlyMeasuredOf(r, in))) return true;
   if (!total || !util) {
     *why = MissingBudgetLine(r);
@@ -236,7 +237,10 @@ VllmArgs VllmArgsOfRun(const RunRecord& r) {
   a.model = r.model;
   a.tp = static_cast<int>(IntSetting(r, "tensor_parallel_size").value_or(1));
   a.pp = static_cast<int>(IntSetting(r, "pipeline_parallel_size").value_or(1));
+  // The profiler's printed figure, else the setting (an args line, non-default args, a command).
   a.gpu_memory_utilization = r.Figure("gpu_memory_utilization");
+  if (!a.gpu_memory_utilization)
+    a.gpu_memory_utilization = r.SettingNumber("gpu_memory_utilization");
   a.max_model_len = IntSetting(r, "max_model_len");
   if (!a.max_model_len) {
     if (std::optional<double> len = r.Figure("max_model_len")) a.max_model_len = *len;
@@ -256,6 +260,11 @@ std::optional<VllmReplanInputs> VllmReplanInputsOf(const RunRecord& run, std::st
   in.args = VllmArgsOfRun(run);
   if (!MeasuredOf(run, &in, why)) return std::nullopt;
   in.version = ReleaseOf(run, &in.notes);
+  if (!run.LoggedTp()) {
+    in.notes.push_back(
+        "tensor_parallel_size taken as 1: the log names no TP (no args line, launch command, "
+        "engine config line or rank tag); the per-GPU figures hold for one GPU only");
+  }
   ModelOf(run, &in);
   GpuOf(run, &in);
   return in;

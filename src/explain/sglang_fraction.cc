@@ -65,9 +65,9 @@ SglangFraction FromKvLine(const RunRecord& run, const SglangFractionInput& in) {
     f.value = m->rule.fraction;
     f.provenance = "assumed";
     if (m->capacity.inferred) f.inferred_capacity_mib = m->capacity.capacity_mib;
-    f.how = fmt::format("SGLang {}'s default rule for {}, TP {} gives {:g}; the figures imply {}",
-                        m->rule.release, m->capacity.source, run.SettingInt("tp_size", 1),
-                        m->rule.fraction, formula);
+    f.how =
+        fmt::format("SGLang {}'s default rule for {}, {} gives {:g}; the figures imply {}",
+                    m->rule.release, m->capacity.source, RuleTp(run), m->rule.fraction, formula);
     return f;
   }
   f.value = AsTyped(*f.implied, doubt);
@@ -88,7 +88,6 @@ double ImpliedMemFraction(double pre_gib, double post_gib, double kv_gib) {
 
 SglangFraction SglangFractionOf(const RunRecord& run, const SglangFractionInput& in) {
   std::optional<double> printed = run.SettingNumber("mem_fraction_static");
-  int tp = static_cast<int>(run.SettingInt("tp_size", 1));
   if (printed) {
     SglangFraction f;
     f.value = printed;
@@ -116,9 +115,9 @@ SglangFraction SglangFractionOf(const RunRecord& run, const SglangFractionInput&
   f.value = r.fraction;
   f.provenance = "assumed";
   f.how = fmt::format(
-      "SGLang {}'s default rule for {}, TP {} (the log prints no server_args and no KV line; "
+      "SGLang {}'s default rule for {}, {} (the log prints no server_args and no KV line; "
       "nothing to check it against)",
-      r.release, caps[0].source, tp);
+      r.release, caps[0].source, RuleTp(run));
   return f;
 }
 

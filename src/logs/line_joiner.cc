@@ -44,7 +44,8 @@ LineJoiner::Open LineJoiner::Opens(const LogLine& line, size_t width, int* depth
   std::string_view m = line.message;
   if (m.empty()) return Open::kNone;
   if ((m[0] == 's' && StartsWith(m, "server_args=ServerArgs(")) ||
-      (m[0] == 'n' && StartsWith(m, "non-default args: {"))) {
+      (m[0] == 'n' && StartsWith(m, "non-default args: {")) ||
+      (m[0] == 'a' && StartsWith(m, "args: Namespace("))) {
     *depth = BracketDepth(m, 0);
     return *depth > 0 ? Open::kBrackets : Open::kNone;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -30,8 +31,20 @@ std::string DefaultRuleName(std::string_view engine, std::string_view key) {
   return "vLLM's default";
 }
 
+// The flags of the run's launch command as its engine reads them: vLLM's FlexibleArgumentParser
+// takes "--max_model_len" as "--max-model-len" (vllm/utils.py parse_args, v0.4 on); SGLang's
+// argparse does not.
+std::vector<std::string> LaunchFlags(const RunRecord& run) {
+  std::vector<std::string> flags = CommandFlags(run.launch_command);
+  if (run.engine != "vllm") return flags;
+  for (std::string& f : flags) {
+    if (f.starts_with("--")) std::replace(f.begin() + 2, f.end(), '_', '-');
+  }
+  return flags;
+}
+
 void FromCommandLine(RunRecord* run) {
-  std::vector<std::string> flags = CommandFlags(run->launch_command);
+  std::vector<std::string> flags = LaunchFlags(*run);
   for (LoggedSetting& s : run->settings) {
     std::vector<std::string> spellings = FlagSpellings(run->engine, s.key);
     auto hit = std::find_first_of(flags.begin(), flags.end(), spellings.begin(), spellings.end());
@@ -115,7 +128,7 @@ void FractionFromErrorMessage(RunRecord* run) {
   LoggedSetting s{"mem_fraction_static", fmt::format("{:g}", *named), "unknown",
                   "named by SGLang's error message (the log prints no server_args)"};
   if (!run->launch_command.empty()) {
-    std::vector<std::string> flags = CommandFlags(run->launch_command);
+    std::vector<std::string> flags = LaunchFlags(*run);
     bool on_command = std::find(flags.begin(), flags.end(), "--mem-fraction-static") != flags.end();
     s.provenance = on_command ? "user" : "auto";
     s.rule = on_command ? "named by SGLang's error message; set on the launch command line"
@@ -207,9 +220,11 @@ std::vector<std::string> CommandFlags(std::string_view command) {
     size_t start = i;
     while (i < command.size() && command[i] != ' ' && command[i] != '\t') ++i;
     std::string_view tok = command.substr(start, i - start);
-    if (tok.size() > 2 && tok[0] == '-' && tok[1] == '-') {
-      flags.emplace_back(tok.substr(0, tok.find('=')));
-    }
+    // "--tp 8", "--tp=8", and the short spellings argparse also takes ("-tp 1", vLLM's).
+    bool long_flag = tok.size() > 2 && tok[0] == '-' && tok[1] == '-';
+    bool short_flag =
+        tok.size() > 1 && tok[0] == '-' && std::isalpha(static_cast<unsigned char>(tok[1]));
+    if (long_flag || short_flag) flags.emplace_back(tok.substr(0, tok.find('=')));
   }
   return flags;
 }
@@ -283,9 +298,12 @@ void AssignPrintedProvenance(RunRecord* run) {
     FromCommandLine(run);
     return;
   }
-  bool vllm_listed = run->engine == "vllm" && !run->settings.empty();
+  // Only non-default args are "user" here: an args Namespace lists defaults too.
+  bool vllm_listed = run->engine == "vllm" &&
+                     std::any_of(run->settings.begin(), run->settings.end(),
+                                 [](const LoggedSetting& s) { return s.provenance == "user"; });
   for (LoggedSetting& s : run->settings) {
-    if (s.provenance == "user") continue;
+    if (s.provenance == "user" || s.rule == kArgsLineRule) continue;
     s.provenance = "unknown";
     s.rule = "the log prints resolved values only and holds no launch command";
   }

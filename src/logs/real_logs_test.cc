@@ -1,12 +1,15 @@
 // Real public logs as users paste them (tests/data/real/SOURCES.md): with collector
 // prefixes, nested Ray tags, lines wrapped at a terminal's width, bare excerpts. Each
 // test checks the figures the log itself prints.
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "logs/log_scanner.h"
+#include "logs/provenance.h"
 #include "testing/test_data.h"
 
 namespace kvplan {
@@ -214,6 +217,89 @@ TEST(RealUserPastes, RecordsWhoseLineBreaksThePasteLostAreReadOneByOne_aibrix115
   EXPECT_EQ(r.engine, "vllm");
   EXPECT_EQ(r.version, "0.8.6.dev0+g4e8c9f5e9.d20250506");
   EXPECT_EQ(r.started_at, "06-09 05:30:58");
+  // "args: Namespace(host='0.0.0.0', ..., model='/models/llama3-8b', ..., tokenizer_revision=None,"
+  // the paste ends there: the model is read, the cut is said.
+  EXPECT_EQ(r.model, "/models/llama3-8b");
+  EXPECT_FALSE(r.settings_complete);
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size"), nullptr);
+  EXPECT_FALSE(r.LoggedTp().has_value()) << "no rank information is not TP 1";
+}
+
+TEST(RealUserPastes, ArgsNamespaceGivesTheParsedSettings_ascend244) {
+  // vLLM 0.7.1's "args: Namespace(..., model='/workspace/llm_models/Qwen2.5-7B-Instruct/', ...,
+  // max_model_len=2048, ..., tensor_parallel_size=1, ..., block_size=None, ...,
+  // gpu_memory_utilization=0.5, ..., max_num_seqs=30, ..., enforce_eager=True, ...)".
+  RunRecord r = OnlyRun("vllm/ascend244_v071_args_namespace_npu_blocks.log");
+  EXPECT_EQ(r.version, "0.7.1");
+  EXPECT_EQ(r.model, "/workspace/llm_models/Qwen2.5-7B-Instruct/");
+  EXPECT_TRUE(r.settings_complete);
+  const std::pair<const char*, const char*> kPrinted[] = {
+      {"tensor_parallel_size", "1"},
+      {"max_model_len", "2048"},
+      {"gpu_memory_utilization", "0.5"},
+      {"max_num_seqs", "30"},
+      {"enforce_eager", "True"},
+      {"kv_cache_dtype", "auto"},
+      {"served_model_name", "['deepseek-r1-14b']"}};
+  for (const auto& [key, value] : kPrinted) {
+    const LoggedSetting* s = r.FindSetting(key);
+    ASSERT_NE(s, nullptr) << key;
+    EXPECT_EQ(s->value, value) << key;
+    // Defaults and flags alike: the Namespace alone cannot say who set it.
+    EXPECT_EQ(s->provenance, "unknown") << key;
+    EXPECT_EQ(s->rule, kArgsLineRule) << key;
+  }
+  // None is left for the engine to resolve; <ConfigFormat.AUTO: 'auto'> is no value kvplan uses.
+  EXPECT_EQ(r.FindSetting("block_size"), nullptr);
+  EXPECT_EQ(r.FindSetting("config_format"), nullptr);
+  EXPECT_EQ(r.LoggedTp(), 1);
+  // "# CPU blocks: 18111, # CPU blocks: 4681": the platform vLLM did not detect names the NPU's
+  // blocks "CPU"; the first count is the device's.
+  EXPECT_EQ(Fig(r, "num_gpu_blocks"), 18111);
+  EXPECT_EQ(Fig(r, "num_cpu_blocks"), 4681);
+}
+
+TEST(RealUserPastes, LaunchFlagsInVllmsOtherSpellings_ascend244) {
+  // The command the user pasted below the log: "... -tp 1 ... --max_model_len 2048".
+  std::vector<std::string> flags = CommandFlags(
+      "ASCEND_RT_VISIBLE_DEVICES=0 python -m vllm.entrypoints.openai.api_server --model "
+      "/workspace/llm_models/Qwen2.5-7B-Instruct/ --served-model-name deepseek-r1-14b "
+      "--trust-remote-code --port 11468 -tp 1 --max-num-seqs 30 --gpu-memory-utilization 0.5 "
+      "--enforce-eager --max_model_len 2048");
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "-tp"), flags.end());
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "--max_model_len"), flags.end());
+  // vLLM reads "--max_model_len" as "--max-model-len" (FlexibleArgumentParser): the setting is
+  // the user's.
+  RunRecord r;
+  r.engine = "vllm";
+  r.launch_command = "vllm serve M -tp 2 --max_model_len 2048";
+  r.settings = {{"tensor_parallel_size", "2", "unknown", ""}, {"max_model_len", "2048", "", ""}};
+  AssignPrintedProvenance(&r);
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size")->provenance, "user");
+  EXPECT_EQ(r.FindSetting("max_model_len")->provenance, "user");
+}
+
+TEST(RealUserPastes, KvCacheMemoryBytesReservedIsTheKvBudget_issue49878) {
+  // vLLM 0.26: "Initial free memory 93.88 GiB, reserved 49.0 GiB memory for KV Cache as
+  // specified by kv_cache_memory_bytes config and skipped memory profiling. ...".
+  RunRecord r = OnlyRun("vllm/issue49878_v026_gemma4_kv_cache_memory_bytes_reserved.log");
+  EXPECT_EQ(Fig(r, "initial_free_memory_gib"), 93.88);
+  EXPECT_EQ(Fig(r, "available_kv_cache_gib"), 49.0);
+  EXPECT_EQ(r.outcome, "failed");
+  EXPECT_FALSE(r.LoggedTp().has_value());
+}
+
+TEST(RealUserPastes, CutArgsNamespaceAndTheLaunchCommandsTp_pr7716) {
+  // "vllm serve $MODEL --tensor-parallel-size 3", then a Namespace cut at "load_format='a".
+  RunRecord r = OnlyRun("vllm/pr7716_v054_tp3_version_and_cut_namespace.log");
+  EXPECT_EQ(r.model, "meta-llama/Meta-Llama-3-8B-Instruct");
+  EXPECT_FALSE(r.settings_complete);
+  ASSERT_NE(r.FindSetting("tensor_parallel_size"), nullptr);
+  EXPECT_EQ(r.FindSetting("tensor_parallel_size")->provenance, "user");
+  EXPECT_EQ(r.LoggedTp(), 3);
+  // On the Namespace, not on the command: argparse's default.
+  ASSERT_NE(r.FindSetting("trust_remote_code"), nullptr);
+  EXPECT_EQ(r.FindSetting("trust_remote_code")->provenance, "auto");
 }
 
 TEST(RealUserPastes, MaxModelLenNotAmongTheLaunchFlagsIsTheDefault_glmv162) {

@@ -72,4 +72,12 @@ int64_t RunRecord::SettingInt(std::string_view key, int64_t fallback) const {
   return static_cast<int64_t>(*v);
 }
 
+std::optional<int64_t> RunRecord::LoggedTp() const {
+  for (std::string_view key : {"tp_size", "tensor_parallel_size"}) {
+    if (int64_t tp = SettingInt(key, 0); tp > 0) return tp;
+  }
+  if (tp_from_ranks > 0) return tp_from_ranks;
+  return std::nullopt;
+}
+
 }  // namespace kvplan

@@ -42,6 +42,11 @@ struct LoggedSetting {
   std::string rule;        // why kvplan says so
 };
 
+// The rule of a setting read from vLLM's "args: Namespace(...)" line (vllm_lines.cc): the value
+// the launch parsed, whether the user passed it or argparse defaulted it; provenance.cc keeps it
+// unless a launch command in the log says which.
+inline constexpr std::string_view kArgsLineRule = "from the log's args line (set or defaulted)";
+
 struct RunRecord {
   std::string engine;       // "sglang", "vllm", "" when the log does not say
   std::string version;      // printed release, or "" when not printed
@@ -92,6 +97,10 @@ struct RunRecord {
   std::optional<double> SettingNumber(std::string_view key) const;
   // The setting as a small integer (|v| < 1e9), else `fallback`.
   int64_t SettingInt(std::string_view key, int64_t fallback) const;
+  // The TP the log shows: its tp_size / tensor_parallel_size setting (printed, on the launch
+  // command, or derived by provenance.cc), else the rank tags' (tp_from_ranks); nullopt when
+  // the log carries no rank information at all, which is not TP 1.
+  std::optional<int64_t> LoggedTp() const;
 };
 
 }  // namespace kvplan

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/core.h>
+
 #include "base/text.h"
 #include "base/units.h"
 #include "logs/py_repr.h"
@@ -99,6 +101,34 @@ void NonDefaultArgs(std::string_view msg, RunBuilder& b) {
   }
 }
 
+// V0 and V1 up to ~v0.8.5 print the whole parsed namespace at start-up (entrypoints/openai/
+// api_server.py run_server: logger.info("args: %s", args)): "args: Namespace(host=None, ...,
+// model='...', tensor_parallel_size=2, gpu_memory_utilization=0.9, ...)". Every argument is
+// there, the user's and argparse's defaults alike, so who set a value is unknown (a launch
+// command in the log says, provenance.cc); None is left for the engine to resolve, not a value.
+void NamespaceArgs(std::string_view msg, RunBuilder& b) {
+  if (!b.run().settings.empty()) b.StartLaunch();
+  b.SetEngine("vllm");
+  PyParse parsed = ParsePyRepr(msg.substr(msg.find("Namespace(")));
+  RunRecord& r = b.run();
+  const PyValue& v = parsed.value;
+  if (v.kind != PyValue::Kind::kCall || !parsed.complete) {
+    r.settings_complete = false;
+    b.Note(fmt::format("vLLM's args Namespace was cut or garbled ({}); read {} arguments",
+                       parsed.problem, v.kw_names.size()));
+  }
+  for (size_t i = 0; i < v.kw_names.size(); ++i) {
+    const PyValue& value = v.kw_values[i];
+    if (value.kind == PyValue::Kind::kNone || value.kind == PyValue::Kind::kOpaque) continue;
+    r.settings.push_back({v.kw_names[i], value.Display(), "unknown", std::string(kArgsLineRule)});
+  }
+  const PyValue* model = v.Kwarg("model");
+  if (model == nullptr || model->kind != PyValue::Kind::kStr) model = v.Kwarg("model_tag");
+  if (model != nullptr && model->kind == PyValue::Kind::kStr && r.model.empty()) {
+    r.model = model->Display();
+  }
+}
+
 // "Memory profiling results: total_gpu_memory=23.58GiB initial_memory_usage=15.34GiB ..."
 void ProfilingResults(std::string_view msg, RunBuilder& b) {
   b.SetEngine("vllm");
@@ -178,6 +208,16 @@ void InitialFreeMemory(std::string_view msg, RunBuilder& b) {
   b.SetFigureIfRead("initial_free_memory_gib", NumberAfter(msg, "Initial free memory: "));
   b.SetFigureIfRead("free_memory_after_profile_gib", NumberAfter(msg, ", free memory: "));
   b.SetFigureIfRead("requested_memory_gib", NumberAfter(msg, "requested GPU memory: "));
+}
+
+// V1 with --kv-cache-memory-bytes (v1/worker/gpu_worker.py determine_available_memory, v0.11
+// on): "Initial free memory 93.88 GiB, reserved 49.0 GiB memory for KV Cache as specified by
+// kv_cache_memory_bytes config and skipped memory profiling. ...". The reserved bytes are the
+// KV budget the worker returns, in place of a profiled "Available KV cache memory".
+void ReservedKvMemory(std::string_view msg, RunBuilder& b) {
+  b.SetEngine("vllm");
+  b.SetFigureIfRead("initial_free_memory_gib", NumberAfter(msg, "Initial free memory "));
+  b.SetFigureIfRead("available_kv_cache_gib", NumberAfter(msg, ", reserved "));
 }
 
 void ProfilingTakes(std::string_view msg, RunBuilder& b) {
@@ -303,13 +343,19 @@ bool Blocks(std::string_view msg, RunBuilder& b) {
   size_t at = msg.find(" blocks: ");
   if (at == std::string_view::npos) return false;
   std::string_view kind = msg.substr(0, at);
-  if (!(kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda") ||
-        kind.ends_with("HPU"))) {  // "# HPU blocks: 3184" (HabanaAI/vllm-fork)
-    return false;
-  }
+  // The CPU count follows the device's: "# GPU blocks: 5000, # CPU blocks: 2048". V0's
+  // executor_base.py (v0.7) names the device by the platform's dispatch_key, "CPU" where vLLM
+  // detected no platform (vllm-ascend's NPU: "# CPU blocks: 18111, # CPU blocks: 4681").
+  size_t cpu = msg.find(", # CPU blocks: ", at);
+  bool device = kind.ends_with("GPU") || kind.ends_with("CUDA") || kind.ends_with("cuda") ||
+                kind.ends_with("HPU") ||  // "# HPU blocks: 3184" (HabanaAI/vllm-fork)
+                (kind.ends_with("CPU") && cpu != std::string_view::npos);
+  if (!device) return false;
   b.SetEngine("vllm");
   b.SetFigureIfRead("num_gpu_blocks", NumberAfter(msg, " blocks: "));
-  b.SetFigureIfRead("num_cpu_blocks", NumberAfter(msg, "CPU blocks: "));
+  if (cpu != std::string_view::npos) {
+    b.SetFigureIfRead("num_cpu_blocks", NumberAfter(msg.substr(cpu), "CPU blocks: "));
+  }
   b.MarkReady();
   return true;
 }
@@ -467,6 +513,10 @@ bool HandleVllmIFLine(std::string_view msg, RunBuilder& b) {
     InitialFreeMemory(msg, b);
     return true;
   }
+  if (StartsWith(msg, "Initial free memory ") && Contains(msg, "kv_cache_memory_bytes config")) {
+    ReservedKvMemory(msg, b);
+    return true;
+  }
   if (StartsWith(msg, "Free memory on device (")) {
     FreeMemoryOnStartup(msg, b);
     return true;
@@ -564,9 +614,14 @@ bool HandleVllmLine(std::string_view msg, RunBuilder& b) {
       return HandleVllmPLine(msg, b);
     case 'S':
       return HybridBlockSize(msg, b);
+    case 'a':
+      if (StartsWith(msg, "args: Namespace(")) {
+        NamespaceArgs(msg, b);
+        return true;
+      }
+      return TabularRow(msg, b);
     case 'd':
     case 'g':
-    case 'a':
       return TabularRow(msg, b);
     case 'n':
       if (StartsWith(msg, "non-default args: {")) {

@@ -5,6 +5,15 @@
 #include "logs/run_record_json.h"
 
 namespace kvplan {
+namespace {
+
+// The TP the log shows, null where it shows none (RunRecord::LoggedTp): never a silent 1.
+nlohmann::json LoggedTpJson(const RunRecord& r) {
+  std::optional<int64_t> tp = r.LoggedTp();
+  return tp ? nlohmann::json(*tp) : nlohmann::json(nullptr);
+}
+
+}  // namespace
 
 // One element of the array exactly as nlohmann indents it inside an array of
 // indent 2: its own dump with every line moved right by two spaces (strings
@@ -14,6 +23,7 @@ std::string RenderHistoryJsonRun(const StoredRun& s, bool first) {
                             {"log", s.log_path},
                             {"log_hash", s.log_hash},
                             {"ingested_at", s.ingested_at},
+                            {"tp", LoggedTpJson(s.record)},
                             {"run", ToJson(s.record)}};
   std::string text = DumpJson(element, 2);
   std::string out = first ? "[\n  " : ",\n  ";

@@ -16,12 +16,17 @@ std::string SettingOr(const RunRecord& r, const char* a, const char* b, const ch
   return fallback;
 }
 
-// The printed TP setting, else the layout the rank tags show (TP7 -> tp 8), else 1.
+// The TP the log shows (RunRecord::LoggedTp), "?" where it shows none: never a silent 1.
 std::string TpOf(const RunRecord& r) {
-  std::string set = SettingOr(r, "tp_size", "tensor_parallel_size", "");
-  if (!set.empty()) return set;
-  return r.tp_from_ranks > 0 ? std::to_string(r.tp_from_ranks) : "1";
+  std::optional<int64_t> tp = r.LoggedTp();
+  return tp ? std::to_string(*tp) : "?";
 }
+
+// Says what a "?" in the tp column means, once under the table.
+constexpr const char* kUnknownTpFooter =
+    "tp ?: the log names no TP (no tp_size / tensor_parallel_size setting, launch command, "
+    "engine config line or rank tag); pass the launch's --tp (SGLang) or "
+    "--tensor-parallel-size (vLLM) to kvplan plan";
 
 std::string KvTokens(const RunRecord& r) {
   std::optional<double> t = r.Figure("kv_tokens");
@@ -70,8 +75,12 @@ std::string RenderHistoryText(const HistoryListing& h) {
   std::string out =
       fmt::format(fmt::runtime(kRowFormat), "id", "engine", "model", "gpu", "tp", "frac",
                   "kv_tokens", decode ? fmt::format("{:>12}  ", "decode tok/s") : "", "outcome");
-  for (const StoredRun& s : h.runs) out += Row(s, decode);
-  return out;
+  bool unknown_tp = false;
+  for (const StoredRun& s : h.runs) {
+    out += Row(s, decode);
+    unknown_tp = unknown_tp || !s.record.LoggedTp();
+  }
+  return unknown_tp ? out + WrapText(kUnknownTpFooter, 6) : out;
 }
 
 }  // namespace kvplan

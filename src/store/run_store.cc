@@ -28,8 +28,14 @@ std::string NowUtc() {
   return buf;
 }
 
-int64_t TpOf(const RunRecord& r) {
-  return r.SettingInt("tp_size", r.SettingInt("tensor_parallel_size", 1));
+// The runs.tp column: 0 where the log names no TP, so that a run of unknown layout is never
+// stored, listed or matched by --last-good as TP 1.
+int64_t TpOf(const RunRecord& r) { return r.LoggedTp().value_or(0); }
+
+// The stored TP back into a record read from the store: the rank tags' layout is not part of the
+// record's JSON, the column keeps it.
+void RestoreTp(int64_t stored_tp, RunRecord* r) {
+  if (stored_tp > 0 && !r->LoggedTp()) r->tp_from_ranks = static_cast<int>(stored_tp);
 }
 
 void BindDecode(Stmt& s, const DecodeSummary& d) {
@@ -51,6 +57,7 @@ StoredRun RowToRun(const Stmt& s) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("run database: run {} is not readable: {}", out.id, e.what()));
   }
+  RestoreTp(s.Int(5), &out.record);
   return out;
 }
 
@@ -244,7 +251,7 @@ constexpr const char* kListTable =
     "(SELECT json_group_array(json_array(json_extract(value, '$.key'), "
     "json_extract(value, '$.value'))) FROM json_each(runs.record, '$.settings') "
     "WHERE json_extract(value, '$.key') IN ('tp_size', 'tensor_parallel_size', "
-    "'mem_fraction_static', 'gpu_memory_utilization')) "
+    "'mem_fraction_static', 'gpu_memory_utilization')), runs.tp "
     "FROM runs JOIN logs ON logs.hash = runs.log_hash " KVPLAN_RUNS_WHERE;
 
 StoredRun TableRowToRun(const Stmt& s) {
@@ -274,6 +281,7 @@ StoredRun TableRowToRun(const Stmt& s) {
       }
     }
   }
+  RestoreTp(s.Int(15), &r);
   return out;
 }
 
@@ -283,7 +291,7 @@ void RunStore::ForEach(const RunFilter& filter,
                        const std::function<void(const StoredRun&)>& each) const {
   Stmt s(db_, filter.table_only ? kListTable
                                 : "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, "
-                                  "runs.record FROM runs "
+                                  "runs.record, runs.tp FROM runs "
                                   "JOIN logs ON logs.hash = runs.log_hash " KVPLAN_RUNS_WHERE);
   s.Bind(1, filter.model);
   s.Bind(2, static_cast<int64_t>(filter.failed_only ? 1 : 0));
@@ -300,8 +308,8 @@ std::vector<StoredRun> RunStore::List(const RunFilter& filter) const {
 std::optional<StoredRun> RunStore::LastGood(const RunRecord& like,
                                             const std::string& exclude_hash) const {
   Stmt s(db_,
-         "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, runs.record FROM runs "
-         "JOIN logs ON logs.hash = runs.log_hash "
+         "SELECT runs.id, runs.log_hash, logs.path, logs.ingested_at, runs.record, runs.tp "
+         "FROM runs JOIN logs ON logs.hash = runs.log_hash "
          "WHERE runs.outcome = 'ok' AND runs.model = ? AND runs.gpu = ? AND runs.tp = ? "
          "AND runs.engine = ? AND runs.log_hash <> ? ORDER BY runs.id DESC LIMIT 1");
   s.Bind(1, like.model);
