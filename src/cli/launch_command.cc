@@ -106,11 +106,11 @@ void FindRelease(const Words& w, size_t entry, const std::vector<ShellCommand>& 
                      std::any_of(c.words.begin(), c.words.end(), [](const std::string& x) {
                        return Basename(x).rfind("pip", 0) == 0;
                      });
-    for (const std::string& word : pip ? c.words : Words{}) {
+    if (!pip) continue;
+    for (const std::string& word : c.words) {
       const size_t eq = word.find("==");
       if (eq == std::string::npos) continue;
-      std::string name = word.substr(0, word.find('['));
-      name = name.substr(0, std::min(name.size(), eq));
+      std::string name = word.substr(0, std::min(eq, word.find('[')));  // "sglang[all]==..."
       std::replace(name.begin(), name.end(), '-', '_');
       const std::string release = ReleaseOfTag(word.substr(eq + 2));
       if (name != package || release.empty()) continue;
