@@ -33,7 +33,9 @@ size_t BatchStepTimer::KeyHash::operator()(const Key& k) const {
 }
 
 BatchStepTimer::BatchStepTimer(const PerfRequest& req)
-    : geometry_(MakeGeometry(req.model)), pp_(std::max(1, req.par.pp)) {
+    : geometry_(MakeGeometry(req.model)),
+      pp_(std::max(1, req.par.pp)),
+      dp_attention_ranks_(req.par.dp_attention ? std::max(1, req.par.dp) : 1) {
   ctx_ = MakeStepContext(geometry_, req);
   PerfRequest probe = req;
   probe.batch_sizes = {1};
@@ -69,14 +71,20 @@ double BatchStepTimer::SpecDecodeUs(int64_t batch, int64_t ctx_bucket) {
   return us;
 }
 
-double BatchStepTimer::SpecStepUs(const BatchShape& b) {
+BatchShape BatchStepTimer::AcrossRanks(const BatchShape& b) const {
+  const int64_t n = dp_attention_ranks_;
+  return {b.decode * n, b.decode_ctx * n, b.prefill * n, b.prefill_tokens * n, b.prefill_ctx * n};
+}
+
+double BatchStepTimer::SpecStepUs(const BatchShape& rank) {
+  const BatchShape b = AcrossRanks(rank);
   const int64_t bucket = Bucket(b.decode_ctx, b.decode);
   const double spec = SpecDecodeUs(b.decode, bucket);
   if (b.prefill == 0) return spec;
   BatchShape plain_decode;
   plain_decode.decode = b.decode;
   plain_decode.decode_ctx = b.decode_ctx;
-  return StepUs(b) + (b.decode > 0 ? spec - StepUs(plain_decode) : 0);
+  return GroupStepUs(b) + (b.decode > 0 ? spec - GroupStepUs(plain_decode) : 0);
 }
 
 double BatchStepTimer::Compute(const Key& k) const {
@@ -99,7 +107,9 @@ double BatchStepTimer::Compute(const Key& k) const {
   return us * pp_;
 }
 
-double BatchStepTimer::StepUs(const BatchShape& b) {
+double BatchStepTimer::StepUs(const BatchShape& rank) { return GroupStepUs(AcrossRanks(rank)); }
+
+double BatchStepTimer::GroupStepUs(const BatchShape& b) {
   const Key k{b.decode, Bucket(b.decode_ctx, b.decode), b.prefill, b.prefill_tokens,
               Bucket(b.prefill_ctx, b.prefill)};
   const auto it = cache_.find(k);

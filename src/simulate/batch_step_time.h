@@ -5,7 +5,9 @@
 // mixed batch runs its linear layers, collectives and launches once over all
 // its tokens (ForwardTime at the total token count) with each part's own
 // attention core (ForwardTime's attention share of that part's shape). Times
-// are memoised with contexts rounded to kCtxBucket tokens.
+// are memoised with contexts rounded to kCtxBucket tokens. Under DP attention
+// (req.par) a shape is one DP rank's batch: it is timed as every rank running
+// that batch, ForwardTime's DP attention layout at dp times its requests.
 #pragma once
 
 #include <cstdint>
@@ -59,12 +61,16 @@ class BatchStepTimer {
     size_t operator()(const Key& k) const;
   };
   double Compute(const Key& k) const;
+  // The TP group's batch when every DP attention rank runs `b` (b itself without DP attention).
+  BatchShape AcrossRanks(const BatchShape& b) const;
+  double GroupStepUs(const BatchShape& b);
 
   double SpecDecodeUs(int64_t batch, int64_t ctx_bucket);
 
   ModelGeometry geometry_;
   StepContext ctx_;
   int pp_ = 1;
+  int dp_attention_ranks_ = 1;
   int largest_graphed_ = 0;
   // Speculation (algorithm kNone: none): the draft, its step context, the
   // settings with perf's accept length.

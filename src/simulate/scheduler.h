@@ -19,6 +19,7 @@ struct SimRequest {
   int64_t pages = 0;               // KV pages (vLLM blocks) held
   double first_token_us = -1, last_token_us = 0;
   int preemptions = 0;
+  int rank = 0;       // the DP rank whose scheduler and KV pool hold it (SimulatorSetup::dp_ranks)
   bool done = false;  // generated == output
   // The engine's scheduler has taken it from its input socket (SGLang's
   // --scheduler-recv-interval delays that; every other scheduler receives at once).

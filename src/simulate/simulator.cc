@@ -15,33 +15,52 @@
 namespace kvplan {
 namespace {
 
+// One scheduler over its KV pool: the whole engine, or one DP attention rank.
+struct Rank {
+  EngineScheduler* scheduler = nullptr;
+  SchedulerState state;
+  StepBatch batch;
+  std::deque<SimRequest*> inbox;  // sent to this rank, not yet seen by its scheduler
+};
+
 class Simulator {
  public:
-  explicit Simulator(const SimulatorSetup& setup) : setup_(setup) { state_.kv = setup.kv; }
+  explicit Simulator(const SimulatorSetup& setup);
   void Run(SimulateResult* out);
 
  private:
   void Issue(const ArrivingRequest& a, double at_us);
   bool AdmitArrivals();
-  void Deliver(bool everything);
+  void Deliver(Rank* rank, bool everything);
+  bool ScheduleRanks();
   void Step();
   void CountTokens(const StepBatch& batch);
+  void ObserveKv();
   void Finish(SimRequest* r);
   BatchShape ShapeOf(const StepBatch& batch) const;
 
   const SimulatorSetup& setup_;
-  SchedulerState state_;
-  StepBatch batch_;
+  std::vector<Rank> ranks_;
   ServingMetrics metrics_;
   std::vector<std::unique_ptr<SimRequest>> storage_;
   std::vector<SimRequest*> free_;
   std::vector<SimRequest*> finished_;
   std::optional<ArrivingRequest> pending_;  // open loop: the next arrival
-  std::deque<SimRequest*> inbox_;           // sent, not yet seen by the scheduler
   double now_us_ = 0, first_arrival_us_ = -1;
   double step_start_us_ = -1;  // when the step that just ran began; -1: the engine was idle
   int64_t next_id_ = 0, in_system_ = 0, steps_ = 0;
+  size_t next_rank_ = 0;  // the round robin's next DP rank
 };
+
+Simulator::Simulator(const SimulatorSetup& setup) : setup_(setup) {
+  std::vector<EngineScheduler*> schedulers = setup.dp_ranks;
+  if (schedulers.empty()) schedulers.push_back(setup.scheduler);
+  ranks_.resize(schedulers.size());
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    ranks_[i].scheduler = schedulers[i];
+    ranks_[i].state.kv = setup.kv;
+  }
+}
 
 void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   const int64_t tokens = a.input_tokens + a.output_tokens;
@@ -67,19 +86,25 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   r->prompt = a.input_tokens;
   r->output = a.output_tokens;
   if (first_arrival_us_ < 0) first_arrival_us_ = at_us;
-  inbox_.push_back(r);
+  // managers/data_parallel_controller.py round_robin_scheduler (SGLang v0.4.6 to v0.5.18; the
+  // default load_balance_method, "auto" from v0.5.8, is round_robin outside PD disaggregation):
+  // the next rank in turn, in the order the controller receives the requests.
+  r->rank = static_cast<int>(next_rank_);
+  next_rank_ = (next_rank_ + 1) % ranks_.size();
+  ranks_[static_cast<size_t>(r->rank)].inbox.push_back(r);
   ++in_system_;
 }
 
 // Hands the scheduler the requests that have reached it by now, in arrival
 // order: all of them, or, when the engine chose this step's batch as the last
 // one began, those that reached it before that.
-void Simulator::Deliver(bool everything) {
+void Simulator::Deliver(Rank* rank, bool everything) {
   const bool cut = !everything && setup_.schedules_ahead && step_start_us_ >= 0;
   const double by = cut ? step_start_us_ : now_us_;
-  while (!inbox_.empty() && (cut ? inbox_.front()->seen_us < by : inbox_.front()->seen_us <= by)) {
-    state_.waiting.push_back(inbox_.front());
-    inbox_.pop_front();
+  std::deque<SimRequest*>& inbox = rank->inbox;
+  while (!inbox.empty() && (cut ? inbox.front()->seen_us < by : inbox.front()->seen_us <= by)) {
+    rank->state.waiting.push_back(inbox.front());
+    inbox.pop_front();
   }
 }
 
@@ -146,7 +171,7 @@ void Simulator::CountTokens(const StepBatch& batch) {
 }
 
 void Simulator::Finish(SimRequest* r) {
-  state_.kv.Release(r);
+  ranks_[static_cast<size_t>(r->rank)].state.kv.Release(r);
   RequestOutcome o;
   o.id = r->id;
   o.arrival_ms = r->arrival_us / 1000.0;
@@ -166,35 +191,68 @@ void Simulator::Finish(SimRequest* r) {
   }
 }
 
-void Simulator::Step() {
-  Deliver(false);
-  setup_.scheduler->Schedule(&state_, &batch_);
-  if (batch_.entries.empty() && !inbox_.empty()) {
-    // Nothing to run: the idle engine waits for the first request to reach
-    // it and takes everything that has by then.
-    now_us_ = std::max(now_us_, inbox_.front()->seen_us);
-    Deliver(true);
-    setup_.scheduler->Schedule(&state_, &batch_);
+// Every rank picks its batch; when none has anything to run, the idle engine
+// waits for the first request to reach a rank and each takes everything that
+// has reached it by then. False when no rank has a batch.
+bool Simulator::ScheduleRanks() {
+  bool any = false;
+  for (Rank& k : ranks_) {
+    Deliver(&k, false);
+    k.scheduler->Schedule(&k.state, &k.batch);
+    any = any || !k.batch.entries.empty();
   }
-  if (batch_.entries.empty()) {
+  if (any) return true;
+  double first_seen = -1;
+  for (const Rank& k : ranks_) {
+    if (!k.inbox.empty() && (first_seen < 0 || k.inbox.front()->seen_us < first_seen))
+      first_seen = k.inbox.front()->seen_us;
+  }
+  if (first_seen < 0) return false;
+  now_us_ = std::max(now_us_, first_seen);
+  for (Rank& k : ranks_) {
+    Deliver(&k, true);
+    k.scheduler->Schedule(&k.state, &k.batch);
+    any = any || !k.batch.entries.empty();
+  }
+  return any;
+}
+
+void Simulator::ObserveKv() {
+  int64_t used = 0, total = 0;
+  for (const Rank& k : ranks_) {
+    used += k.state.kv.total_pages - k.state.kv.free_pages;
+    total += k.state.kv.total_pages;
+  }
+  metrics_.ObserveKv(static_cast<double>(used) / static_cast<double>(std::max<int64_t>(1, total)));
+}
+
+void Simulator::Step() {
+  if (!ScheduleRanks()) {
     step_start_us_ = -1;
     if (pending_) {
       now_us_ = std::max(now_us_, pending_->arrival_us);
       return;
     }
-    throw InputError(fmt::format("the scheduler can run none of the {} requests waiting",
-                                 state_.waiting.size()));
+    size_t waiting = 0;
+    for (const Rank& k : ranks_) waiting += k.state.waiting.size();
+    throw InputError(fmt::format("the scheduler can run none of the {} requests waiting", waiting));
   }
   step_start_us_ = now_us_;
-  now_us_ += setup_.step_us(ShapeOf(batch_));
+  // scheduler.py (SGLang v0.5) prepare_mlp_sync_batch: under DP attention a rank without a
+  // batch runs an idle one, so every rank steps together at the slowest rank's pace.
+  double step_us = 0;
+  for (const Rank& k : ranks_) {
+    if (!k.batch.entries.empty()) step_us = std::max(step_us, setup_.step_us(ShapeOf(k.batch)));
+  }
+  now_us_ += step_us;
   ++steps_;
-  CountTokens(batch_);
-  const KvPool& kv = state_.kv;
-  metrics_.ObserveKv(static_cast<double>(kv.total_pages - kv.free_pages) /
-                     static_cast<double>(std::max<int64_t>(1, kv.total_pages)));
-  setup_.scheduler->AfterStep(&state_, batch_);
+  for (const Rank& k : ranks_) CountTokens(k.batch);
+  ObserveKv();
+  for (Rank& k : ranks_) k.scheduler->AfterStep(&k.state, k.batch);
   if (finished_.empty()) return;
-  std::erase_if(state_.running, [](const SimRequest* r) { return r->done; });
+  for (Rank& k : ranks_) {
+    std::erase_if(k.state.running, [](const SimRequest* r) { return r->done; });
+  }
   for (SimRequest* r : finished_) Finish(r);
   finished_.clear();
 }
@@ -213,7 +271,8 @@ void Simulator::Run(SimulateResult* out) {
   while (w.ClosedLoop() ? in_system_ > 0 : AdmitArrivals()) Step();
   if (next_id_ == 0) throw InputError("the workload has no requests");
   metrics_.Fill(out);
-  out->preemptions = state_.preemptions;
+  out->preemptions = 0;
+  for (const Rank& k : ranks_) out->preemptions += k.state.preemptions;
   out->steps = steps_;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "kvplan/simulate.h"
 #include "simulate/batch_step_time.h"
@@ -23,6 +24,11 @@ struct SimulatorSetup {
   // the context length when smaller. A request over it is an InputError.
   int64_t max_request_tokens = 0;
   EngineScheduler* scheduler = nullptr;
+  // SGLang DP attention: one scheduler per DP rank, each over a pool of its own like `kv`
+  // (empty: `scheduler` alone). Requests go to the ranks round robin in the order they are
+  // sent; every step runs all ranks together (the MoE layers gather every rank's tokens; a
+  // rank with nothing to run runs an idle batch) and takes its slowest rank's time.
+  std::vector<EngineScheduler*> dp_ranks;
   // Each step's time in microseconds (BatchStepTimer::StepUs in a simulation).
   std::function<double(const BatchShape&)> step_us;
   Workload* workload = nullptr;
