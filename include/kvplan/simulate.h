@@ -78,8 +78,9 @@ struct SimulateAssumed {
 
 struct SimulateResult {
   PlanContext launch;
-  std::string engine, engine_version, workload;  // workload: for people
-  int64_t kv_tokens = 0, page_size = 0, max_running_requests = 0;
+  std::string engine, engine_version, workload;                    // workload: for people
+  int64_t kv_tokens = 0, page_size = 0, max_running_requests = 0;  // per DP rank
+  int dp_ranks = 1;          // SGLang DP attention: schedulers, each with its own KV pool and limit
   int64_t token_budget = 0;  // vLLM max_num_batched_tokens; SGLang chunked_prefill_size
   LatencyStats ttft_ms, tpot_ms, itl_ms, e2e_ms;
   double req_s = 0, output_tok_s = 0, total_tok_s = 0, duration_s = 0;

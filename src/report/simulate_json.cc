@@ -24,6 +24,7 @@ std::string RenderSimulateJson(const SimulateResult& r) {
   j["workload"] = r.workload;
   j["kv_tokens"] = r.kv_tokens;
   j["page_size"] = r.page_size;
+  if (r.dp_ranks > 1) j["dp_ranks"] = r.dp_ranks;  // kv_tokens and max_running_requests: per rank
   j["max_running_requests"] = r.max_running_requests;
   j[r.engine == "vllm" ? "max_num_batched_tokens" : "chunked_prefill_size"] = r.token_budget;
   j["cuda_graph_batch"] = r.cuda_graph_batch;

@@ -30,10 +30,13 @@ std::string Header(const SimulateResult& r) {
                               r.engine, r.engine_version),
                   2);
   out += WrapText("Workload: " + r.workload, 2);
+  const std::string ranks =
+      r.dp_ranks > 1 ? fmt::format(" per DP attention rank ({} ranks)", r.dp_ranks) : "";
   out += WrapText(
-      fmt::format("KV cache: {} tokens (page {}), at most {} running, {} {} tokens; CUDA graphs "
+      fmt::format("KV cache{}: {} tokens (page {}), at most {} running, {} {} tokens; CUDA graphs "
                   "up to batch {}",
-                  WithThousands(r.kv_tokens), r.page_size, WithThousands(r.max_running_requests),
+                  ranks, WithThousands(r.kv_tokens), r.page_size,
+                  WithThousands(r.max_running_requests),
                   r.engine == "vllm" ? "max_num_batched_tokens" : "chunked_prefill_size",
                   WithThousands(r.token_budget), r.cuda_graph_batch),
       2);

@@ -12,9 +12,11 @@
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "kvplan/simulate.h"
 #include "simulate/batch_step_time.h"
 #include "simulate/scheduler_test_util.h"
 #include "simulate/sglang_scheduler.h"
+#include "testing/input_error.h"
 
 namespace kvplan {
 namespace {
@@ -116,6 +118,51 @@ TEST(DpAttentionTest, ARanksStepIsPerfsTimeWithEveryRankAtItsBatch) {
       ForwardTime(ctx, {32, 1, 1032, 32, 32 <= t.largest_graphed_batch()}).total_us;
   EXPECT_DOUBLE_EQ(t.StepUs({4, 4 * 1032, 0, 0, 0}), group);
   EXPECT_GT(ForwardTime(ctx, {32, 1, 1032, 32, true}).comm_us, 0);
+}
+
+SimulateQuery DpQuery(const std::string& engine, std::vector<std::string> args) {
+  SimulateQuery q;
+  q.launch.engine = engine;
+  q.launch.model = "deepseek-ai/DeepSeek-V3";
+  q.launch.gpu = "h200";
+  q.launch.args = std::move(args);
+  q.workload = ClosedLoop(16, 32, 1024, 16);
+  return q;
+}
+
+TEST(DpAttentionTest, EachRankHasThePlansPoolAndRequestLimit) {
+  SimulateQuery q = DpQuery("sglang", {"--tp-size", "8", "--dp-size", "8", "--enable-dp-attention",
+                                       "--ep-size", "8", "--max-running-requests", "256"});
+  q.launch.version = "0.5.9";
+  const SimulateResult r = Simulate(q);
+  const PlanResult plan = PlanLaunch(q.launch);
+  EXPECT_EQ(r.dp_ranks, 8);
+  EXPECT_EQ(plan.kv_scope.pools, 8);
+  EXPECT_EQ(r.kv_tokens, plan.max_total_num_tokens / r.page_size * r.page_size);
+  // tokens.cc SglangRunningOf: the user's 256 over 8 ranks.
+  EXPECT_EQ(r.max_running_requests, 256 / 8);
+  EXPECT_EQ(r.completed, 32);
+}
+
+TEST(DpAttentionTest, WhatTheSimulationCannotRunIsRefusedInOneLine) {
+  const std::string replicas = testing::InputErrorOf([] {
+    Simulate(DpQuery("sglang", {"--tp-size", "8", "--dp-size", "2"}));
+  });
+  EXPECT_NE(replicas.find("--dp-size 2 without --enable-dp-attention"), std::string::npos)
+      << replicas;
+  const std::string lb = testing::InputErrorOf([] {
+    Simulate(DpQuery("sglang", {"--tp-size", "8", "--dp-size", "8", "--enable-dp-attention",
+                                "--load-balance-method", "shortest_queue"}));
+  });
+  EXPECT_NE(lb.find("--load-balance-method shortest_queue"), std::string::npos) << lb;
+  const std::string vllm = testing::InputErrorOf([] {
+    SimulateQuery q = DpQuery("vllm", {"--tensor-parallel-size", "4", "--data-parallel-size", "2",
+                                       "--enable-expert-parallel"});
+    q.launch.model = "Qwen/Qwen3-235B-A22B-FP8";
+    Simulate(q);
+  });
+  EXPECT_NE(vllm.find("--data-parallel-size 2"), std::string::npos) << vllm;
+  for (const std::string& e : {replicas, lb, vllm}) EXPECT_EQ(e.find('\n'), std::string::npos);
 }
 
 }  // namespace

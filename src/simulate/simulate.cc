@@ -16,6 +16,8 @@
 #include "engines/sglang/cell.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
+#include "engines/sglang/stages.h"
+#include "engines/vllm/stages.h"
 #include "engines/vllm/vllm.h"
 #include "kvplan/error.h"
 #include "kvplan/simulate.h"
@@ -33,12 +35,7 @@ namespace {
 
 // Engine flags whose effect the simulation does not model: refused rather
 // than ignored, so a result never silently describes another launch.
-constexpr std::string_view kUnmodelled[] = {"--enable-dp-attention",
-                                            "--dp",
-                                            "--dp-size",
-                                            "--data-parallel-size",
-                                            "-dp",
-                                            "--pp",
+constexpr std::string_view kUnmodelled[] = {"--pp",
                                             "--pp-size",
                                             "--pipeline-parallel-size",
                                             "-pp",
@@ -54,8 +51,8 @@ void RefuseUnmodelled(const PlanRequest& launch) {
       const bool prefix = u.back() == '-';
       if (prefix ? flag.starts_with(u) : flag == u) {
         throw InputError(fmt::format(
-            "kvplan simulate does not model {} yet (DP attention, pipeline parallelism, mixed "
-            "chunks, multi-step and async scheduling)",
+            "kvplan simulate does not model {} yet (pipeline parallelism, mixed chunks, "
+            "multi-step and async scheduling)",
             std::string(flag)));
       }
     }
@@ -87,6 +84,64 @@ PlanResult PlanOrFail(const PlanRequest& launch) {
   }
   if (!plan.ok) throw SimulateLaunchFails(plan.error_message);
   return plan;
+}
+
+// The value of an engine flag the planner does not read (`--flag V` or `--flag=V`), if the
+// launch sets it.
+std::optional<std::string> FlagValue(const PlanRequest& launch, std::string_view flag) {
+  const std::vector<std::string>& a = launch.args;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == flag && i + 1 < a.size()) return a[i + 1];
+    if (a[i].starts_with(std::string(flag) + "=")) return a[i].substr(flag.size() + 1);
+  }
+  return std::nullopt;
+}
+
+// The integer value of such a flag, or `fallback` when the launch does not set it.
+int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fallback) {
+  const std::optional<std::string> value = FlagValue(launch, flag);
+  if (!value) return fallback;
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), v);
+  if (ec != std::errc() || end != value->data() + value->size() || v < 1 || v > kMaxInputCount) {
+    throw InputError(fmt::format("{} takes a whole number from 1 to {}, got '{}'",
+                                 std::string(flag), kMaxInputCount, *value));
+  }
+  return v;
+}
+
+// The launch's layout as the engine's own planner reads it (SglangParallelism,
+// VllmParallelism), for the step time and the schedulers; what the simulation
+// cannot run is refused in one line.
+Parallelism LaunchParallelism(const PlanRequest& launch, const PlanResult& plan) {
+  if (plan.engine == "vllm") {
+    const Parallelism par = VllmParallelism(ParseVllmArgs(launch.args, plan.engine_version));
+    if (par.dp > 1) {
+      throw InputError(fmt::format(
+          "--data-parallel-size {}: kvplan simulate does not model vLLM's data parallel engines "
+          "(each its own scheduler, requests placed by the API server's load balancer on "
+          "published queue lengths); simulate one engine with 1/{} of the load",
+          par.dp, par.dp));
+    }
+    return par;
+  }
+  const Parallelism par = SglangParallelism(ParseSglangArgs(launch.args, plan.engine_version));
+  if (par.dp > 1 && !par.dp_attention) {
+    throw InputError(fmt::format(
+        "--dp-size {} without --enable-dp-attention: {} independent replicas; simulate one "
+        "with 1/{} of the load (kvplan simulate models DP attention's synchronised ranks)",
+        par.dp, par.dp, par.dp));
+  }
+  // server_args.py: --load-balance-method round_robin (the default; "auto" from v0.5.8, which
+  // is round_robin outside PD disaggregation)
+  const std::optional<std::string> lb = FlagValue(launch, "--load-balance-method");
+  if (par.dp > 1 && lb && *lb != "round_robin" && *lb != "auto") {
+    throw InputError(fmt::format(
+        "--load-balance-method {}: kvplan simulate dispatches DP ranks round robin (SGLang's "
+        "default); expected round_robin or auto",
+        *lb));
+  }
+  return par;
 }
 
 // vLLM's --speculative-config method as perf's algorithm.
@@ -148,7 +203,8 @@ PerfRequest PerfRequestOf(const SimulateQuery& q, const PlanResult& plan, const 
   r.model = LoadModel(ctx.model);
   r.gpu = GpuWithCapacity(launch.gpu, launch.gpu_capacity_mib);
   RequireStepTimeFigures(r.gpu, "kvplan simulate");
-  r.par.tp = std::max(1, ctx.gpus);
+  r.par = LaunchParallelism(launch, plan);
+  r.par.tp = std::max(1, r.par.tp);
   r.topology = DefaultTopology(r.gpu);
   r.kv_bytes_per_elem = SglangKvElementBytes(SettingOr(plan, "--kv-cache-dtype", "auto"), r.model);
   if (launch.engine == "sglang") r.sglang_version = plan.engine_version;
@@ -165,37 +221,19 @@ PerfRequest PerfRequestOf(const SimulateQuery& q, const PlanResult& plan, const 
   return r;
 }
 
-// The integer value of an engine flag the planner does not read (`--flag N` or
-// `--flag=N`), or `fallback` when the launch does not set it.
-int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fallback) {
-  const std::vector<std::string>& a = launch.args;
-  for (size_t i = 0; i < a.size(); ++i) {
-    std::string value;
-    if (a[i] == flag && i + 1 < a.size()) {
-      value = a[i + 1];
-    } else if (a[i].starts_with(std::string(flag) + "=")) {
-      value = a[i].substr(flag.size() + 1);
-    } else {
-      continue;
-    }
-    int64_t v = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > kMaxInputCount) {
-      throw InputError(fmt::format("{} takes a whole number from 1 to {}, got '{}'",
-                                   std::string(flag), kMaxInputCount, value));
-    }
-    return v;
-  }
-  return fallback;
-}
-
-SglangSchedulerLimits SglangLimitsOf(const PlanRequest& launch, const PlanResult& plan) {
+// One scheduler's limits (under DP attention, one rank's: the plan's request limit and
+// chunk are per rank).
+SglangSchedulerLimits SglangLimitsOf(const PlanRequest& launch, const PlanResult& plan,
+                                     const Parallelism& par) {
   SglangSchedulerLimits l;
   l.max_running_requests = plan.max_running_requests;
   l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
   l.max_prefill_tokens = ParseSglangArgs(launch.args, plan.engine_version)
                              .max_prefill_tokens.value_or(l.max_prefill_tokens);
   l.scheduler_recv_interval = IntFlagOr(launch, "--scheduler-recv-interval", 1);
+  // server_args.py _handle_data_parallelism (v0.4.6 onward): under DP attention
+  // schedule_conservativeness = schedule_conservativeness * 0.3
+  if (par.dp_attention && par.dp > 1) l.schedule_conservativeness *= 0.3;
   return l;
 }
 
@@ -222,11 +260,15 @@ bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan, const Spe
 
 struct EngineSetup {
   std::unique_ptr<EngineScheduler> scheduler;
+  // SGLang DP attention: one more scheduler per further DP rank (the plan's
+  // pool and request limit are one rank's, tokens.cc SglangRunningOf).
+  std::vector<std::unique_ptr<EngineScheduler>> more_ranks;
   KvPool kv;
 };
 
-EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const SpecConfig& spec,
+EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const PerfRequest& perf,
                         SimulateResult* out) {
+  const SpecConfig& spec = perf.spec;
   const bool speculative = spec.algorithm != SpecAlgorithm::kNone;
   EngineSetup e;
   out->max_running_requests = plan.max_running_requests;
@@ -240,7 +282,7 @@ EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const
     out->token_budget = l.max_num_batched_tokens;
     e.scheduler = std::make_unique<VllmScheduler>(l);
   } else {
-    SglangSchedulerLimits l = SglangLimitsOf(launch, plan);
+    SglangSchedulerLimits l = SglangLimitsOf(launch, plan, perf.par);
     // scheduler.py (v0.5) decode_mem_cache_buf_multiplier
     if (speculative)
       l.decode_reserve_tokens = spec.num_draft_tokens + spec.eagle_topk * spec.num_steps;
@@ -248,6 +290,10 @@ EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const
     e.kv.total_pages = plan.max_total_num_tokens / e.kv.page_tokens;
     out->token_budget = l.chunked_prefill_size;
     e.scheduler = std::make_unique<SglangScheduler>(l);
+    // managers/data_parallel_controller.py launch_dp_attention_schedulers: a scheduler per rank
+    if (perf.par.dp_attention) out->dp_ranks = std::max(1, perf.par.dp);
+    for (int i = 1; i < out->dp_ranks; ++i)
+      e.more_ranks.push_back(std::make_unique<SglangScheduler>(l));
   }
   e.kv.free_pages = e.kv.total_pages;
   out->kv_tokens = e.kv.total_pages * e.kv.page_tokens;
@@ -343,7 +389,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   }
   out.workload = workload.Describe();
   const PerfRequest perf = PerfRequestOf(q, plan, out.launch);
-  EngineSetup engine = SetupEngine(q.launch, plan, perf.spec, &out);
+  EngineSetup engine = SetupEngine(q.launch, plan, perf, &out);
   BatchStepTimer timer(perf);
   const SimCalibration cal =
       SimCalibrationFor(plan.engine, plan.engine_version,
@@ -355,6 +401,10 @@ SimulateResult Simulate(const SimulateQuery& q) {
   if (plan.context_length > 0)
     setup.max_request_tokens = std::min(out.kv_tokens, plan.context_length);
   setup.scheduler = engine.scheduler.get();
+  if (!engine.more_ranks.empty()) {
+    setup.dp_ranks.push_back(engine.scheduler.get());
+    for (const auto& rank : engine.more_ranks) setup.dp_ranks.push_back(rank.get());
+  }
   const VllmStepHost host =
       plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
   setup.step_us = [&timer, host, cal](const BatchShape& b) {

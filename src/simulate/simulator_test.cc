@@ -128,10 +128,10 @@ TEST(SimulatorTest, ALaunchThatDoesNotStartExitsOneWithThePlansReason) {
 }
 
 TEST(SimulatorTest, UnmodelledFlagsAreRefusedInOneLine) {
-  for (const char* flag : {"--enable-dp-attention", "--dp-size"}) {
-    std::vector<std::string> args = {"simulate", "--model",       kModel, "--gpu",
-                                     "h100",     "--concurrency", "4",    flag};
-    if (std::string(flag) != "--enable-dp-attention") args.push_back("2");
+  // --dp-size without DP attention: independent replicas (dp_attention_test.cc has the rest).
+  for (const char* flag : {"--pp-size", "--dp-size"}) {
+    std::vector<std::string> args = {"simulate",      "--model", kModel, "--gpu", "h100",
+                                     "--concurrency", "4",       flag,   "2"};
     const testing::CliResult r = testing::RunKvplan(args);
     EXPECT_EQ(r.exit_code, 2) << flag;
     EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
