@@ -104,18 +104,41 @@ def catalog_fp8(model):
     return str(q.get("quant_method", "")).startswith("fp8")
 
 
+def parallel_args(run):
+    """The engine flags of the run's data and expert parallelism. SGLang: DP
+    attention over the TP group (--dp-size, --enable-dp-attention; the record's
+    tp is the whole group), experts over --ep-size ranks, each expert split
+    tp / ep ways (moe_tp). vLLM: --data-parallel-size engines of tp GPUs each,
+    and --enable-expert-parallel, which puts the experts over all tp x dp GPUs
+    whole (moe_tp 1). A record of 0 (ep, moe_tp) is a dense model's: none."""
+    par = run.get("parallel", {})
+    if par.get("pp", 1) != 1:
+        raise CannotExpress("pipeline parallelism not modelled")
+    tp, ep = par.get("tp", 1), par.get("ep", 1) or 1
+    dp = max(par.get("attention_dp", 1), par.get("dp", 1))
+    vllm = run["engine"] == "vllm"
+    moe_tp = 1 if vllm and ep > 1 else (tp * (dp if vllm else 1)) // ep
+    if run.get("moe") and par.get("moe_tp", moe_tp) not in (0, moe_tp):
+        raise CannotExpress(f"MoE tensor parallel size {par['moe_tp']} is not the engine's "
+                            f"{moe_tp} at TP {tp}, DP {dp}, EP {ep}")
+    if vllm:
+        if ep > 1 and ep != tp * dp:
+            raise CannotExpress(f"EP {ep} is not TP x DP, as vLLM's --enable-expert-parallel makes it")
+        return (["--data-parallel-size", str(dp)] if dp > 1 else []) + \
+            (["--enable-expert-parallel"] if ep > 1 else [])
+    out = ["--dp-size", str(dp), "--enable-dp-attention"] if par.get("attention_dp", 1) > 1 else []
+    if par.get("dp", 1) > 1 and par.get("attention_dp", 1) <= 1:
+        out = ["--dp-size", str(dp)]
+    return out + (["--ep-size", str(ep)] if ep > 1 else [])
+
+
 def base_args(run):
     gpu = GPUS.get(run["gpu"])
     if gpu is None:
         raise CannotExpress(f"GPU {run['gpu']} not in kvplan's catalog mapping")
     par = run.get("parallel", {})
-    if par.get("pp", 1) != 1 or par.get("attention_dp", 1) != 1 or par.get("dp", 1) != 1:
-        raise CannotExpress("pipeline or data parallelism / DP attention not modelled")
-    if par.get("ep", 1) != 1:
-        raise CannotExpress("expert parallelism not modelled by the simulator's step time")
     tp = par.get("tp", 1)
-    if run.get("moe") and par.get("moe_tp", tp) != tp:
-        raise CannotExpress("MoE tensor parallel size differs from the attention's")
+    layout = parallel_args(run)
     quant = run.get("quant")
     if quant and not (quant.get("gemm", "").startswith("fp8") and catalog_fp8(run["model"])):
         raise CannotExpress(f"quantization {quant.get('gemm')} is not the catalog checkpoint's")
@@ -125,7 +148,7 @@ def base_args(run):
     model = MODEL_TWINS.get(run["model"], run["model"])
     engine = f"{run['engine']}@{run['engine_version']}"
     args = ["simulate", "--json", "--model", model, "--gpu", gpu, "--engine", engine, "--tp", str(tp)]
-    return args
+    return args + layout
 
 
 def vllm_flags(run):

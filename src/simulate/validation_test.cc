@@ -70,9 +70,11 @@ void AddEngineFlags(const nlohmann::json& run, SimulateQuery* q) {
   }
 }
 
-void SimToReal(const nlohmann::json& run, std::vector<PointError>* out) {
+void SimToReal(const nlohmann::json& run, std::vector<PointError>* out,
+               const std::vector<std::string>& layout = {}) {
   SimulateQuery q = Launch(run);
   AddEngineFlags(run, &q);
+  q.launch.args.insert(q.launch.args.end(), layout.begin(), layout.end());
   q.workload.arrival = "constant";
   q.workload.input = {"fixed", run["workload"]["isl"]["mean_approx"].get<int64_t>(), 0};
   q.workload.output = {"fixed", run["workload"]["osl"]["mean_approx"].get<int64_t>(), 0};
@@ -173,6 +175,28 @@ TEST(SimulateValidationTest, MeasuredRunsWithinTheErrorsThisModelReaches) {
     std::cout << e.run << " " << e.point << " " << e.metric << ": measured " << e.measured
               << " simulated " << e.simulated << " (" << std::round(e.Percent()) << " %)\n";
     EXPECT_LE(std::abs(e.Percent()), Bound(e)) << e.run << " " << e.point << " " << e.metric;
+  }
+}
+
+// s2r-10 of the validation points (serving/validation-runs.jsonl, SOURCES.md): Mixtral-8x7B
+// on two H100s, vLLM 0.15.1, the experts split over both (--enable-expert-parallel, EP = TP x
+// DP = 2; the record's provenance: the study's harness enables it for MoE models), at 5 and
+// 10 req/s. Expressed as the other sim-to-real runs; the bounds are what this commit reaches,
+// rounded up (E2E +7.6 %, ITL +6.5 %, TTFT -20.5 % at worst).
+TEST(SimulateValidationTest, AnExpertParallelRunWithinWhatThisModelReaches) {
+  std::ifstream in(testing::RealData("serving/validation-runs.jsonl"));
+  std::vector<PointError> errors;
+  for (std::string line; std::getline(in, line);) {
+    const nlohmann::json run = nlohmann::json::parse(line);
+    if (run["id"] != "s2r-10-mixtral-8x7b-tp2-codegen") continue;
+    ASSERT_EQ(run["parallel"]["ep"], 2);
+    SimToReal(run, &errors, {"--enable-expert-parallel"});
+  }
+  ASSERT_EQ(errors.size(), 2u * 4);
+  for (const PointError& e : errors) {
+    const double bound = e.metric.starts_with("ttft") ? 25 : 10;
+    EXPECT_LE(std::abs(e.Percent()), bound) << e.point << " " << e.metric << ": measured "
+                                            << e.measured << " simulated " << e.simulated;
   }
 }
 
