@@ -64,11 +64,17 @@ double BatchStepTimer::SpecDecodeUs(int64_t batch, int64_t ctx_bucket) {
   if (cache_.size() >= kMaxCached) cache_.clear();
   const double nb = static_cast<double>(batch);
   const double us = SpeculativeStep(ctx_, draft_ctx_, spec_, spec_engine_, nb,
-                                    BucketCtx(ctx_bucket), batch <= spec_largest_graphed_)
+                                    BucketCtx(ctx_bucket), Graphed(batch, spec_largest_graphed_))
                         .iteration_us *
                     pp_;
   cache_.emplace(k, us);
   return us;
+}
+
+// model_executor/cuda_graph_runner.py can_run (SGLang v0.5): under DP attention the graph
+// batch is the largest rank's (max of global_num_tokens), not the TP group's sum.
+bool BatchStepTimer::Graphed(int64_t group_batch, int largest) const {
+  return group_batch <= static_cast<int64_t>(largest) * dp_attention_ranks_;
 }
 
 BatchShape BatchStepTimer::AcrossRanks(const BatchShape& b) const {
@@ -91,7 +97,8 @@ double BatchStepTimer::Compute(const Key& k) const {
   const double nd = static_cast<double>(k.decode);
   const double np = static_cast<double>(k.prefill);
   const double pt = static_cast<double>(k.prefill_tokens);
-  const ForwardShape decode{nd, 1, BucketCtx(k.decode_ctx), nd, k.decode <= largest_graphed_};
+  const ForwardShape decode{nd, 1, BucketCtx(k.decode_ctx), nd,
+                            Graphed(k.decode, largest_graphed_)};
   if (k.prefill == 0) return ForwardTime(ctx_, decode).total_us * pp_;
   const ForwardShape prefill{np, pt / np, BucketCtx(k.prefill_ctx), np, false};
   if (k.decode == 0 && k.prefill == 1) return ForwardTime(ctx_, prefill).total_us * pp_;

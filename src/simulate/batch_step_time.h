@@ -7,7 +7,8 @@
 // attention core (ForwardTime's attention share of that part's shape). Times
 // are memoised with contexts rounded to kCtxBucket tokens. Under DP attention
 // (req.par) a shape is one DP rank's batch: it is timed as every rank running
-// that batch, ForwardTime's DP attention layout at dp times its requests.
+// that batch, ForwardTime's DP attention layout at dp times its requests; it
+// replays a CUDA graph when the rank's batch is captured.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +64,9 @@ class BatchStepTimer {
   double Compute(const Key& k) const;
   // The TP group's batch when every DP attention rank runs `b` (b itself without DP attention).
   BatchShape AcrossRanks(const BatchShape& b) const;
+  // Whether a decode of `group_batch` requests (the TP group's) replays a graph captured up
+  // to `largest`.
+  bool Graphed(int64_t group_batch, int largest) const;
   double GroupStepUs(const BatchShape& b);
 
   double SpecDecodeUs(int64_t batch, int64_t ctx_bucket);
