@@ -117,28 +117,29 @@ Parallelism LaunchParallelism(const PlanRequest& launch, const PlanResult& plan)
   if (plan.engine == "vllm") {
     const Parallelism par = VllmParallelism(ParseVllmArgs(launch.args, plan.engine_version));
     if (par.dp > 1) {
+      // vllm/v1/engine/core_client.py DPLBAsyncMPClient: the API server places requests on its
+      // engines by their published queue lengths, which the simulation does not reproduce.
       throw InputError(fmt::format(
-          "--data-parallel-size {}: kvplan simulate does not model vLLM's data parallel engines "
-          "(each its own scheduler, requests placed by the API server's load balancer on "
-          "published queue lengths); simulate one engine with 1/{} of the load",
+          "--data-parallel-size {}: vLLM's DP load balancer is not modelled; simulate one "
+          "engine at 1/{} of the load",
           par.dp, par.dp));
     }
     return par;
   }
   const Parallelism par = SglangParallelism(ParseSglangArgs(launch.args, plan.engine_version));
   if (par.dp > 1 && !par.dp_attention) {
-    throw InputError(fmt::format(
-        "--dp-size {} without --enable-dp-attention: {} independent replicas; simulate one "
-        "with 1/{} of the load (kvplan simulate models DP attention's synchronised ranks)",
-        par.dp, par.dp, par.dp));
+    throw InputError(
+        fmt::format("--dp-size {} without --enable-dp-attention (whole replicas): simulate one "
+                    "at 1/{} of the load",
+                    par.dp, par.dp));
   }
   // server_args.py: --load-balance-method round_robin (the default; "auto" from v0.5.8, which
   // is round_robin outside PD disaggregation)
   const std::optional<std::string> lb = FlagValue(launch, "--load-balance-method");
   if (par.dp > 1 && lb && *lb != "round_robin" && *lb != "auto") {
     throw InputError(fmt::format(
-        "--load-balance-method {}: kvplan simulate dispatches DP ranks round robin (SGLang's "
-        "default); expected round_robin or auto",
+        "--load-balance-method {}: kvplan simulate deals requests round robin (expected "
+        "round_robin or auto)",
         *lb));
   }
   return par;
