@@ -8,6 +8,8 @@
 // with half of it; a rank with less work waits for the busiest one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "catalog/gpu.h"
@@ -145,6 +147,10 @@ TEST(DpAttentionTest, EachRankHasThePlansPoolAndRequestLimit) {
   // tokens.cc SglangRunningOf: the user's 256 over 8 ranks.
   EXPECT_EQ(r.max_running_requests, 256 / 8);
   EXPECT_EQ(r.completed, 32);
+  const bool said = std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.starts_with("DP attention: 8 schedulers");
+  });
+  EXPECT_TRUE(said);
 }
 
 TEST(DpAttentionTest, WhatTheSimulationCannotRunIsRefusedInOneLine) {

@@ -324,6 +324,16 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
   out->notes.push_back(
       "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for prefill and "
       "mixed steps (run eagerly).");
+  if (out->dp_ranks > 1) {
+    // layers/dp_attention.py DpPaddingMode (SGLang v0.5): decode steps gather every rank's tokens
+    // padded to the largest rank's (MAX_LEN) when that costs less than the sum; a step with a
+    // prefill gathers their sum (SUM_LEN).
+    out->notes.push_back(fmt::format(
+        "DP attention: {} schedulers dealt requests round robin; a step runs every rank at the "
+        "busiest rank's batch (SGLang pads decode steps to the largest rank; a step with a "
+        "prefill gathers only the ranks' sum, so its MoE layers take less than modelled).",
+        out->dp_ranks));
+  }
   if (cal.decode_scale != 1 || cal.step_fixed_us != 0 || cal.admission_us != 0) {
     out->notes.push_back(fmt::format(
         "Calibrated on measured runs (docs/SIMULATOR_VALIDATION.md; --calib-* flags): decode "
