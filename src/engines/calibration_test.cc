@@ -10,10 +10,11 @@
 // 0.8.4 (1), 0.9.2 (2), 0.10.1 (1), 0.11.0 (2), 0.15.0 to 0.18.0 (one each: the llm-d-planner
 // version sweep of Qwen3-14B on one H100, within 0.2 %), 0.19.0 (52: the llm-d-planner campaign,
 // median 0.01 %, largest 1.06 %; tests/data/real/calibration/SOURCES.md). No corpus log of 0.20 to
-// 0.28 has a KV figure with its model, GPU and flags: gpustack/runner#251 (0.27.1) and vllm#49878
-// (0.26) name no model or flags, llm-scaler#703 (0.26) is an Intel XPU. The three beyond 5 % are
-// older single logs, each checked against vLLM's source at its release without finding a missing
-// term:
+// 0.28 has a KV figure with its model, GPU and flags: gpustack/runner#251 (0.27.1) launches an AWQ
+// checkpoint of Qwen3.6-27B with MTP on a GPU it does not name, vllm#49878 (0.26) prints only the
+// --kv-cache-memory-bytes it was given, llm-scaler#703 (0.26) is an Intel XPU. The three beyond 5 %
+// are older single logs, each checked against vLLM's source at its release without finding a
+// missing term:
 // - vllm#17122 at 0.8.4 (+20.5 %): gpu_memory_utilization is not shown; 0.8.4's profile_run
 //   samples min(max_num_seqs, tokens) rows as later releases do (gpu_model_runner.py _dummy_run),
 //   so the 4 GiB of KV the log has less is another process's memory (V1 before 0.9.2 counts it) or
