@@ -92,13 +92,18 @@ int64_t EstimateVllmActivationPeak(const ModelSpec& m, int tp, int64_t batched_t
   return std::max(forward, sampler);
 }
 
-int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, const GpuSpec& gpu) {
+int VllmCollectiveGroupSize(const ModelSpec& model, int tp, int dp) {
+  return model.IsMoe() && dp > 1 ? tp * dp : tp;
+}
+
+int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int group,
+                             const GpuSpec& gpu) {
   // NCCL communicators allocate their buffers lazily, at the first collective
   // of the profiling run; custom all-reduce adds IPC buffers. Only the tensor-
-  // parallel group all-reduces: pipeline stages pass activations point to
-  // point, and PP-only launches log ~0.07 GiB of non-torch memory (issue 11).
-  int64_t comm = tp > 1 ? 400 * kMiB : 0;
-  int64_t nvls = EstimateNvlsBuffers(tp, gpu);
+  // parallel (or MoE expert) group communicates in the forward pass: pipeline stages pass
+  // activations point to point, and PP-only launches log ~0.07 GiB of non-torch memory (issue 11).
+  int64_t comm = group > 1 ? 400 * kMiB : 0;
+  int64_t nvls = EstimateNvlsBuffers(group, gpu);
   switch (era) {
     case VllmEra::kV0Legacy:
       // worker.py @6ae52299: non_torch = all CUDA memory in use minus torch's,
@@ -108,7 +113,7 @@ int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, co
       // Counted against global (total - free): the CUDA context counts too.
       return EstimateCudaContext() + 100 * kMiB + comm + nvls;
     default:
-      return VllmV1NonTorchIncrease(release, tp, nvls > 0);
+      return VllmV1NonTorchIncrease(release, group, nvls > 0);
   }
 }
 

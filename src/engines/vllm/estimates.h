@@ -38,10 +38,19 @@ int64_t VllmFusedMoeWorkspaceTokens(const VllmRelease& release, int64_t batched_
                                     std::optional<bool> chunking);
 
 // Non-torch memory as each era counts it (CUDA context only in the eras that
-// count it; NCCL buffers when the tensor-parallel group has more than one GPU,
+// count it; NCCL buffers when the collective group has more than one GPU,
 // and NCCL's NVLink-SHARP buffers on NVSwitch systems, which the profiling
 // run's first large all-reduce allocates).
-int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int tp, const GpuSpec& gpu);
+// `group`: VllmCollectiveGroupSize.
+int64_t EstimateVllmNonTorch(VllmEra era, const VllmRelease& release, int group,
+                             const GpuSpec& gpu);
+
+// The ranks whose NCCL communicator the profiling run's forward pass uses on each GPU: the
+// tensor-parallel group, or for a MoE model under --data-parallel-size the whole DP x TP
+// expert group, which every MoE layer dispatches over (vllm/model_executor/layers/fused_moe/
+// layer.py forward_impl @v0.10.1: dp_size > 1 takes get_ep_group().dispatch; device_communicators/
+// all2all.py NaiveAll2AllManager.naive_multicast broadcasts over the DP group).
+int VllmCollectiveGroupSize(const ModelSpec& model, int tp, int dp);
 
 // V1 from 0.9.2: the non-torch increase of the profiling run on one rank of a `tp`-wide group
 // (`nvlink_sharp`: an NVSwitch node whose NCCL allocates NVLS buffers).

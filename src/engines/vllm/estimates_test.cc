@@ -88,5 +88,27 @@ TEST(VllmEstimates, V1NonTorchIncreaseByReleaseAndTp) {
   EXPECT_NEAR(ToGiB(VllmV1NonTorchIncrease(ParseVllmRelease("0.9.2"), 4, true)), 2.04, 0.02);
 }
 
+// A MoE model under --data-parallel-size dispatches every MoE layer over the DP x TP expert group
+// (fused_moe/layer.py forward_impl @v0.10.1, NaiveAll2AllManager broadcasting over the DP group),
+// so one GPU of a DP8 replica set holds an 8-rank NCCL communicator as a TP8 one does; a dense
+// model's DP ranks run their forward passes alone. recipes12 (tests/data/real/vllm/
+// recipes12_v1_dp8_two_kv_too_small.log, Qwen3-Coder-480B-FP8 DP8 + EP on H20): its two launches
+// lack the same fixed 3.84 GiB against the plan without this term, at utilization 0.90 and 0.95.
+TEST(VllmEstimates, MoeDataParallelRanksShareTheExpertGroupsCommunicator) {
+  const ModelSpec moe = LoadModel("Qwen/Qwen3-Coder-480B-A35B-Instruct");
+  const ModelSpec dense = LoadModel("Qwen/Qwen3-14B");
+  EXPECT_EQ(VllmCollectiveGroupSize(moe, 1, 8), 8);
+  EXPECT_EQ(VllmCollectiveGroupSize(moe, 2, 4), 8);
+  EXPECT_EQ(VllmCollectiveGroupSize(moe, 4, 1), 4);
+  EXPECT_EQ(VllmCollectiveGroupSize(dense, 1, 8), 1);
+  const VllmRelease v0101 = ParseVllmRelease("0.10.1");
+  const GpuSpec h20 = FindGpu("h20-3e");
+  EXPECT_EQ(EstimateVllmNonTorch(VllmEra::kV1, v0101, VllmCollectiveGroupSize(moe, 1, 8), h20),
+            VllmV1NonTorchIncrease(v0101, 8, true));
+  EXPECT_GT(ToGiB(VllmV1NonTorchIncrease(v0101, 8, true)) -
+                ToGiB(VllmV1NonTorchIncrease(v0101, 1, false)),
+            2.0);
+}
+
 }  // namespace
 }  // namespace kvplan

@@ -88,7 +88,10 @@ VllmTerms VllmMemoryTerms(const ModelSpec& model, const GpuSpec& gpu, const Vllm
   t.weights = ms.weights ? *ms.weights : EstimatedWeights(model, gpu, a, d.release, draft);
   t.weights_src = ms.weights ? "measured" : "estimated";
   ActivationTerm(model, gpu, a, d, ms, &t);
-  t.non_torch = ms.non_torch ? *ms.non_torch : EstimateVllmNonTorch(d.era, d.release, a.tp, gpu);
+  t.non_torch =
+      ms.non_torch
+          ? *ms.non_torch
+          : EstimateVllmNonTorch(d.era, d.release, VllmCollectiveGroupSize(model, a.tp, a.dp), gpu);
   t.non_torch_src = ms.non_torch ? "measured" : "estimated";
   if (ms.cuda_graph) {
     t.cuda_graph = *ms.cuda_graph;
