@@ -22,6 +22,7 @@
 #include "catalog/model.h"
 #include "catalog/weights.h"
 #include "testing/test_data.h"
+#include "testing/tsv.h"
 
 namespace kvplan {
 namespace {
@@ -100,6 +101,21 @@ TEST(ModelCatalog, EstimatedCheckpointIsWithinOnePercentOfThePublishedTotal) {
     double error =
         std::abs(static_cast<double>(estimate - t.total_size)) / static_cast<double>(t.total_size);
     EXPECT_LT(error, 0.01) << t.id << ": estimated " << estimate << ", published " << t.total_size;
+  }
+}
+
+// The published parameter counts of the entries added for issue 14 item 6
+// (tests/data/real/catalog_params.tsv, each with where it is published): the count kvplan
+// computes from the bundled config is within 1 % of it.
+TEST(ModelCatalog, ParametersAreWithinOnePercentOfThePublishedCount) {
+  std::vector<std::vector<std::string>> rows = testing::RealTsvRows("catalog_params.tsv", 3);
+  ASSERT_GE(rows.size(), 20u);
+  for (const std::vector<std::string>& row : rows) {
+    ASSERT_TRUE(FindCatalogModel(row[0]).has_value()) << row[0] << " is not bundled";
+    const double published = std::stod(row[1]);
+    const int64_t params = EstimateWeights(LoadModel(row[0]), {}).total_params;
+    EXPECT_LT(std::abs(static_cast<double>(params) - published) / published, 0.01)
+        << row[0] << ": " << params << " parameters, published " << row[1] << " (" << row[2] << ")";
   }
 }
 
