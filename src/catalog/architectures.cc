@@ -72,6 +72,9 @@ constexpr FieldAlias kGpt2Aliases[] = {
     {"intermediate_size", "n_inner"},  {"max_position_embeddings", "n_positions"},
 };
 
+// transformers OPTConfig names the MLP width ffn_dim (opt/configuration_opt.py).
+constexpr FieldAlias kOptAliases[] = {{"intermediate_size", "ffn_dim"}};
+
 // ChatGLM2/3 and GLM-4-9B remote-code ChatGLMConfig (configuration_chatglm.py)
 // names; multi_query_group_num is the KV head count (multi_query_attention).
 constexpr FieldAlias kChatGlmAliases[] = {
@@ -491,6 +494,23 @@ constexpr ArchitectureInfo kArchitectures[] = {
      .mlp_bias = true,
      .learned_positions = true,
      .intermediate_ratio = 4},
+    // opt/modeling_opt.py (vLLM models/opt.py): OPTLearnedPositionalEmbedding of
+    // max_position_embeddings + 2 rows, biased q/k/v/out_proj and fc1/fc2 (a ReLU between, no
+    // gate), LayerNorms, lm_head tied to embed_tokens
+    {.architecture = "OPTForCausalLM",
+     .model_type = "opt",
+     .family_name = "opt",
+     .family = ModelFamily::kDense,
+     .defaults = kTiedEmbeddingDefaults,
+     .qkv_bias = true,
+     .aliases = kOptAliases,
+     .mlp = MlpKind::kPlain,
+     .norm = NormKind::kLayerNorm,
+     .o_bias = true,
+     .mlp_bias = true,
+     .learned_positions = true,
+     .learned_position_offset = 2,
+     .hidden_width_key = "word_embed_proj_dim"},
     // phi/modeling_phi.py (and the older remote-code phi-msft config): one
     // LayerNorm, every projection and the lm_head biased, 2-matrix MLP
     {.architecture = "PhiForCausalLM",

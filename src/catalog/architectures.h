@@ -141,8 +141,11 @@ struct ArchitectureInfo {
   bool mlp_bias = false;           // the MLP projections have biases
   bool lm_head_bias = false;       // Phi-2, GPT-J
   bool learned_positions = false;  // absolute position table of max_position_embeddings rows
-  bool embedding_norm = false;     // a norm right after the embedding (Bloom)
-  int intermediate_ratio = 0;      // intermediate_size = ratio x hidden when omitted or null (4)
+  // Rows of that table beyond max_position_embeddings (OPT's OPTLearnedPositionalEmbedding
+  // keeps 2 more: padding offset).
+  int learned_position_offset = 0;
+  bool embedding_norm = false;  // a norm right after the embedding (Bloom)
+  int intermediate_ratio = 0;   // intermediate_size = ratio x hidden when omitted or null (4)
   // A config saying "multi_query": true without a KV head count has one KV
   // head (GPTBigCode, Falcon-7B).
   bool multi_query_key = false;
@@ -161,6 +164,9 @@ struct ArchitectureInfo {
   // The last MoE layer's index key (ERNIE moe_layer_end_index): later layers are dense.
   const char* last_moe_layer = "";
   std::span<const RefusedFlag> refused_flags = {};
+  // A key that must equal hidden_size when the config gives it, refused otherwise (OPT's
+  // word_embed_proj_dim: a narrower embedding with project_in / project_out, not modelled).
+  const char* hidden_width_key = "";
   // Per-head q/k norms when the config's use_qk_norm says so, whatever the
   // family (the MoE families read it anyway): Hunyuan dense.
   bool reads_use_qk_norm = false;

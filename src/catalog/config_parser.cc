@@ -142,7 +142,8 @@ void ReadLayerShape(const ArchitectureInfo& arch, ModelSpec& m) {
   m.o_proj_bias = arch.o_bias;
   m.mlp_bias = arch.mlp_bias;
   m.lm_head_bias = arch.lm_head_bias;
-  m.learned_position_rows = arch.learned_positions ? m.max_position_embeddings : 0;
+  m.learned_position_rows =
+      arch.learned_positions ? m.max_position_embeddings + arch.learned_position_offset : 0;
   m.embedding_norm = arch.embedding_norm;
 }
 
@@ -968,6 +969,15 @@ void RefuseTableFlags(const Json& cfg, const std::string& origin, const Architec
                        ", which kvplan's architecture table does not describe; refused rather "
                        "than planned without it");
     }
+  }
+  if (*arch.hidden_width_key == '\0') return;
+  std::optional<int64_t> width = OptInt(cfg, arch.hidden_width_key, origin);
+  std::optional<int64_t> hidden = OptInt(cfg, "hidden_size", origin);
+  if (width && hidden && *width != *hidden) {
+    throw InputError(origin + ": \"" + arch.hidden_width_key + "\" " + std::to_string(*width) +
+                     " differs from hidden_size " + std::to_string(*hidden) +
+                     " (an embedding projected in and out), which kvplan does not model; "
+                     "expected them equal");
   }
 }
 

@@ -2,6 +2,8 @@
 #include "catalog/model.h"
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -17,18 +19,23 @@ namespace {
 
 // ModelOpt exports may keep the quantization in hf_quant_config.json instead
 // of config.json (vllm/model_executor/layers/quantization/modelopt.py reads it).
+void ApplyHfQuantConfig(std::string_view text, const std::string& origin, ModelSpec& m) {
+  if (m.quant.IsQuantized()) return;
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  auto q = j.is_object() ? j.find("quantization") : j.end();
+  if (j.is_discarded() || !j.is_object() || q == j.end() || !q->is_object()) {
+    throw InputError(origin + ": expected {\"quantization\": {\"quant_algo\": ...}}");
+  }
+  nlohmann::json qc = *q;
+  qc["quant_method"] = "modelopt";
+  m.quant = ParseQuantization(qc, origin);
+}
+
 void ReadHfQuantConfig(const fs::path& dir, ModelSpec& m) {
   fs::path file = dir / "hf_quant_config.json";
   std::error_code ec;
   if (m.quant.IsQuantized() || !fs::is_regular_file(file, ec)) return;
-  nlohmann::json j = nlohmann::json::parse(ReadTextFile(file), nullptr, false);
-  auto q = j.is_object() ? j.find("quantization") : j.end();
-  if (j.is_discarded() || !j.is_object() || q == j.end() || !q->is_object()) {
-    throw InputError(file.string() + ": expected {\"quantization\": {\"quant_algo\": ...}}");
-  }
-  nlohmann::json qc = *q;
-  qc["quant_method"] = "modelopt";
-  m.quant = ParseQuantization(qc, file.string());
+  ApplyHfQuantConfig(ReadTextFile(file), file.string(), m);
 }
 
 ModelSpec LoadModelDir(const fs::path& dir, const std::string& id) {
@@ -100,6 +107,10 @@ ModelSpec LoadModel(const std::string& spec) {
   if (std::optional<CatalogEntry> entry = FindCatalogModel(spec)) {
     ModelSpec m = ParseModelConfig(entry->config_json, "catalog:" + entry->id);
     m.id = entry->id;
+    if (!entry->hf_quant_config_json.empty()) {
+      ApplyHfQuantConfig(entry->hf_quant_config_json, "catalog:" + entry->id + " hf_quant_config",
+                         m);
+    }
     return m;
   }
   throw InputError("unknown model \"" + spec +

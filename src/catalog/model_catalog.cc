@@ -50,7 +50,11 @@ std::optional<CatalogEntry> FindCatalogModel(std::string_view id) {
   }
   for (const EmbeddedFile& f : EmbeddedFiles()) {
     std::string fid = IdOfPath(f.path);
-    if (!fid.empty() && EqualsIgnoreCase(fid, wanted)) return CatalogEntry{fid, f.content};
+    if (fid.empty() || !EqualsIgnoreCase(fid, wanted)) continue;
+    // The sidecar is named as its config: models/hf_quant/ORG--NAME.json.
+    std::string sidecar("models/hf_quant/");
+    sidecar.append(f.path.substr(kPrefix.size()));
+    return CatalogEntry{fid, f.content, FindEmbeddedFile(sidecar).value_or("")};
   }
   return std::nullopt;
 }

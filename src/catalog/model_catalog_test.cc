@@ -19,9 +19,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/embedded_data.h"
 #include "catalog/model.h"
 #include "catalog/weights.h"
 #include "testing/test_data.h"
+#include "testing/tsv.h"
 
 namespace kvplan {
 namespace {
@@ -101,6 +103,59 @@ TEST(ModelCatalog, EstimatedCheckpointIsWithinOnePercentOfThePublishedTotal) {
         std::abs(static_cast<double>(estimate - t.total_size)) / static_cast<double>(t.total_size);
     EXPECT_LT(error, 0.01) << t.id << ": estimated " << estimate << ", published " << t.total_size;
   }
+}
+
+// The published parameter counts of the entries added for issue 14 item 6
+// (tests/data/real/catalog_params.tsv, each with where it is published): the count kvplan
+// computes from the bundled config is within 1 % of it.
+TEST(ModelCatalog, ParametersAreWithinOnePercentOfThePublishedCount) {
+  std::vector<std::vector<std::string>> rows = testing::RealTsvRows("catalog_params.tsv", 3);
+  ASSERT_GE(rows.size(), 20u);
+  for (const std::vector<std::string>& row : rows) {
+    ASSERT_TRUE(FindCatalogModel(row[0]).has_value()) << row[0] << " is not bundled";
+    const double published = std::stod(row[1]);
+    const int64_t params = EstimateWeights(LoadModel(row[0]), {}).total_params;
+    EXPECT_LT(std::abs(static_cast<double>(params) - published) / published, 0.01)
+        << row[0] << ": " << params << " parameters, published " << row[1] << " (" << row[2] << ")";
+  }
+}
+
+// A ModelOpt export whose quantization is in hf_quant_config.json (not config.json) is bundled
+// with that file as data/models/hf_quant/ORG--NAME.json: each such file belongs to a bundled
+// config that has no quantization_config of its own (else the sidecar would be ignored) and
+// the catalog entry loads quantized, as the model directory does (model_loader_test.cc).
+TEST(ModelCatalog, EveryHfQuantSidecarQuantizesItsBundledConfig) {
+  constexpr std::string_view kSidecars = "models/hf_quant/";
+  int sidecars = 0;
+  for (const EmbeddedFile& f : EmbeddedFiles()) {
+    if (f.path.substr(0, kSidecars.size()) != kSidecars) continue;
+    ++sidecars;
+    std::string stem(f.path.substr(kSidecars.size()));
+    stem.resize(stem.size() - std::string_view(".json").size());
+    std::optional<CatalogEntry> entry = FindCatalogModel(stem);
+    ASSERT_TRUE(entry.has_value()) << f.path << " has no bundled config";
+    EXPECT_EQ(entry->hf_quant_config_json, f.content) << f.path;
+    EXPECT_FALSE(nlohmann::json::parse(entry->config_json).contains("quantization_config"))
+        << entry->id << ": its config.json is quantized already";
+    EXPECT_EQ(LoadModel(entry->id).quant.method, "modelopt") << entry->id;
+  }
+  EXPECT_GE(sidecars, 4);
+}
+
+// nvidia/Qwen3-235B-A22B-NVFP4 against the bf16 Qwen/Qwen3-235B-A22B (the same geometry):
+// NVFP4 stores each quantized weight in 4 bits plus one fp8 scale per 16, 4.5 bits of 16; the
+// router gates its hf_quant_config excludes, the norms and the embeddings stay bf16.
+TEST(ModelCatalog, NvidiaNvfp4SidecarPricesTheExpertsAtFourAndAHalfBits) {
+  const ModelSpec fp4 = LoadModel("nvidia/Qwen3-235B-A22B-NVFP4");
+  EXPECT_EQ(fp4.quant.weight_bits, 4);
+  EXPECT_EQ(fp4.quant.group_size, 16);
+  const WeightEstimate bf16 = EstimateWeights(LoadModel("Qwen/Qwen3-235B-A22B"), {});
+  const WeightEstimate nvfp4 = EstimateWeights(fp4, {});
+  EXPECT_EQ(nvfp4.total_params, bf16.total_params);
+  const double ratio =
+      static_cast<double>(nvfp4.total_bytes) / static_cast<double>(bf16.total_bytes);
+  EXPECT_GT(ratio, 4.5 / 16);
+  EXPECT_LT(ratio, 4.5 / 16 + 0.01) << "bf16 parts: embeddings, norms, gates";
 }
 
 // Models the public cases and serving runs name that are not bundled, and why. An entry leaves

@@ -74,6 +74,21 @@ const FamilyRow kRows[] = {
        EXPECT_EQ(m.learned_position_rows, 1024);
        EXPECT_TRUE(m.tie_word_embeddings);
      }},
+    // facebook/opt-125m: the OPT paper's (arXiv 2205.01068) Table 1 row "125M". Exactly:
+    // embed_tokens 50272 x 768 (lm_head tied), embed_positions (2048 + 2) x 768, 12 layers of
+    // 7,087,872 (q/k/v/out_proj 768 x 768 + bias, fc1 768 x 3072 + bias, fc2 3072 x 768 +
+    // bias, two LayerNorms), final_layer_norm. MHA: 12 layers x K,V x 12 heads x 64 x 2
+    // bytes; tp 4: 3 heads a rank.
+    {"facebook--opt-125m.json", "opt", 125e6,
+     int64_t{50272} * 768 + 2050 * 768 + 12 * int64_t{7'087'872} + 2 * 768, Kv::kEveryLayer,
+     12 * 2 * 12 * 64 * 2, 4, 12 * 2 * 3 * 64 * 2,
+     [](const ModelSpec& m) {
+       EXPECT_EQ(m.intermediate_size, 3072);  // ffn_dim
+       EXPECT_EQ(m.learned_position_rows, 2050);
+       EXPECT_TRUE(m.tie_word_embeddings);
+       EXPECT_FALSE(m.gated_mlp);
+       EXPECT_EQ(m.rope_cache_elements, 0);  // learned positions: no rotary table
+     }},
     // EleutherAI/gpt-j-6b model card, hyperparameter table: n_parameters
     // 6,053,381,344. MHA: 28 layers x 2 x 16 heads x 256 x 2 bytes; tp 8: 2
     // heads a rank.
@@ -374,6 +389,21 @@ TEST(RealConfigFamilies, DenseNameWithExpertsIsRefused) {
   EXPECT_NE(what.find("routed experts"), std::string::npos) << what;
 }
 
+// OPT-350m's narrower embedding (word_embed_proj_dim 512 under hidden_size 1024, with
+// project_in / project_out) is refused by name, not priced as a 1024-wide table (synthetic:
+// the shape of that config, two layers).
+TEST(RealConfigFamilies, OptNarrowerEmbeddingIsRefused) {
+  const std::string what = testing::InputErrorOf([&] {
+    ParseModelConfig(R"({"architectures":["OPTForCausalLM"],"hidden_size":1024,
+        "num_hidden_layers":2,"num_attention_heads":16,"ffn_dim":4096,"vocab_size":50272,
+        "max_position_embeddings":2048,"word_embed_proj_dim":512})",
+                     "t.json");
+  });
+  EXPECT_NE(what.find("\"word_embed_proj_dim\" 512 differs from hidden_size 1024"),
+            std::string::npos)
+      << what;
+}
+
 // kvplan models architectures: every table entry, with its layer kinds; the
 // hybrid state-space models and the per-layer-geometry ones listed as refused.
 TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
@@ -391,6 +421,7 @@ TEST(RealConfigFamilies, ArchitectureRowsListTheTable) {
                          [&](const ArchitectureRow& r) { return r.architecture == name; });
   };
   EXPECT_EQ(find("GPT2LMHeadModel").mlp, "dense (2-matrix)");
+  EXPECT_EQ(find("OPTForCausalLM").mlp, "dense (2-matrix)");
   EXPECT_EQ(find("Qwen3NextForCausalLM").layers, "linear (gated delta-net) + full");
   EXPECT_TRUE(find("NemotronHForCausalLM").accepted);
   EXPECT_EQ(find("NemotronHForCausalLM").layers, "linear (mamba2 or mamba-1) + full");
