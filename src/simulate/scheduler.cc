@@ -1,19 +1,28 @@
 #include "simulate/scheduler.h"
 
+#include "simulate/prefix_cache.h"
+
 namespace kvplan {
+
+int64_t KvPool::AvailablePages() const {
+  return free_pages + (cache ? cache->evictable_pages() : 0);
+}
 
 bool KvPool::Grow(SimRequest* r, int64_t tokens) {
   const int64_t need = PagesFor(tokens) - r->pages;
   if (need <= 0) return true;
-  if (need > free_pages) return false;
+  if (need > AvailablePages()) return false;
+  if (need > free_pages) free_pages += cache->Evict(need - free_pages);
   free_pages -= need;
   r->pages += need;
   return true;
 }
 
 void KvPool::Release(SimRequest* r) {
-  free_pages += r->pages;
+  if (cache) cache->Release(*r);
+  free_pages += r->pages - r->shared_pages;
   r->pages = 0;
+  r->shared_pages = 0;
 }
 
 void KvPool::Trim(SimRequest* r, int64_t tokens) {

@@ -165,19 +165,21 @@ PerfRequest PerfRequestOf(const SimulateQuery& q, const PlanResult& plan, const 
   return r;
 }
 
-// The integer value of an engine flag the planner does not read (`--flag N` or
-// `--flag=N`), or `fallback` when the launch does not set it.
-int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fallback) {
+// The value of an engine flag the planner does not read (`--flag V` or
+// `--flag=V`), if the launch sets it.
+std::optional<std::string> FlagValue(const PlanRequest& launch, std::string_view flag) {
   const std::vector<std::string>& a = launch.args;
   for (size_t i = 0; i < a.size(); ++i) {
-    std::string value;
-    if (a[i] == flag && i + 1 < a.size()) {
-      value = a[i + 1];
-    } else if (a[i].starts_with(std::string(flag) + "=")) {
-      value = a[i].substr(flag.size() + 1);
-    } else {
-      continue;
-    }
+    if (a[i] == flag && i + 1 < a.size()) return a[i + 1];
+    if (a[i].starts_with(std::string(flag) + "=")) return a[i].substr(flag.size() + 1);
+  }
+  return std::nullopt;
+}
+
+// The integer value of such a flag, or `fallback` when the launch does not set it.
+int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fallback) {
+  if (const std::optional<std::string> given = FlagValue(launch, flag)) {
+    const std::string& value = *given;
     int64_t v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || end != value.data() + value.size() || v < 1 || v > kMaxInputCount) {
@@ -189,8 +191,32 @@ int64_t IntFlagOr(const PlanRequest& launch, std::string_view flag, int64_t fall
   return fallback;
 }
 
+// Whether the engine caches prompt prefixes for this launch.
+bool PrefixCachingOn(const PlanRequest& launch, const PlanResult& plan) {
+  if (plan.engine == "vllm") {
+    // vllm/engine/arg_utils.py _set_default_args_v1 @v0.8.5: "V1 enables prefix caching by
+    // default" (None -> True); data/flags/vllm/ keeps the flag's default None to 0.23.0
+    return ParseVllmArgs(launch.args, plan.engine_version).enable_prefix_caching.value_or(true);
+  }
+  // server_args.py (v0.4-v0.5): disable_radix_cache default False
+  return !ParseSglangArgs(launch.args, plan.engine_version).disable_radix_cache;
+}
+
+// SGLang's --schedule-policy: fcfs (server_args.py default, v0.4-v0.5) or lpm;
+// the others reorder the queue in ways kvplan does not model.
+bool SglangLongestPrefixFirst(const PlanRequest& launch, const PlanResult& plan) {
+  const std::string policy = FlagValue(launch, "--schedule-policy").value_or("fcfs");
+  if (policy != "fcfs" && policy != "lpm") {
+    throw InputError(fmt::format(
+        "--schedule-policy {}: kvplan simulate models fcfs (the default) and lpm", policy));
+  }
+  // schedule_policy.py _validate_and_adjust_policy (v0.5): lpm without the radix cache is fcfs
+  return policy == "lpm" && PrefixCachingOn(launch, plan);
+}
+
 SglangSchedulerLimits SglangLimitsOf(const PlanRequest& launch, const PlanResult& plan) {
   SglangSchedulerLimits l;
+  l.longest_prefix_first = SglangLongestPrefixFirst(launch, plan);
   l.max_running_requests = plan.max_running_requests;
   l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
   l.max_prefill_tokens = ParseSglangArgs(launch.args, plan.engine_version)
@@ -255,6 +281,18 @@ EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const
   return e;
 }
 
+// Prefix caching on a model with recurrent-state layers keeps states per cached
+// prefix (SGLang's mamba radix cache, vLLM's mamba_cache_mode), which the
+// simulation's one token pool does not hold.
+void RequireAttentionOnly(const ModelSpec& model, const std::string& engine) {
+  if (model.NumLayersOfKind(LayerKind::kLinear) == 0) return;
+  throw InputError(fmt::format(
+      "kvplan simulate does not model prefix caching on {} (recurrent-state layers); pass {} "
+      "or a workload without shared prefixes",
+      model.architecture,
+      engine == "vllm" ? "--no-enable-prefix-caching" : "--disable-radix-cache"));
+}
+
 // The workload's defaults, declared: 1,000 requests (the benchmark clients'
 // default --num-prompts) unless a duration or a trace ends the run.
 WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
@@ -267,6 +305,13 @@ WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
   return r;
 }
 
+std::string NotModelledNote(bool prefixes) {
+  return prefixes ? "Not modelled: CUDA graphs for prefill and mixed steps (run eagerly); "
+                    "prefix-cache hits on tokens past a request's group prefix."
+                  : "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for "
+                    "prefill and mixed steps (run eagerly).";
+}
+
 void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalibration& cal,
               SimulateResult* out) {
   if (w.trace.empty() && (w.rate || w.input.dist != "fixed" || w.output.dist != "fixed") &&
@@ -274,9 +319,7 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
     out->assumed.push_back({"seed", "0", "", "kvplan's default random seed"});
   }
   out->cuda_graph_batch = timer.largest_graphed_batch();
-  out->notes.push_back(
-      "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for prefill and "
-      "mixed steps (run eagerly).");
+  out->notes.push_back(NotModelledNote(out->prefix_workload));
   if (cal.decode_scale != 1 || cal.step_fixed_us != 0 || cal.admission_us != 0) {
     out->notes.push_back(fmt::format(
         "Calibrated on measured runs (docs/SIMULATOR_VALIDATION.md; --calib-* flags): decode "
@@ -342,6 +385,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
                                     q.launch.pasted_release_source));
   }
   out.workload = workload.Describe();
+  out.prefix_workload = spec.HasPrefixes();
   const PerfRequest perf = PerfRequestOf(q, plan, out.launch);
   EngineSetup engine = SetupEngine(q.launch, plan, perf.spec, &out);
   BatchStepTimer timer(perf);
@@ -372,7 +416,22 @@ SimulateResult Simulate(const SimulateQuery& q) {
   setup.workload = &workload;
   setup.on_request = q.on_request;
   setup.schedules_ahead = SchedulesAhead(q.launch, plan, perf.spec);
+  setup.prefix_caching = PrefixCachingOn(q.launch, plan);
+  if (out.prefix_workload && setup.prefix_caching) RequireAttentionOnly(perf.model, plan.engine);
   RunSimulation(setup, &out);
+  if (workload.HasPrefixes() && !out.prefix_workload) {
+    // A trace's prefix_group column, seen as it was read.
+    out.prefix_workload = true;
+    if (setup.prefix_caching) RequireAttentionOnly(perf.model, plan.engine);
+    std::replace(out.notes.begin(), out.notes.end(), NotModelledNote(false), NotModelledNote(true));
+  }
+  if (out.prefix_workload && !setup.prefix_caching) {
+    out.notes.push_back(plan.engine == "vllm"
+                            ? "Prefix caching is off (--no-enable-prefix-caching): shared "
+                              "prefixes are computed again."
+                            : "The radix cache is off (--disable-radix-cache): shared prefixes "
+                              "are computed again.");
+  }
   return out;
 }
 

@@ -11,13 +11,18 @@
 #include "base/text.h"
 #include "kvplan/error.h"
 #include "simulate/metrics.h"
+#include "simulate/prefix_cache.h"
 
 namespace kvplan {
 namespace {
 
 class Simulator {
  public:
-  explicit Simulator(const SimulatorSetup& setup) : setup_(setup) { state_.kv = setup.kv; }
+  explicit Simulator(const SimulatorSetup& setup)
+      : setup_(setup), cache_(std::max<int64_t>(1, setup.kv.page_tokens)) {
+    state_.kv = setup.kv;
+    if (setup.prefix_caching) state_.kv.cache = &cache_;
+  }
   void Run(SimulateResult* out);
 
  private:
@@ -30,6 +35,7 @@ class Simulator {
   BatchShape ShapeOf(const StepBatch& batch) const;
 
   const SimulatorSetup& setup_;
+  PrefixCache cache_;
   SchedulerState state_;
   StepBatch batch_;
   ServingMetrics metrics_;
@@ -66,6 +72,9 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   r->seen_us = at_us + setup_.admission_us;
   r->prompt = a.input_tokens;
   r->output = a.output_tokens;
+  r->prefix_group = a.prefix_group;
+  r->prefix_len = a.prefix_len;
+  r->hit_tokens = a.hit_tokens;
   if (first_arrival_us_ < 0) first_arrival_us_ = at_us;
   inbox_.push_back(r);
   ++in_system_;
@@ -190,7 +199,7 @@ void Simulator::Step() {
   ++steps_;
   CountTokens(batch_);
   const KvPool& kv = state_.kv;
-  metrics_.ObserveKv(static_cast<double>(kv.total_pages - kv.free_pages) /
+  metrics_.ObserveKv(static_cast<double>(kv.total_pages - kv.AvailablePages()) /
                      static_cast<double>(std::max<int64_t>(1, kv.total_pages)));
   setup_.scheduler->AfterStep(&state_, batch_);
   if (finished_.empty()) return;
@@ -215,6 +224,13 @@ void Simulator::Run(SimulateResult* out) {
   metrics_.Fill(out);
   out->preemptions = state_.preemptions;
   out->steps = steps_;
+  out->prefix_caching = setup_.prefix_caching;
+  out->prefix_hit_tokens = cache_.hit_tokens();
+  out->prefix_query_tokens = cache_.query_tokens();
+  if (cache_.query_tokens() > 0) {
+    out->prefix_cache_hit_rate =
+        static_cast<double>(cache_.hit_tokens()) / static_cast<double>(cache_.query_tokens());
+  }
 }
 
 }  // namespace

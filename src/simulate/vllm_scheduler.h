@@ -1,8 +1,10 @@
 // vLLM V1's scheduler as the simulation runs it: one token budget per step
 // (max_num_batched_tokens) shared by running and waiting requests, at most
 // max_num_seqs running, chunked prefill, and preemption by recompute of the
-// newest running request when the KV blocks run out. Prefix caching is off
-// (no hits); speculative tokens take budget and lookahead KV slots.
+// newest running request when the KV blocks run out. With prefix caching
+// (the pool's PrefixCache, prefix_cache.h) a waiting request starts after its
+// cached full blocks, and the blocks it computes are cached as it is
+// scheduled; speculative tokens take budget and lookahead KV slots.
 #pragma once
 
 #include <cstdint>
