@@ -44,7 +44,6 @@ constexpr std::string_view kUnmodelled[] = {"--enable-dp-attention",
                                             "-pp",
                                             "--enable-mixed-chunk",
                                             "--num-scheduler-steps",
-                                            "--async-scheduling",
                                             "--enable-overlap-schedule"};
 
 void RefuseUnmodelled(const PlanRequest& launch) {
@@ -55,7 +54,7 @@ void RefuseUnmodelled(const PlanRequest& launch) {
       if (prefix ? flag.starts_with(u) : flag == u) {
         throw InputError(fmt::format(
             "kvplan simulate does not model {} yet (DP attention, pipeline parallelism, mixed "
-            "chunks, multi-step and async scheduling)",
+            "chunks, multi-step scheduling)",
             std::string(flag)));
       }
     }
@@ -230,13 +229,24 @@ bool HasFlag(const PlanRequest& launch, std::string_view flag) {
                      [flag](const std::string& a) { return a == flag; });
 }
 
+// vLLM's --async-scheduling / --no-async-scheduling, the last one given (argparse's
+// BooleanOptionalAction); the release's flag table refuses them where its parser lacks them.
+std::optional<bool> VllmAsyncFlag(const PlanRequest& launch) {
+  std::optional<bool> given;
+  for (const std::string& a : launch.args) {
+    if (a == "--async-scheduling") given = true;
+    if (a == "--no-async-scheduling") given = false;
+  }
+  return given;
+}
+
 // Whether the engine chooses each step's batch while the previous one runs.
 // SGLang: the overlap scheduler, on by default from v0.4 (server_args.py
 // disable_overlap_schedule; scheduler.py event_loop_overlap launches batch N,
 // then processes batch N-1's results, then receives and schedules N+1);
 // vLLM: async scheduling (VllmSchedulesAhead).
 bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan, const SpecConfig& spec) {
-  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version);
+  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version, VllmAsyncFlag(launch));
   // server_args.py @v0.5.6: "Overlap scheduler is disabled because of using eagle3 or standalone
   // speculative decoding" unless SGLANG_ENABLE_SPEC_V2 (perf's sglang_spec_v2)
   if (spec.algorithm != SpecAlgorithm::kNone && !spec.sglang_spec_v2) return false;
@@ -399,8 +409,9 @@ SimulateResult Simulate(const SimulateQuery& q) {
   if (plan.context_length > 0)
     setup.max_request_tokens = std::min(out.kv_tokens, plan.context_length);
   setup.scheduler = engine.scheduler.get();
-  const VllmStepHost host =
-      plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
+  const VllmStepHost host = plan.engine == "vllm"
+                                ? VllmStepHostOf(plan.engine_version, VllmAsyncFlag(q.launch))
+                                : VllmStepHost{};
   setup.step_us = [&timer, host, cal](const BatchShape& b) {
     const double scale = b.prefill > 0 ? 1.0 : cal.decode_scale;
     const double us = timer.speculative() && b.decode > 0 ? timer.SpecStepUs(b) : timer.StepUs(b);
@@ -424,13 +435,6 @@ SimulateResult Simulate(const SimulateQuery& q) {
     out.prefix_workload = true;
     if (setup.prefix_caching) RequireAttentionOnly(perf.model, plan.engine);
     std::replace(out.notes.begin(), out.notes.end(), NotModelledNote(false), NotModelledNote(true));
-  }
-  if (out.prefix_workload && !setup.prefix_caching) {
-    out.notes.push_back(plan.engine == "vllm"
-                            ? "Prefix caching is off (--no-enable-prefix-caching): shared "
-                              "prefixes are computed again."
-                            : "The radix cache is off (--disable-radix-cache): shared prefixes "
-                              "are computed again.");
   }
   return out;
 }

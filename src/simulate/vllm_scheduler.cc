@@ -19,14 +19,15 @@ constexpr double kVllmStepHostPerRequestUs = 13;
 
 }  // namespace
 
-bool VllmSchedulesAhead(const std::string& version) {
-  // vllm#27614 (vllm#27679's async scheduling plan) makes async scheduling the
-  // default from v0.14: scheduling then runs while the GPU executes.
-  return ParseVllmRelease(version).AtLeast(0, 14);
+bool VllmSchedulesAhead(const std::string& version, std::optional<bool> async_flag) {
+  // vllm/engine/arg_utils.py --async-scheduling: default False at v0.10.1.1 and v0.11.0
+  // (data/flags/vllm/); vllm#27614 (vllm#27679's async scheduling plan) makes it None, on when
+  // supported, from v0.14: scheduling then runs while the GPU executes.
+  return async_flag.value_or(ParseVllmRelease(version).AtLeast(0, 14));
 }
 
-VllmStepHost VllmStepHostOf(const std::string& version) {
-  if (VllmSchedulesAhead(version)) return {};
+VllmStepHost VllmStepHostOf(const std::string& version, std::optional<bool> async_flag) {
+  if (VllmSchedulesAhead(version, async_flag)) return {};
   return {kVllmStepHostFixedUs, kVllmStepHostPerRequestUs};
 }
 
