@@ -36,6 +36,10 @@ class BatchStepTimer {
 
   double StepUs(const BatchShape& b);
   int largest_graphed_batch() const { return largest_graphed_; }
+  // vLLM: the launch's own capture sizes (perf/cuda_graph.h VllmLaunchCaptureSizes) instead of
+  // perf's rule. A decode batch is padded to the next size (its linear layers run the padded
+  // rows, its attention the real ones); one above the largest runs eagerly; none: all eager.
+  void UseCaptureSizes(std::vector<int> sizes);
 
   // A launch with speculative decoding (req.spec set): one iteration of
   // `b.decode` requests (perf's SpeculativeStep: the draft passes, the verify
@@ -59,6 +63,7 @@ class BatchStepTimer {
     size_t operator()(const Key& k) const;
   };
   double Compute(const Key& k) const;
+  ForwardShape DecodeShape(const Key& k) const;
 
   double SpecDecodeUs(int64_t batch, int64_t ctx_bucket);
 
@@ -66,6 +71,7 @@ class BatchStepTimer {
   StepContext ctx_;
   int pp_ = 1;
   int largest_graphed_ = 0;
+  std::vector<int> capture_sizes_;  // ascending; empty: perf's rule (no padding)
   // Speculation (algorithm kNone: none): the draft, its step context, the
   // settings with perf's accept length.
   ModelGeometry draft_geometry_;

@@ -25,6 +25,7 @@
 #include "simulate/calibration.h"
 #include "simulate/sglang_scheduler.h"
 #include "simulate/simulator.h"
+#include "simulate/vllm_graphs.h"
 #include "simulate/vllm_scheduler.h"
 #include "simulate/workload.h"
 
@@ -86,6 +87,14 @@ PlanResult PlanOrFail(const PlanRequest& launch) {
   }
   if (!plan.ok) throw SimulateLaunchFails(plan.error_message);
   return plan;
+}
+
+// vLLM replays the decode graphs of its own capture sizes (vllm_graphs.h).
+void UseVllmCaptureSizes(const PlanRequest& launch, const PlanResult& plan, BatchStepTimer* t) {
+  const VllmArgs a = ParseVllmArgs(launch.args, plan.engine_version);
+  t->UseCaptureSizes(VllmLaunchCaptureSizes(VllmGraphSizingOf(
+      launch.args, plan.max_running_requests,
+      static_cast<int64_t>(FigureOr(plan, "max_num_batched_tokens", 8192)), a.enforce_eager)));
 }
 
 // vLLM's --speculative-config method as perf's algorithm.
@@ -342,8 +351,12 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
   }
   if (out->engine == "vllm") {
     out->notes.push_back(
-        "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
-        "captures; vLLM's own capture sizes are not modelled.");
+        timer.largest_graphed_batch() == 0
+            ? "vLLM: no CUDA graphs (--enforce-eager or no capture size fits): every step runs "
+              "eagerly."
+            : fmt::format("vLLM: a decode batch replays the CUDA graph of the next of its capture "
+                          "sizes (the largest {}); a larger batch runs eagerly.",
+                          timer.largest_graphed_batch()));
   }
 }
 
@@ -399,6 +412,7 @@ SimulateResult Simulate(const SimulateQuery& q) {
   const PerfRequest perf = PerfRequestOf(q, plan, out.launch);
   EngineSetup engine = SetupEngine(q.launch, plan, perf.spec, &out);
   BatchStepTimer timer(perf);
+  if (plan.engine == "vllm") UseVllmCaptureSizes(q.launch, plan, &timer);
   const SimCalibration cal =
       SimCalibrationFor(plan.engine, plan.engine_version,
                         EstimateWeights(perf.model, Parallelism{}).total_params, q.calib);
