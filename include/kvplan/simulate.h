@@ -59,6 +59,10 @@ struct WorkloadSpec {
   }
 };
 
+// The workload's shared prefixes for people (" + a shared prefix of 512 (8
+// groups)", ", prefix hit rate 0.5"; "" without), as simulate and tune print them.
+std::string DescribePrefixes(const WorkloadSpec& w);
+
 // One finished request, in completion order (for --csv).
 struct RequestOutcome {
   int64_t id = 0;  // issue order, from 0

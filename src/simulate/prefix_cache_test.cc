@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "kvplan/simulate.h"
@@ -15,6 +16,7 @@
 #include "simulate/sglang_scheduler.h"
 #include "simulate/simulator.h"
 #include "simulate/vllm_scheduler.h"
+#include "testing/cli_test_util.h"
 #include "testing/input_error.h"
 
 namespace kvplan {
@@ -264,6 +266,46 @@ TEST(PrefixCacheTest, AHitRateSkipsThatShareOfEachPromptInWholePages) {
   VllmScheduler s({8192, 256, true});
   const PrefixRun run = RunWithCache(&s, 1000, 16, w, true);
   EXPECT_EQ(run.prefill_tokens, (std::vector<int64_t>{150 - 64, 150 - 64}));
+}
+
+TEST(PrefixCacheTest, TheCliReportsTheHitRateInTextAndJson) {
+  // One at a time, one group: a 160-token prefix (10 blocks of 16) before 40
+  // tokens; the second and third requests hit 160 of 200: 320 / 600.
+  const std::vector<std::string> args = {"simulate",
+                                         "--model",
+                                         "meta-llama/Llama-3.1-8B-Instruct",
+                                         "--gpu",
+                                         "h100",
+                                         "--engine",
+                                         "vllm@0.15.1",
+                                         "--concurrency",
+                                         "1",
+                                         "--num-requests",
+                                         "3",
+                                         "--input-len",
+                                         "40",
+                                         "--output-len",
+                                         "8",
+                                         "--prefix-len",
+                                         "160",
+                                         "--prefix-groups",
+                                         "1"};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const testing::CliResult j = testing::RunKvplan(json_args);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json out = nlohmann::json::parse(j.out);
+  EXPECT_DOUBLE_EQ(out["prefix_cache_hit_rate"].get<double>(), 320.0 / 600.0);
+  EXPECT_EQ(out["prefix_cache_hit_tokens"], 320);
+  EXPECT_TRUE(out["prefix_caching"].get<bool>());
+  const testing::CliResult t = testing::RunKvplan(args);
+  EXPECT_NE(t.out.find("Prefix cache: 53.3 % of prompt tokens hit (320 of 600"), std::string::npos)
+      << t.out;
+  std::vector<std::string> off = json_args;
+  off.push_back("--no-enable-prefix-caching");
+  const nlohmann::json none = nlohmann::json::parse(testing::RunKvplan(off).out);
+  EXPECT_EQ(none["prefix_cache_hit_rate"], 0.0);
+  EXPECT_FALSE(none["prefix_caching"].get<bool>());
 }
 
 }  // namespace

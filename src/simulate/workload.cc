@@ -181,6 +181,16 @@ void Workload::AddPrefix(ArrivingRequest* r) {
 
 bool Workload::HasPrefixes() const { return spec_.HasPrefixes() || trace_prefixes_; }
 
+std::string DescribePrefixes(const WorkloadSpec& w) {
+  if (w.prefix_hit_rate) return fmt::format(", prefix hit rate {:g}", *w.prefix_hit_rate);
+  // A trace's --prefix-len is the length of the groups its rows name.
+  if (!w.prefix_len || !w.trace.empty()) return "";
+  const int64_t groups =
+      w.prefix_groups.value_or(static_cast<int64_t>(w.prefix_group_weights.size()));
+  return fmt::format(" + a shared prefix of {} ({} group{}{})", *w.prefix_len, groups,
+                     groups == 1 ? "" : "s", w.prefix_group_weights.empty() ? "" : ", weighted");
+}
+
 std::string Workload::Describe() const {
   auto len = [](const LengthSpec& s) {
     if (s.dist == "fixed") return fmt::format("{}", s.mean);
@@ -196,18 +206,11 @@ std::string Workload::Describe() const {
                            : spec_.arrival);
     if (spec_.duration_s) what += fmt::format(" for {} s", *spec_.duration_s);
   } else {
-    std::string t = "trace " + spec_.trace;
-    if (spec_.prefix_hit_rate) t += fmt::format(", prefix hit rate {:g}", *spec_.prefix_hit_rate);
-    return t;
+    return "trace " + spec_.trace + DescribePrefixes(spec_);
   }
   if (spec_.num_requests) what += fmt::format(", {} requests", WithThousands(*spec_.num_requests));
   what += fmt::format(", input {}, output {}", len(spec_.input), len(spec_.output));
-  if (spec_.prefix_hit_rate)
-    return what + fmt::format(", prefix hit rate {:g}", *spec_.prefix_hit_rate);
-  if (!spec_.prefix_len) return what;
-  const int64_t groups = spec_.prefix_groups.value_or(static_cast<int64_t>(group_cdf_.size()));
-  return what + fmt::format(" + a shared prefix of {} ({} group{}{})", *spec_.prefix_len, groups,
-                            groups == 1 ? "" : "s", group_cdf_.empty() ? "" : ", weighted");
+  return what + DescribePrefixes(spec_);
 }
 
 }  // namespace kvplan
