@@ -91,11 +91,26 @@ void PrefixCache::Release(const SimRequest& r) {
   Attach(r.prefix_group, &g, true);
 }
 
+void PrefixCache::KeepUnmatched(int64_t pages) {
+  if (pages <= 0) return;
+  unmatched_.push_back({++clock_, pages});
+  evictable_ += pages;
+}
+
 int64_t PrefixCache::Evict(int64_t pages) {
   int64_t evicted = 0;
   // radix_cache.py evict (v0.5): leaves by last_access_time, oldest first;
   // block_pool.py get_new_blocks (v0.8+): the free queue's head, least recently freed
-  while (evicted < pages && !lru_.empty()) {
+  while (evicted < pages && (!lru_.empty() || !unmatched_.empty())) {
+    if (lru_.empty() || (!unmatched_.empty() && unmatched_.front().first < lru_.begin()->first)) {
+      auto& [last_use, held] = unmatched_.front();
+      const int64_t take = std::min(pages - evicted, held);
+      held -= take;
+      evictable_ -= take;
+      evicted += take;
+      if (held == 0) unmatched_.pop_front();
+      continue;
+    }
     const int64_t id = lru_.begin()->second;
     Group& g = groups_[id];
     Detach(id, g);

@@ -7,14 +7,18 @@
 // counted once. Pages no running request references are evictable: they count
 // as available and are evicted, least recently used group first and from the
 // chain's end (a radix tree evicts leaves first), when the free pages run
-// out. A request's own tokens past its group's prefix are never matched again
-// by another request, so they are given back as free when it ends.
+// out. A request's own whole pages past its group's prefix stay cached when it
+// ends (a radix tree keeps the finished sequence; vLLM's free queue keeps the
+// blocks' hashes) but are never matched again: they are evictable too, in the
+// same least-recently-used order as the groups' pages. Pages never used, and a
+// last page not full, are free.
 //
 // Both engines match only whole pages (SGLang pages, vLLM blocks) and leave at
 // least the prompt's last token to compute; a match takes no page from the pool.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -43,6 +47,8 @@ class PrefixCache {
   int64_t Insert(SimRequest* r, int64_t tokens);
   // r, leaving the running batch, stops referencing its group's pages.
   void Release(const SimRequest& r);
+  // `pages` of a request that ended, cached but never matched: evictable from now.
+  void KeepUnmatched(int64_t pages);
   // Evicts up to `pages` unreferenced pages; returns how many it evicted.
   int64_t Evict(int64_t pages);
 
@@ -69,7 +75,8 @@ class PrefixCache {
 
   int64_t page_tokens_;
   std::unordered_map<int64_t, Group> groups_;
-  std::set<std::pair<int64_t, int64_t>> lru_;  // (last_use, group) with evictable pages
+  std::set<std::pair<int64_t, int64_t>> lru_;          // (last_use, group) with evictable pages
+  std::deque<std::pair<int64_t, int64_t>> unmatched_;  // (last_use, pages), oldest first
   int64_t evictable_ = 0, clock_ = 0;
   int64_t hit_tokens_ = 0, query_tokens_ = 0;
 };

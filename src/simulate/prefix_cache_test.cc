@@ -106,6 +106,17 @@ TEST(PrefixCacheTest, TheCacheOffComputesEveryPrompt) {
   EXPECT_FALSE(run.result.prefix_caching);
 }
 
+// A request of `group` that computed `prompt` tokens, `prefix` of them its group's.
+SimRequest* Computed(KvPool* kv, SimRequest* r, int64_t group, int64_t prefix, int64_t prompt) {
+  r->prompt = prompt;
+  r->prefix_group = group;
+  r->prefix_len = prefix;
+  EXPECT_TRUE(kv->Grow(r, prompt));
+  r->computed = prompt;
+  CachePrefix(kv, r, prompt);
+  return r;
+}
+
 TEST(PrefixCacheTest, ASharedPrefixIsCountedOnceWhileRequestsHoldIt) {
   // Page 1, prefix 60. a computes its 80-token prompt (60 enter the cache);
   // b then takes the cached 60 and 20 pages of its own: 60 + 20 + 20 pages.
@@ -127,25 +138,43 @@ TEST(PrefixCacheTest, ASharedPrefixIsCountedOnceWhileRequestsHoldIt) {
   EXPECT_EQ(hit.locked_pages, 0);  // a holds them: they were not evictable
   ASSERT_TRUE(kv.Grow(&b, 80));
   EXPECT_EQ(kv.total_pages - kv.AvailablePages(), 100);
-  // a ends: the prefix stays referenced by b; a's own 20 pages are free.
+  // a ends: the prefix stays referenced by b; a's own 20 computed pages stay
+  // cached, unmatched and evictable: available again, not free.
   kv.Release(&a);
-  EXPECT_EQ(kv.free_pages, 1000 - 80);
-  EXPECT_EQ(cache.evictable_pages(), 0);
-  // b ends: the 60 cached pages become evictable, still available.
+  EXPECT_EQ(kv.AvailablePages(), 1000 - 80);
+  EXPECT_EQ(kv.free_pages, 1000 - 100);
+  EXPECT_EQ(cache.evictable_pages(), 20);
+  // b ends: the 60 cached pages become evictable; b computed none of its own
+  // 20 (it was never run), so they are free.
   kv.Release(&b);
-  EXPECT_EQ(cache.evictable_pages(), 60);
+  EXPECT_EQ(cache.evictable_pages(), 80);
   EXPECT_EQ(kv.AvailablePages(), 1000);
 }
 
-// A request of `group` that computed `prompt` tokens, `prefix` of them its group's.
-SimRequest* Computed(KvPool* kv, SimRequest* r, int64_t group, int64_t prefix, int64_t prompt) {
-  r->prompt = prompt;
-  r->prefix_group = group;
-  r->prefix_len = prefix;
-  EXPECT_TRUE(kv->Grow(r, prompt));
-  r->computed = prompt;
-  CachePrefix(kv, r, prompt);
-  return r;
+TEST(PrefixCacheTest, AnEndedRequestsOwnPagesAreEvictedInTheSameLruOrderAsPrefixes) {
+  // Pool of 100 pages, page 1. u (no group) computes 30 tokens and ends; then
+  // group 0's 40-page prefix is released: u's pages are older, so a request
+  // needing 40 pages with 30 free evicts 10 of u's, none of the prefix.
+  KvPool kv{100, 1, 100};
+  PrefixCache cache(1);
+  kv.cache = &cache;
+  SimRequest u, a, c, probe;
+  kv.Release(Computed(&kv, &u, -1, 0, 30));
+  kv.Release(Computed(&kv, &a, 0, 40, 40));
+  EXPECT_EQ(kv.free_pages, 30);
+  EXPECT_EQ(cache.evictable_pages(), 70);
+  c.prompt = 40;
+  ASSERT_TRUE(kv.Grow(&c, 40));
+  probe.prompt = 100;
+  probe.prefix_group = 0;
+  probe.prefix_len = 40;
+  EXPECT_EQ(cache.MatchPages(probe), 40);
+  EXPECT_EQ(cache.evictable_pages(), 60);
+  // Another 30: u's last 20, then 10 from the end of the prefix.
+  SimRequest d;
+  d.prompt = 30;
+  ASSERT_TRUE(kv.Grow(&d, 30));
+  EXPECT_EQ(cache.MatchPages(probe), 30);
 }
 
 TEST(PrefixCacheTest, EvictionTakesTheLeastRecentlyUsedGroupFromItsEnd) {

@@ -1,5 +1,7 @@
 #include "simulate/scheduler.h"
 
+#include <algorithm>
+
 #include "simulate/prefix_cache.h"
 
 namespace kvplan {
@@ -19,8 +21,15 @@ bool KvPool::Grow(SimRequest* r, int64_t tokens) {
 }
 
 void KvPool::Release(SimRequest* r) {
-  if (cache) cache->Release(*r);
-  free_pages += r->pages - r->shared_pages;
+  int64_t own = r->pages - r->shared_pages;
+  if (cache) {
+    cache->Release(*r);
+    // Its own whole pages of computed tokens stay cached (unmatched); the rest is free.
+    const int64_t full = std::clamp<int64_t>(r->computed / page_tokens - r->shared_pages, 0, own);
+    cache->KeepUnmatched(full);
+    own -= full;
+  }
+  free_pages += own;
   r->pages = 0;
   r->shared_pages = 0;
 }

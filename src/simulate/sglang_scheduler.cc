@@ -150,7 +150,8 @@ void SglangScheduler::ScheduleDecode(SchedulerState* s, StepBatch* batch) {
   auto fits = [s, reserve] {
     int64_t need = 0;
     for (const SimRequest* r : s->running) need += s->kv.PagesFor(r->computed + reserve) - r->pages;
-    return need <= s->kv.free_pages;
+    // check_decode_mem (v0.5): the tree cache is evicted for what the allocator lacks
+    return need <= s->kv.AvailablePages();
   };
   retracted_ = !fits();
   if (retracted_) Retract(s);
