@@ -84,6 +84,10 @@ void ReadCompilationConfig(const std::vector<std::string>& args, VllmGraphSizing
   if (const auto it = j.find("max_cudagraph_capture_size"); it != j.end() && !it->is_null()) {
     g->max_size = size(*it);
   }
+  // config/compilation.py CUDAGraphMode (v0.11+): NONE captures no graph
+  if (const auto it = j.find("cudagraph_mode"); it != j.end() && it->is_string()) {
+    if (it->get<std::string>() == "NONE") g->enforce_eager = true;
+  }
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 // the release's parser takes them (data/flags/vllm/ lists which release has
 // which): --cuda-graph-sizes (0.10.1.1, 0.11.0: one value is the largest size,
 // several the list), --cudagraph-capture-sizes and --max-cudagraph-capture-size
-// (0.14.1+), and --compilation-config's cudagraph_capture_sizes and
-// max_cudagraph_capture_size. perf/cuda_graph.h VllmLaunchCaptureSizes turns
+// (0.14.1+), and --compilation-config's cudagraph_capture_sizes,
+// max_cudagraph_capture_size and cudagraph_mode NONE (no graphs; as
+// --enforce-eager). perf/cuda_graph.h VllmLaunchCaptureSizes turns
 // them into the sizes captured.
 #pragma once
 

@@ -46,6 +46,7 @@ TEST(VllmGraphsTest, EachReleasesFlagsSetTheSizes) {
   EXPECT_EQ(SizesOf({"--compilation-config", R"({"max_cudagraph_capture_size": 24})"}),
             (std::vector<int>{1, 2, 4, 8, 16, 24}));
   EXPECT_EQ(SizesOf({"--compilation-config", "3"}).back(), 512);  // -O3 spelled as a config
+  EXPECT_TRUE(SizesOf({"--compilation-config", R"({"cudagraph_mode": "NONE"})"}).empty());
 }
 
 TEST(VllmGraphsTest, BadSizesAreOneLineErrors) {
