@@ -3,7 +3,8 @@
 // same launch (PlanLaunch); the engine's scheduler (vLLM V1 or SGLang) decides
 // each step's batch; each step's time is the performance model's at that
 // batch's composition, speculative decoding's from its draft and verify
-// passes. DP attention and prefix caching are not modelled (refused).
+// passes; shared prompt prefixes hit the engine's prefix cache (SGLang's
+// radix cache, vLLM's prefix caching). DP attention is not modelled (refused).
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,26 @@ struct WorkloadSpec {
   LengthSpec input{"fixed", 1024, 0};
   LengthSpec output{"fixed", 128, 0};
   std::optional<int64_t> seed;  // unset: 0; the same seed gives the same requests
+  // Shared prefixes: each request belongs to one of `prefix_groups` groups
+  // (uniformly, or in proportion to `prefix_group_weights`) whose requests
+  // begin with the same `prefix_len` tokens, prepended to the drawn input (as
+  // the benchmark clients' shared-prefix datasets build their prompts). With a
+  // trace, `prefix_len` is the length of a group whose rows give none.
+  std::optional<int64_t> prefix_len;
+  std::optional<int64_t> prefix_groups;
+  std::vector<double> prefix_group_weights;
+  // Or: this fraction of each prompt is found in the prefix cache (rounded down
+  // to the engine's page), its KV counted to the request.
+  std::optional<double> prefix_hit_rate;
+  bool HasPrefixes() const {
+    return prefix_len.has_value() || prefix_groups.has_value() || prefix_hit_rate.has_value() ||
+           !prefix_group_weights.empty();
+  }
 };
+
+// The workload's shared prefixes for people (" + a shared prefix of 512 (8
+// groups)", ", prefix hit rate 0.5"; "" without), as simulate and tune print them.
+std::string DescribePrefixes(const WorkloadSpec& w);
 
 // One finished request, in completion order (for --csv).
 struct RequestOutcome {
@@ -85,10 +105,16 @@ struct SimulateResult {
   LatencyStats ttft_ms, tpot_ms, itl_ms, e2e_ms;
   double req_s = 0, output_tok_s = 0, total_tok_s = 0, duration_s = 0;
   int64_t completed = 0, preemptions = 0, steps = 0;
-  double peak_kv_utilization = 0;        // used / total pages, at the fullest step
-  int cuda_graph_batch = 0;              // largest decode batch replayed from a CUDA graph
-  std::string speculative;               // "" or e.g. "EAGLE3 steps 3 topk 1 draft tokens 4"
-  double accept_length = 0;              // mean accepted tokens per step (speculative only)
+  double peak_kv_utilization = 0;  // used / total pages, at the fullest step
+  int cuda_graph_batch = 0;        // largest decode batch replayed from a CUDA graph
+  std::string speculative;         // "" or e.g. "EAGLE3 steps 3 topk 1 draft tokens 4"
+  double accept_length = 0;        // mean accepted tokens per step (speculative only)
+  // The engine's prefix cache (SGLang's radix cache, vLLM's prefix caching) and
+  // the prompt tokens it served: hit tokens / prompt tokens, over every admission.
+  bool prefix_caching = false;
+  bool prefix_workload = false;  // the workload has shared prefixes or a hit rate
+  int64_t prefix_hit_tokens = 0, prefix_query_tokens = 0;
+  double prefix_cache_hit_rate = 0;
   std::vector<SimulateAssumed> assumed;  // keys are flags of `kvplan simulate`
   std::vector<std::string> notes;        // what the simulation leaves out
 };

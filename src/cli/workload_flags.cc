@@ -26,12 +26,26 @@ void AddWorkloadOptions(Command* cmd, WorkloadSpec* w, bool closed_loop) {
                   "uniform: +-fraction; normal: stddev / mean; lognormal: sigma");
   cmd->add_option("--output-spread", w->output.spread, "As --input-spread");
   cmd->add_option("--seed", w->seed, "Random seed (default 0)");
+  cmd->add_option("--prefix-len", w->prefix_len,
+                  "Tokens of a shared prefix put before each input (with --prefix-groups)");
+  cmd->add_option("--prefix-groups", w->prefix_groups,
+                  "Distinct shared prefixes; each request draws one uniformly");
+  cmd->add_option("--prefix-group-weights", w->prefix_group_weights,
+                  "w1,w2,...: draw the groups in these proportions instead")
+      ->delimiter(',');
+  cmd->add_option("--prefix-hit-rate", w->prefix_hit_rate,
+                  "Fraction of each prompt found in the prefix cache (0 to 1)");
 }
 
 void CheckWorkloadBounds(const WorkloadSpec& w) {
   CheckedAtMost(w.input.mean, kMaxInputCount, "--input-len");
   CheckedAtMost(w.output.mean, kMaxInputCount, "--output-len");
   if (w.concurrency) CheckedAtMost(*w.concurrency, kMaxInputCount, "--concurrency");
+  if (w.prefix_len) CheckedAtMost(*w.prefix_len, kMaxInputCount, "--prefix-len");
+  if (w.prefix_groups) CheckedAtMost(*w.prefix_groups, kMaxInputCount, "--prefix-groups");
+  if (w.prefix_group_weights.size() > static_cast<size_t>(kMaxInputCount)) {
+    throw InputError("--prefix-group-weights: too many groups");
+  }
   if (w.num_requests) CheckedAtMost(*w.num_requests, kMaxInputCount, "--num-requests");
   if (w.rate && w.duration_s && *w.rate * *w.duration_s > static_cast<double>(kMaxInputCount)) {
     throw InputError(

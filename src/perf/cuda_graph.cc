@@ -11,6 +11,17 @@ void AddRange(std::vector<int>* out, int start, int stop_exclusive, int step, in
   for (int b = start; b < stop_exclusive && b <= max_bs; b += step) out->push_back(b);
 }
 
+// [1, 2, 4] + range(8, 256, 8) + range(256, max_size + 1, 16), kept <= max_size.
+std::vector<int> VllmCapturePattern(int max_size) {
+  std::vector<int> sizes;
+  for (int b : {1, 2, 4}) {
+    if (b <= max_size) sizes.push_back(b);
+  }
+  AddRange(&sizes, 8, 256, 8, max_size);
+  AddRange(&sizes, 256, max_size + 1, 16, max_size);
+  return sizes;
+}
+
 }  // namespace
 
 std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative) {
@@ -21,14 +32,24 @@ std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative) {
 
 std::vector<int> VllmCaptureSizes(int max_num_seqs) {
   // vllm/config/vllm.py set_cudagraph_sizes: max_graph_size = min(max_num_seqs * 2, 512).
-  const int max_size = std::min(max_num_seqs * 2, 512);
-  std::vector<int> sizes;
-  for (int b : {1, 2, 4}) {
-    if (b <= max_size) sizes.push_back(b);
+  return VllmCapturePattern(std::min(max_num_seqs * 2, 512));
+}
+
+std::vector<int> VllmLaunchCaptureSizes(const VllmGraphSizing& g) {
+  if (g.enforce_eager) return {};
+  const int64_t max_tokens = g.max_num_batched_tokens;
+  if (!g.sizes.empty()) {
+    std::vector<int> sizes;
+    for (int64_t s : g.sizes) {
+      if (s >= 1 && s <= max_tokens) sizes.push_back(static_cast<int>(s));
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
   }
-  AddRange(&sizes, 8, 256, 8, max_size);
-  AddRange(&sizes, 256, max_size + 1, 16, max_size);
-  return sizes;
+  const int64_t max_size =
+      std::min(g.max_size.value_or(std::min<int64_t>(g.max_num_seqs * 2, 512)), max_tokens);
+  return VllmCapturePattern(static_cast<int>(std::clamp<int64_t>(max_size, 0, 1 << 20)));
 }
 
 int64_t CudaGraphMemoryBytes(const ModelGeometry& m, const Parallelism& par, double max_tokens) {

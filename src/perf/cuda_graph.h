@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "catalog/weights.h"
@@ -25,6 +26,20 @@ std::vector<int> SglangCaptureBatchSizes(int max_bs, bool speculative);
 //   max_graph_size = min(max_num_seqs * 2, 512)
 //   [1, 2, 4] + range(8, 256, 8) + range(256, max_graph_size + 1, 16), kept <= max_graph_size.
 std::vector<int> VllmCaptureSizes(int max_num_seqs);
+
+// What decides the sizes one vLLM launch captures.
+struct VllmGraphSizing {
+  int64_t max_num_seqs = 256;
+  int64_t max_num_batched_tokens = 8192;
+  std::optional<int64_t>
+      max_size;                // max_cudagraph_capture_size (--cuda-graph-sizes N at 0.10-0.11)
+  std::vector<int64_t> sizes;  // cudagraph_capture_sizes as given (empty: the pattern)
+  bool enforce_eager = false;
+};
+// vllm/config/vllm.py _set_cudagraph_sizes (v0.11+): none with --enforce-eager; the sizes
+// given, deduplicated, sorted, those <= max_num_batched_tokens; else VllmCaptureSizes' pattern
+// up to min(max_cudagraph_capture_size or min(2 * max_num_seqs, 512), max_num_batched_tokens).
+std::vector<int> VllmLaunchCaptureSizes(const VllmGraphSizing& g);
 
 // Memory of the CUDA graphs of one model on one rank when the largest graph
 // runs `max_tokens` tokens (decode: max_bs; verify: max_bs x draft tokens):

@@ -43,6 +43,11 @@ std::string RenderSimulateJson(const SimulateResult& r) {
   j["steps"] = r.steps;
   j[r.engine == "vllm" ? "preemptions" : "retractions"] = r.preemptions;
   j["peak_kv_utilization"] = r.peak_kv_utilization;
+  // Hit tokens / prompt tokens over every admission; 0 with the cache off.
+  j["prefix_caching"] = r.prefix_caching;
+  j["prefix_cache_hit_rate"] = r.prefix_cache_hit_rate;
+  j["prefix_cache_hit_tokens"] = r.prefix_hit_tokens;
+  j["prefix_cache_query_tokens"] = r.prefix_query_tokens;
   j["assumed"] = AssumedJson(SimulateAssumptions(r));
   j["notes"] = r.notes;
   return j.dump(2);

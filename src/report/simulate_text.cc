@@ -48,6 +48,19 @@ std::string Header(const SimulateResult& r) {
   return out;
 }
 
+std::string PrefixCacheLine(const SimulateResult& r) {
+  if (!r.prefix_caching) {
+    return fmt::format("Prefix cache: off ({}), no prompt token hit\n",
+                       r.engine == "vllm" ? "--no-enable-prefix-caching" : "--disable-radix-cache");
+  }
+  return WrapText(fmt::format("Prefix cache: {:.1f} % of prompt tokens hit ({} of {}, {})",
+                              100.0 * r.prefix_cache_hit_rate, WithThousands(r.prefix_hit_tokens),
+                              WithThousands(r.prefix_query_tokens),
+                              r.engine == "vllm" ? "vLLM prefix caching, whole blocks"
+                                                 : "SGLang radix cache, whole pages"),
+                  2);
+}
+
 }  // namespace
 
 std::string RenderSimulateText(const SimulateResult& r) {
@@ -66,6 +79,7 @@ std::string RenderSimulateText(const SimulateResult& r) {
                               r.engine == "vllm" ? "preemptions" : "retractions",
                               WithThousands(r.preemptions), 100.0 * r.peak_kv_utilization),
                   2);
+  if (r.prefix_workload) out += PrefixCacheLine(r);
   const std::string assumed = RenderAssumedText(SimulateAssumptions(r));
   if (!assumed.empty()) {
     out += '\n';

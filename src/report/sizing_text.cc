@@ -19,11 +19,12 @@ std::string SizingLoadText(const WorkloadSpec& w) {
     return l.dist == "fixed" ? fmt::format("{} {}", name, l.mean)
                              : fmt::format("{} {} {} (spread {})", name, l.dist, l.mean, l.spread);
   };
-  if (!w.trace.empty()) return fmt::format("trace {}", w.trace);
+  if (!w.trace.empty()) return fmt::format("trace {}{}", w.trace, DescribePrefixes(w));
   std::string s = fmt::format("{} req/s {}", *w.rate, w.arrival);
   if (w.num_requests) s += fmt::format(", {} requests", WithThousands(*w.num_requests));
   if (w.duration_s) s += fmt::format(" for {} s", *w.duration_s);
-  return fmt::format("{}, {}, {}", s, lengths("input", w.input), lengths("output", w.output));
+  return fmt::format("{}, {}, {}{}", s, lengths("input", w.input), lengths("output", w.output),
+                     DescribePrefixes(w));
 }
 
 std::string SizingSlaText(const SizingRequest& r) {

@@ -1,6 +1,7 @@
 #include "simulate/batch_step_time.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace kvplan {
 namespace {
@@ -93,12 +94,30 @@ double BatchStepTimer::SpecStepUs(const BatchShape& rank) {
   return GroupStepUs(b) + (b.decode > 0 ? spec - GroupStepUs(plain_decode) : 0);
 }
 
-double BatchStepTimer::Compute(const Key& k) const {
+void BatchStepTimer::UseCaptureSizes(std::vector<int> sizes) {
+  capture_sizes_ = std::move(sizes);
+  largest_graphed_ = capture_sizes_.empty() ? 0 : capture_sizes_.back();
+  cache_.clear();
+}
+
+// A decode batch replayed from the graph of the next capture size: the padded
+// rows attend to no context, so the mean context shrinks and the KV read stays.
+ForwardShape BatchStepTimer::DecodeShape(const Key& k) const {
   const double nd = static_cast<double>(k.decode);
+  const ForwardShape real{nd, 1, BucketCtx(k.decode_ctx), nd, Graphed(k.decode, largest_graphed_)};
+  // Capture sizes are vLLM's (no DP attention ranks there): the group's batch is the rank's.
+  if (capture_sizes_.empty() || k.decode > largest_graphed_) return real;
+  // vllm/v1/worker/gpu_model_runner.py (v0.11+): num_input_tokens padded to the next
+  // cudagraph_capture_sizes entry (pad_for_cudagraph)
+  const double padded = *std::lower_bound(capture_sizes_.begin(), capture_sizes_.end(), k.decode);
+  return {padded, 1, real.ctx * nd / padded, padded, true};
+}
+
+double BatchStepTimer::Compute(const Key& k) const {
   const double np = static_cast<double>(k.prefill);
   const double pt = static_cast<double>(k.prefill_tokens);
-  const ForwardShape decode{nd, 1, BucketCtx(k.decode_ctx), nd,
-                            Graphed(k.decode, largest_graphed_)};
+  const double nd = static_cast<double>(k.decode);
+  const ForwardShape decode = DecodeShape(k);
   if (k.prefill == 0) return ForwardTime(ctx_, decode).total_us * pp_;
   const ForwardShape prefill{np, pt / np, BucketCtx(k.prefill_ctx), np, false};
   if (k.decode == 0 && k.prefill == 1) return ForwardTime(ctx_, prefill).total_us * pp_;
@@ -107,8 +126,7 @@ double BatchStepTimer::Compute(const Key& k) const {
   const StepBreakdown whole = ForwardTime(ctx_, all);
   double us = whole.total_us - whole.attention_us + ForwardTime(ctx_, prefill).attention_us;
   if (k.decode > 0) {
-    ForwardShape eager_decode = decode;
-    eager_decode.cuda_graph = false;
+    const ForwardShape eager_decode{nd, 1, BucketCtx(k.decode_ctx), nd, false};
     us += ForwardTime(ctx_, eager_decode).attention_us;
   }
   return us * pp_;

@@ -39,6 +39,10 @@ class BatchStepTimer {
 
   double StepUs(const BatchShape& b);
   int largest_graphed_batch() const { return largest_graphed_; }
+  // vLLM: the launch's own capture sizes (perf/cuda_graph.h VllmLaunchCaptureSizes) instead of
+  // perf's rule. A decode batch is padded to the next size (its linear layers run the padded
+  // rows, its attention the real ones); one above the largest runs eagerly; none: all eager.
+  void UseCaptureSizes(std::vector<int> sizes);
 
   // A launch with speculative decoding (req.spec set): one iteration of
   // `b.decode` requests (perf's SpeculativeStep: the draft passes, the verify
@@ -68,6 +72,7 @@ class BatchStepTimer {
   // to `largest`.
   bool Graphed(int64_t group_batch, int largest) const;
   double GroupStepUs(const BatchShape& b);
+  ForwardShape DecodeShape(const Key& k) const;
 
   double SpecDecodeUs(int64_t batch, int64_t ctx_bucket);
 
@@ -76,6 +81,7 @@ class BatchStepTimer {
   int pp_ = 1;
   int dp_attention_ranks_ = 1;
   int largest_graphed_ = 0;
+  std::vector<int> capture_sizes_;  // ascending; empty: perf's rule (no padding)
   // Speculation (algorithm kNone: none): the draft, its step context, the
   // settings with perf's accept length.
   ModelGeometry draft_geometry_;

@@ -16,7 +16,12 @@ struct SimRequest {
   int64_t prompt = 0, output = 0;  // the request's input tokens; tokens it will generate
   int64_t computed = 0;            // tokens whose KV is in the cache
   int64_t generated = 0;           // output tokens so far
-  int64_t pages = 0;               // KV pages (vLLM blocks) held
+  int64_t pages = 0;               // KV pages (vLLM blocks) held, its cached prefix's included
+  // Shared prefixes (workload.h ArrivingRequest): the group, its prefix tokens;
+  // or the tokens a --prefix-hit-rate finds cached. `shared_pages` of `pages`
+  // belong to the prefix cache (prefix_cache.h), referenced while it runs.
+  int64_t prefix_group = -1, prefix_len = 0, hit_tokens = 0;
+  int64_t shared_pages = 0;
   double first_token_us = -1, last_token_us = 0;
   int preemptions = 0;
   int rank = 0;       // the DP rank whose scheduler and KV pool hold it (SimulatorSetup::dp_ranks)
@@ -29,14 +34,23 @@ struct SimRequest {
   int64_t Known() const { return prompt + generated; }
 };
 
+class PrefixCache;
+
 // The engine's KV cache in pages of `page_tokens` tokens (vLLM: blocks).
+// With a prefix cache, the pages it holds that no running request uses are
+// evictable: they count as available, and Grow evicts them when the free ones
+// run out.
 struct KvPool {
   int64_t total_pages = 0;
   int64_t page_tokens = 1;
   int64_t free_pages = 0;
+  PrefixCache* cache = nullptr;  // null: prefix caching off
 
   int64_t PagesFor(int64_t tokens) const { return (tokens + page_tokens - 1) / page_tokens; }
-  int64_t FreeTokens() const { return free_pages * page_tokens; }
+  // Free and evictable pages (SGLang: available_size + evictable_size; vLLM:
+  // the free block queue, cached blocks included).
+  int64_t AvailablePages() const;
+  int64_t FreeTokens() const { return AvailablePages() * page_tokens; }
   // Grows `r` to hold `tokens` tokens; false (and nothing taken) when the
   // pool has too few free pages.
   bool Grow(SimRequest* r, int64_t tokens);

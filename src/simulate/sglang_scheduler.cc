@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "simulate/prefix_cache.h"
+#include "simulate/sglang_radix.h"
+
 namespace kvplan {
 namespace {
 
@@ -43,6 +46,8 @@ bool SglangScheduler::SchedulePrefill(SchedulerState* s, StepBatch* batch) {
   int64_t rem_chunk = limits_.chunked_prefill_size > 0 ? limits_.chunked_prefill_size
                                                        : std::numeric_limits<int64_t>::max();
   int64_t rem_input = limits_.max_prefill_tokens;
+  // schedule_policy.py SchedulePolicy.calc_priority (v0.5), --schedule-policy lpm
+  if (limits_.longest_prefix_first) SortByLongestPrefix(s);
   // scheduler.py get_new_batch_prefill (v0.5): the chunked request continues first
   // (PrefillAdder.add_chunked_req: extend up to rem_chunk_tokens, page-aligned)
   int64_t admitted = 0;
@@ -69,15 +74,24 @@ bool SglangScheduler::SchedulePrefill(SchedulerState* s, StepBatch* batch) {
     // schedule_policy.py budget_state (v0.5): rem_input_tokens / rem_chunk_tokens <= 0 -> OTHER
     if (rem_input <= 0 || rem_chunk <= 0) break;
     SimRequest* r = s->waiting.front();
+    // schedule_batch.py init_next_round_input (v0.5): the radix cache's match
+    // (prefix_indices) is not extended; add_one_req locks it (_lock_node), which
+    // takes its evictable pages out of rem_total_tokens
+    const PrefixHit hit = TakeCachedPrefix(&s->kv, r);
+    rem_total -= static_cast<double>(hit.locked_pages * page);
     const int64_t extend = r->Known() - r->computed;
     const int64_t new_tokens = ClippedNewTokens(*r);
-    // schedule_policy.py add_one_req (v0.5): total_tokens >= rem_total_tokens -> NO_TOKEN
-    if (static_cast<double>(extend + new_tokens) >= rem_total) break;
     const bool whole = extend <= rem_chunk;
     // schedule_policy.py add_one_req (v0.5): a prompt over rem_chunk_tokens is
     // truncated to it (page-aligned) and becomes the chunked request
     const int64_t len = whole ? extend : rem_chunk / page * page;
-    if (len <= 0 || !s->kv.Grow(r, r->computed + len)) break;
+    // schedule_policy.py add_one_req (v0.5): total_tokens >= rem_total_tokens -> NO_TOKEN
+    if (static_cast<double>(extend + new_tokens) >= rem_total || len <= 0 ||
+        !s->kv.Grow(r, r->computed + len)) {
+      ReturnCachedPrefix(&s->kv, r);
+      break;
+    }
+    CountPrefixHit(&s->kv, *r, hit);
     s->waiting.pop_front();
     batch->entries.push_back({r, len});
     ++admitted;
@@ -136,7 +150,8 @@ void SglangScheduler::ScheduleDecode(SchedulerState* s, StepBatch* batch) {
   auto fits = [s, reserve] {
     int64_t need = 0;
     for (const SimRequest* r : s->running) need += s->kv.PagesFor(r->computed + reserve) - r->pages;
-    return need <= s->kv.free_pages;
+    // check_decode_mem (v0.5): the tree cache is evicted for what the allocator lacks
+    return need <= s->kv.AvailablePages();
   };
   retracted_ = !fits();
   if (retracted_) Retract(s);
@@ -183,6 +198,11 @@ void SglangScheduler::Schedule(SchedulerState* s, StepBatch* batch) {
 }
 
 void SglangScheduler::AfterStep(SchedulerState* s, const StepBatch& batch) {
+  // scheduler.py process_batch_result_prefill (v0.5): cache_unfinished_req puts each
+  // prefill's computed tokens in the radix cache
+  if (prefill_step_) {
+    for (const BatchEntry& e : batch.entries) CachePrefix(&s->kv, e.request, e.request->computed);
+  }
   // scheduler.py get_next_batch_to_run (v0.5): the last prefill batch merges into the running batch
   s->running.insert(s->running.end(), admitted_.begin(), admitted_.end());
   // scheduler.py update_running_batch (v0.5): after a decode step without

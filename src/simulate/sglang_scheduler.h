@@ -4,9 +4,12 @@
 // ratio) or a decode batch of every running request; when a decode step
 // finds too little KV it retracts requests to recompute later. With
 // --scheduler-recv-interval N the scheduler takes new requests from its socket
-// only every N decode steps (at once after any other step). The overlap
-// scheduler, mixed chunks, the ignore-EOS admission path and the radix cache
-// are not modelled.
+// only every N decode steps (at once after any other step). With the radix
+// cache (the pool's PrefixCache, prefix_cache.h) a request starts after its
+// cached prefix, each prefill's tokens enter the cache after its step, and
+// --schedule-policy lpm orders the queue by cached prefix (sglang_radix.h).
+// The overlap scheduler, mixed chunks and the ignore-EOS admission path are
+// not modelled.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +33,8 @@ struct SglangSchedulerLimits {
   // speculative_num_draft_tokens + speculative_eagle_topk * speculative_num_steps),
   // held during the step and given back, but for the accepted tokens, after it.
   int64_t decode_reserve_tokens = 1;
+  // --schedule-policy lpm with the radix cache on (server_args.py default: fcfs).
+  bool longest_prefix_first = false;
 };
 
 class SglangScheduler final : public EngineScheduler {

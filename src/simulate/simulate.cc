@@ -27,6 +27,7 @@
 #include "simulate/calibration.h"
 #include "simulate/sglang_scheduler.h"
 #include "simulate/simulator.h"
+#include "simulate/vllm_graphs.h"
 #include "simulate/vllm_scheduler.h"
 #include "simulate/workload.h"
 
@@ -41,7 +42,6 @@ constexpr std::string_view kUnmodelled[] = {"--pp",
                                             "-pp",
                                             "--enable-mixed-chunk",
                                             "--num-scheduler-steps",
-                                            "--async-scheduling",
                                             "--enable-overlap-schedule"};
 
 void RefuseUnmodelled(const PlanRequest& launch) {
@@ -52,7 +52,7 @@ void RefuseUnmodelled(const PlanRequest& launch) {
       if (prefix ? flag.starts_with(u) : flag == u) {
         throw InputError(fmt::format(
             "kvplan simulate does not model {} yet (pipeline parallelism, mixed chunks, "
-            "multi-step and async scheduling)",
+            "multi-step scheduling)",
             std::string(flag)));
       }
     }
@@ -145,6 +145,14 @@ Parallelism LaunchParallelism(const PlanRequest& launch, const PlanResult& plan)
   return par;
 }
 
+// vLLM replays the decode graphs of its own capture sizes (vllm_graphs.h).
+void UseVllmCaptureSizes(const PlanRequest& launch, const PlanResult& plan, BatchStepTimer* t) {
+  const VllmArgs a = ParseVllmArgs(launch.args, plan.engine_version);
+  t->UseCaptureSizes(VllmLaunchCaptureSizes(VllmGraphSizingOf(
+      launch.args, plan.max_running_requests,
+      static_cast<int64_t>(FigureOr(plan, "max_num_batched_tokens", 8192)), a.enforce_eager)));
+}
+
 // vLLM's --speculative-config method as perf's algorithm.
 SpecAlgorithm VllmSpecAlgorithm(const std::string& method) {
   if (method == "eagle") return SpecAlgorithm::kEagle;
@@ -222,11 +230,35 @@ PerfRequest PerfRequestOf(const SimulateQuery& q, const PlanResult& plan, const 
   return r;
 }
 
+// Whether the engine caches prompt prefixes for this launch.
+bool PrefixCachingOn(const PlanRequest& launch, const PlanResult& plan) {
+  if (plan.engine == "vllm") {
+    // vllm/engine/arg_utils.py _set_default_args_v1 @v0.8.5: "V1 enables prefix caching by
+    // default" (None -> True); data/flags/vllm/ keeps the flag's default None to 0.23.0
+    return ParseVllmArgs(launch.args, plan.engine_version).enable_prefix_caching.value_or(true);
+  }
+  // server_args.py (v0.4-v0.5): disable_radix_cache default False
+  return !ParseSglangArgs(launch.args, plan.engine_version).disable_radix_cache;
+}
+
+// SGLang's --schedule-policy: fcfs (server_args.py default, v0.4-v0.5) or lpm;
+// the others reorder the queue in ways kvplan does not model.
+bool SglangLongestPrefixFirst(const PlanRequest& launch, const PlanResult& plan) {
+  const std::string policy = FlagValue(launch, "--schedule-policy").value_or("fcfs");
+  if (policy != "fcfs" && policy != "lpm") {
+    throw InputError(fmt::format(
+        "--schedule-policy {}: kvplan simulate models fcfs (the default) and lpm", policy));
+  }
+  // schedule_policy.py _validate_and_adjust_policy (v0.5): lpm without the radix cache is fcfs
+  return policy == "lpm" && PrefixCachingOn(launch, plan);
+}
+
 // One scheduler's limits (under DP attention, one rank's: the plan's request limit and
 // chunk are per rank).
 SglangSchedulerLimits SglangLimitsOf(const PlanRequest& launch, const PlanResult& plan,
                                      const Parallelism& par) {
   SglangSchedulerLimits l;
+  l.longest_prefix_first = SglangLongestPrefixFirst(launch, plan);
   l.max_running_requests = plan.max_running_requests;
   l.chunked_prefill_size = static_cast<int64_t>(FigureOr(plan, "chunked_prefill_size", 8192));
   l.max_prefill_tokens = ParseSglangArgs(launch.args, plan.engine_version)
@@ -243,13 +275,24 @@ bool HasFlag(const PlanRequest& launch, std::string_view flag) {
                      [flag](const std::string& a) { return a == flag; });
 }
 
+// vLLM's --async-scheduling / --no-async-scheduling, the last one given (argparse's
+// BooleanOptionalAction); the release's flag table refuses them where its parser lacks them.
+std::optional<bool> VllmAsyncFlag(const PlanRequest& launch) {
+  std::optional<bool> given;
+  for (const std::string& a : launch.args) {
+    if (a == "--async-scheduling") given = true;
+    if (a == "--no-async-scheduling") given = false;
+  }
+  return given;
+}
+
 // Whether the engine chooses each step's batch while the previous one runs.
 // SGLang: the overlap scheduler, on by default from v0.4 (server_args.py
 // disable_overlap_schedule; scheduler.py event_loop_overlap launches batch N,
 // then processes batch N-1's results, then receives and schedules N+1);
 // vLLM: async scheduling (VllmSchedulesAhead).
 bool SchedulesAhead(const PlanRequest& launch, const PlanResult& plan, const SpecConfig& spec) {
-  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version);
+  if (plan.engine == "vllm") return VllmSchedulesAhead(plan.engine_version, VllmAsyncFlag(launch));
   // server_args.py @v0.5.6: "Overlap scheduler is disabled because of using eagle3 or standalone
   // speculative decoding" unless SGLANG_ENABLE_SPEC_V2 (perf's sglang_spec_v2)
   if (spec.algorithm != SpecAlgorithm::kNone && !spec.sglang_spec_v2) return false;
@@ -302,6 +345,18 @@ EngineSetup SetupEngine(const PlanRequest& launch, const PlanResult& plan, const
   return e;
 }
 
+// Prefix caching on a model with recurrent-state layers keeps states per cached
+// prefix (SGLang's mamba radix cache, vLLM's mamba_cache_mode), which the
+// simulation's one token pool does not hold.
+void RequireAttentionOnly(const ModelSpec& model, const std::string& engine) {
+  if (model.NumLayersOfKind(LayerKind::kLinear) == 0) return;
+  throw InputError(fmt::format(
+      "kvplan simulate does not model prefix caching on {} (recurrent-state layers); pass {} "
+      "or a workload without shared prefixes",
+      model.architecture,
+      engine == "vllm" ? "--no-enable-prefix-caching" : "--disable-radix-cache"));
+}
+
 // The workload's defaults, declared: 1,000 requests (the benchmark clients'
 // default --num-prompts) unless a duration or a trace ends the run.
 WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
@@ -314,6 +369,13 @@ WorkloadSpec ResolveWorkload(const WorkloadSpec& w, SimulateResult* out) {
   return r;
 }
 
+std::string NotModelledNote(bool prefixes) {
+  return prefixes ? "Not modelled: CUDA graphs for prefill and mixed steps (run eagerly); "
+                    "prefix-cache hits on tokens past a request's group prefix."
+                  : "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for "
+                    "prefill and mixed steps (run eagerly).";
+}
+
 void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalibration& cal,
               SimulateResult* out) {
   if (w.trace.empty() && (w.rate || w.input.dist != "fixed" || w.output.dist != "fixed") &&
@@ -321,9 +383,7 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
     out->assumed.push_back({"seed", "0", "", "kvplan's default random seed"});
   }
   out->cuda_graph_batch = timer.largest_graphed_batch();
-  out->notes.push_back(
-      "Not modelled: prefix-cache hits (requests share no prefix), CUDA graphs for prefill and "
-      "mixed steps (run eagerly).");
+  out->notes.push_back(NotModelledNote(out->prefix_workload));
   if (out->dp_ranks > 1) {
     // layers/dp_attention.py DpPaddingMode (SGLang v0.5): decode steps gather every rank's tokens
     // padded to the largest rank's (MAX_LEN) when that costs less than the sum; a step with a
@@ -346,8 +406,12 @@ void AddNotes(const WorkloadSpec& w, const BatchStepTimer& timer, const SimCalib
   }
   if (out->engine == "vllm") {
     out->notes.push_back(
-        "vLLM: decode batches replay CUDA graphs up to the batch kvplan perf's SGLang rule "
-        "captures; vLLM's own capture sizes are not modelled.");
+        timer.largest_graphed_batch() == 0
+            ? "vLLM: no CUDA graphs (--enforce-eager or no capture size fits): every step runs "
+              "eagerly."
+            : fmt::format("vLLM: a decode batch replays the CUDA graph of the next of its capture "
+                          "sizes (the largest {}); a larger batch runs eagerly.",
+                          timer.largest_graphed_batch()));
   }
 }
 
@@ -399,9 +463,11 @@ SimulateResult Simulate(const SimulateQuery& q) {
                                     q.launch.pasted_release_source));
   }
   out.workload = workload.Describe();
+  out.prefix_workload = spec.HasPrefixes();
   const PerfRequest perf = PerfRequestOf(q, plan, out.launch);
   EngineSetup engine = SetupEngine(q.launch, plan, perf, &out);
   BatchStepTimer timer(perf);
+  if (plan.engine == "vllm") UseVllmCaptureSizes(q.launch, plan, &timer);
   const SimCalibration cal =
       SimCalibrationFor(plan.engine, plan.engine_version,
                         EstimateWeights(perf.model, Parallelism{}).total_params, q.calib);
@@ -416,8 +482,9 @@ SimulateResult Simulate(const SimulateQuery& q) {
     setup.dp_ranks.push_back(engine.scheduler.get());
     for (const auto& rank : engine.more_ranks) setup.dp_ranks.push_back(rank.get());
   }
-  const VllmStepHost host =
-      plan.engine == "vllm" ? VllmStepHostOf(plan.engine_version) : VllmStepHost{};
+  const VllmStepHost host = plan.engine == "vllm"
+                                ? VllmStepHostOf(plan.engine_version, VllmAsyncFlag(q.launch))
+                                : VllmStepHost{};
   setup.step_us = [&timer, host, cal](const BatchShape& b) {
     const double scale = b.prefill > 0 ? 1.0 : cal.decode_scale;
     const double us = timer.speculative() && b.decode > 0 ? timer.SpecStepUs(b) : timer.StepUs(b);
@@ -433,7 +500,15 @@ SimulateResult Simulate(const SimulateQuery& q) {
   setup.workload = &workload;
   setup.on_request = q.on_request;
   setup.schedules_ahead = SchedulesAhead(q.launch, plan, perf.spec);
+  setup.prefix_caching = PrefixCachingOn(q.launch, plan);
+  if (out.prefix_workload && setup.prefix_caching) RequireAttentionOnly(perf.model, plan.engine);
   RunSimulation(setup, &out);
+  if (workload.HasPrefixes() && !out.prefix_workload) {
+    // A trace's prefix_group column, seen as it was read.
+    out.prefix_workload = true;
+    if (setup.prefix_caching) RequireAttentionOnly(perf.model, plan.engine);
+    std::replace(out.notes.begin(), out.notes.end(), NotModelledNote(false), NotModelledNote(true));
+  }
   return out;
 }
 

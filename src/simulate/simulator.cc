@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "kvplan/error.h"
 #include "simulate/metrics.h"
+#include "simulate/prefix_cache.h"
 
 namespace kvplan {
 namespace {
@@ -18,6 +19,9 @@ namespace {
 // One scheduler over its KV pool: the whole engine, or one DP attention rank.
 struct Rank {
   EngineScheduler* scheduler = nullptr;
+  // Each DP attention rank has its own pool and so its own radix tree (SGLang v0.5
+  // scheduler.py: one tree_cache per scheduler process).
+  std::unique_ptr<PrefixCache> cache;
   SchedulerState state;
   StepBatch batch;
   std::deque<SimRequest*> inbox;  // sent to this rank, not yet seen by its scheduler
@@ -59,6 +63,8 @@ Simulator::Simulator(const SimulatorSetup& setup) : setup_(setup) {
   for (size_t i = 0; i < ranks_.size(); ++i) {
     ranks_[i].scheduler = schedulers[i];
     ranks_[i].state.kv = setup.kv;
+    ranks_[i].cache = std::make_unique<PrefixCache>(std::max<int64_t>(1, setup.kv.page_tokens));
+    if (setup.prefix_caching) ranks_[i].state.kv.cache = ranks_[i].cache.get();
   }
 }
 
@@ -85,6 +91,9 @@ void Simulator::Issue(const ArrivingRequest& a, double at_us) {
   r->seen_us = at_us + setup_.admission_us;
   r->prompt = a.input_tokens;
   r->output = a.output_tokens;
+  r->prefix_group = a.prefix_group;
+  r->prefix_len = a.prefix_len;
+  r->hit_tokens = a.hit_tokens;
   if (first_arrival_us_ < 0) first_arrival_us_ = at_us;
   // managers/data_parallel_controller.py round_robin_scheduler (SGLang v0.4.6 to v0.5.18; the
   // default load_balance_method, "auto" from v0.5.8, is round_robin outside PD disaggregation):
@@ -220,7 +229,7 @@ bool Simulator::ScheduleRanks() {
 void Simulator::ObserveKv() {
   int64_t used = 0, total = 0;
   for (const Rank& k : ranks_) {
-    used += k.state.kv.total_pages - k.state.kv.free_pages;
+    used += k.state.kv.total_pages - k.state.kv.AvailablePages();
     total += k.state.kv.total_pages;
   }
   metrics_.ObserveKv(static_cast<double>(used) / static_cast<double>(std::max<int64_t>(1, total)));
@@ -274,6 +283,17 @@ void Simulator::Run(SimulateResult* out) {
   out->preemptions = 0;
   for (const Rank& k : ranks_) out->preemptions += k.state.preemptions;
   out->steps = steps_;
+  out->prefix_caching = setup_.prefix_caching;
+  out->prefix_hit_tokens = 0;
+  out->prefix_query_tokens = 0;
+  for (const Rank& k : ranks_) {
+    out->prefix_hit_tokens += k.cache->hit_tokens();
+    out->prefix_query_tokens += k.cache->query_tokens();
+  }
+  if (out->prefix_query_tokens > 0) {
+    out->prefix_cache_hit_rate =
+        static_cast<double>(out->prefix_hit_tokens) / static_cast<double>(out->prefix_query_tokens);
+  }
 }
 
 }  // namespace

@@ -44,10 +44,13 @@ struct SimulatorSetup {
   // (AcceptSampler::Draw), capped at what it has left to generate; unset: 1.
   // The scheduler must have reserved KV for the most a step can accept.
   std::function<int64_t()> accepted_tokens;
+  // The engine's prefix cache is on (SGLang's radix cache, vLLM's prefix
+  // caching): the pool gets a PrefixCache (prefix_cache.h).
+  bool prefix_caching = false;
 };
 
-// Runs the workload to its end; fills the latency, throughput and count
-// fields of `out`.
+// Runs the workload to its end; fills the latency, throughput, count and
+// prefix-cache fields of `out`.
 void RunSimulation(const SimulatorSetup& setup, SimulateResult* out);
 
 }  // namespace kvplan

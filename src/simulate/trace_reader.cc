@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,6 +23,8 @@ constexpr int64_t kReadChunk = 1 << 16;
 // the clock, the latencies and the rates stay finite (1e308 ms overflowed to
 // infinity and printed -nan).
 constexpr double kMaxArrivalMs = 1e12;
+// An optional column or key the row leaves out.
+constexpr double kNotGiven = std::numeric_limits<double>::quiet_NaN();
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -49,10 +52,11 @@ bool ParseNumber(std::string_view s, double* v) {
 
 }  // namespace
 
-TraceReader::TraceReader(const std::string& path)
+TraceReader::TraceReader(const std::string& path, std::optional<int64_t> prefix_len)
     : path_(QuoteForError(path)),
-      file_(std::make_unique<InputFile>(path,
-                                        InputKind{"trace", "a CSV or JSONL request trace", 0})) {}
+      file_(
+          std::make_unique<InputFile>(path, InputKind{"trace", "a CSV or JSONL request trace", 0})),
+      default_prefix_len_(prefix_len) {}
 
 TraceReader::~TraceReader() = default;
 
@@ -89,6 +93,8 @@ void TraceReader::ParseHeader(const std::string& line) {
     if (cols[i] == "arrival_ms") arrival_col_ = static_cast<int>(i);
     if (cols[i] == "input_tokens") input_col_ = static_cast<int>(i);
     if (cols[i] == "output_tokens") output_col_ = static_cast<int>(i);
+    if (cols[i] == "prefix_group") group_col_ = static_cast<int>(i);
+    if (cols[i] == "prefix_len") prefix_len_col_ = static_cast<int>(i);
   }
   if (arrival_col_ < 0 || input_col_ < 0 || output_col_ < 0) {
     Fail("the CSV header must name arrival_ms, input_tokens and output_tokens");
@@ -103,9 +109,31 @@ double TraceReader::CheckedArrivalMs(double ms) const {
   return ms;
 }
 
+void TraceReader::SetPrefix(double group, double len, ArrivingRequest* r) const {
+  const bool has_group = !std::isnan(group), has_len = !std::isnan(len);
+  if (!has_group) {
+    if (has_len) Fail("prefix_len needs a prefix_group on the same row");
+    return;
+  }
+  if (!(group >= 0 && group <= 1e15 && group == std::floor(group))) {
+    Fail("prefix_group must be a whole number >= 0 (empty: no group)");
+  }
+  if (!has_len && !default_prefix_len_) {
+    Fail("prefix_group needs the group's prefix length: a prefix_len column or --prefix-len");
+  }
+  const double n = has_len ? len : static_cast<double>(*default_prefix_len_);
+  if (!(n >= 1 && n == std::floor(n) && n <= static_cast<double>(r->input_tokens))) {
+    Fail(fmt::format("prefix_len {} must be a whole number from 1 to input_tokens ({})", n,
+                     r->input_tokens));
+  }
+  r->prefix_group = static_cast<int64_t>(group);
+  r->prefix_len = static_cast<int64_t>(n);
+}
+
 ArrivingRequest TraceReader::ParseCsv(const std::string& line) const {
   const std::vector<std::string_view> cols = SplitCommas(line);
   const int need = std::max({arrival_col_, input_col_, output_col_});
+  const int prefix_cols = std::max(group_col_, prefix_len_col_);
   if (static_cast<int>(cols.size()) <= need) {
     Fail(fmt::format("{} columns, the header has at least {}", cols.size(), need + 1));
   }
@@ -118,7 +146,18 @@ ArrivingRequest TraceReader::ParseCsv(const std::string& line) const {
       out > 1e9) {
     Fail("input_tokens and output_tokens must be whole numbers >= 1");
   }
-  return {CheckedArrivalMs(arrival) * 1000.0, static_cast<int64_t>(in), static_cast<int64_t>(out)};
+  ArrivingRequest r{CheckedArrivalMs(arrival) * 1000.0, static_cast<int64_t>(in),
+                    static_cast<int64_t>(out)};
+  // An empty cell or a row that stops before the column: not given.
+  auto cell = [&](int col, const char* name) {
+    if (col < 0 || col >= static_cast<int>(cols.size()) || cols[col].empty()) return kNotGiven;
+    double v = 0;
+    if (!ParseNumber(cols[col], &v)) Fail(fmt::format("{} must be a number or empty", name));
+    return v;
+  };
+  if (prefix_cols >= 0)
+    SetPrefix(cell(group_col_, "prefix_group"), cell(prefix_len_col_, "prefix_len"), &r);
+  return r;
 }
 
 ArrivingRequest TraceReader::ParseJson(const std::string& line) const {
@@ -136,7 +175,16 @@ ArrivingRequest TraceReader::ParseJson(const std::string& line) const {
       out > 1e9) {
     Fail("input_tokens and output_tokens must be whole numbers >= 1");
   }
-  return {CheckedArrivalMs(arrival) * 1000.0, static_cast<int64_t>(in), static_cast<int64_t>(out)};
+  ArrivingRequest r{CheckedArrivalMs(arrival) * 1000.0, static_cast<int64_t>(in),
+                    static_cast<int64_t>(out)};
+  auto optional_number = [&](const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return kNotGiven;
+    if (!it->is_number()) Fail(fmt::format("\"{}\" must be a number or null", key));
+    return it->get<double>();
+  };
+  SetPrefix(optional_number("prefix_group"), optional_number("prefix_len"), &r);
+  return r;
 }
 
 std::optional<ArrivingRequest> TraceReader::Next() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engines/vllm/release.h"
+#include "simulate/prefix_cache.h"
 
 namespace kvplan {
 namespace {
@@ -18,14 +19,15 @@ constexpr double kVllmStepHostPerRequestUs = 13;
 
 }  // namespace
 
-bool VllmSchedulesAhead(const std::string& version) {
-  // vllm#27614 (vllm#27679's async scheduling plan) makes async scheduling the
-  // default from v0.14: scheduling then runs while the GPU executes.
-  return ParseVllmRelease(version).AtLeast(0, 14);
+bool VllmSchedulesAhead(const std::string& version, std::optional<bool> async_flag) {
+  // vllm/engine/arg_utils.py --async-scheduling: default False at v0.10.1.1 and v0.11.0
+  // (data/flags/vllm/); vllm#27614 (vllm#27679's async scheduling plan) makes it None, on when
+  // supported, from v0.14: scheduling then runs while the GPU executes.
+  return async_flag.value_or(ParseVllmRelease(version).AtLeast(0, 14));
 }
 
-VllmStepHost VllmStepHostOf(const std::string& version) {
-  if (VllmSchedulesAhead(version)) return {};
+VllmStepHost VllmStepHostOf(const std::string& version, std::optional<bool> async_flag) {
+  if (VllmSchedulesAhead(version, async_flag)) return {};
   return {kVllmStepHostFixedUs, kVllmStepHostPerRequestUs};
 }
 
@@ -65,6 +67,8 @@ int64_t VllmScheduler::ScheduleRunning(SchedulerState* s, StepBatch* batch, bool
     }
     // scheduler.py @00024d31: "if new_blocks is None: break" (the request was preempted itself)
     if (!scheduled) break;
+    // kv_cache_manager.py allocate_slots (v0.9+): cache_blocks for the tokens this step computes
+    CachePrefix(&s->kv, r, r->computed + want);
     batch->entries.push_back({r, want});
     budget -= cost;
   }
@@ -76,12 +80,20 @@ void VllmScheduler::ScheduleWaiting(SchedulerState* s, StepBatch* batch, int64_t
     // scheduler.py @00024d31: "if len(self.running) == self.max_num_running_reqs: break"
     if (static_cast<int64_t>(s->running.size()) >= limits_.max_num_seqs) break;
     SimRequest* r = s->waiting.front();
+    // scheduler.py @00024d31: a request with num_computed_tokens == 0 starts after
+    // kv_cache_manager.get_computed_blocks (prefix caching on)
+    const PrefixHit hit = TakeCachedPrefix(&s->kv, r);
     int64_t want = r->Known() - r->computed;
-    // scheduler.py @00024d31: without chunked prefill a prompt over the budget waits
-    if (!limits_.chunked_prefill && want > budget) break;
+    // scheduler.py @00024d31: without chunked prefill a prompt over the budget waits;
+    // allocate_slots None for a waiting request -> break (no preemption)
+    const bool fits = limits_.chunked_prefill || want <= budget;
     want = std::min(want, budget);
-    // scheduler.py @00024d31: allocate_slots None for a waiting request -> break (no preemption)
-    if (!s->kv.Grow(r, r->computed + want)) break;
+    if (!fits || !s->kv.Grow(r, r->computed + want)) {
+      ReturnCachedPrefix(&s->kv, r);
+      break;
+    }
+    CountPrefixHit(&s->kv, *r, hit);
+    CachePrefix(&s->kv, r, r->computed + want);
     s->waiting.pop_front();
     s->running.push_back(r);
     batch->entries.push_back({r, want});

@@ -1,11 +1,14 @@
 // vLLM V1's scheduler as the simulation runs it: one token budget per step
 // (max_num_batched_tokens) shared by running and waiting requests, at most
 // max_num_seqs running, chunked prefill, and preemption by recompute of the
-// newest running request when the KV blocks run out. Prefix caching is off
-// (no hits); speculative tokens take budget and lookahead KV slots.
+// newest running request when the KV blocks run out. With prefix caching
+// (the pool's PrefixCache, prefix_cache.h) a waiting request starts after its
+// cached full blocks, and the blocks it computes are cached as it is
+// scheduled; speculative tokens take budget and lookahead KV slots.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "simulate/scheduler.h"
@@ -45,10 +48,13 @@ struct VllmStepHost {
     return fixed_us + per_request_us * static_cast<double>(requests);
   }
 };
-VllmStepHost VllmStepHostOf(const std::string& version);
-// Whether the release schedules the next step while the GPU runs the current
-// one (async scheduling on by default); its step host time is then 0.
-bool VllmSchedulesAhead(const std::string& version);
+// `async_flag`: --async-scheduling (true) or --no-async-scheduling (false) as given.
+VllmStepHost VllmStepHostOf(const std::string& version,
+                            std::optional<bool> async_flag = std::nullopt);
+// Whether the launch schedules the next step while the GPU runs the current
+// one (async scheduling: the flag, else the release's default); its step host
+// time is then 0.
+bool VllmSchedulesAhead(const std::string& version, std::optional<bool> async_flag = std::nullopt);
 
 // The usable KV blocks of `num_gpu_blocks`: one is the null block.
 // vllm/v1/core/block_pool.py BlockPool.__init__ (v0.8+): null_block = free_block_queue.popleft()

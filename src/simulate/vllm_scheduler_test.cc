@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kvplan/error.h"
 #include "simulate/scheduler_test_util.h"
 
 namespace kvplan {
@@ -78,6 +79,34 @@ TEST(VllmSchedulerTest, HostGapBetweenStepsOnlyWithoutAsyncScheduling) {
   EXPECT_LT(old.Us(256), 6000);
   EXPECT_EQ(VllmStepHostOf("0.14.0").Us(256), 0);
   EXPECT_EQ(VllmStepHostOf("0.19.0").Us(1), 0);
+}
+
+// --async-scheduling (0.10.1.1 and 0.11.0: default off) and --no-async-scheduling
+// (0.14+: default on) override the release's default, and so the host gap.
+TEST(VllmSchedulerTest, TheAsyncSchedulingFlagsOverrideTheReleasesDefault) {
+  EXPECT_TRUE(VllmSchedulesAhead("0.11.0", true));
+  EXPECT_EQ(VllmStepHostOf("0.11.0", true).Us(64), 0);
+  EXPECT_FALSE(VllmSchedulesAhead("0.19.0", false));
+  EXPECT_DOUBLE_EQ(VllmStepHostOf("0.19.0", false).Us(1), 2200 + 13);
+}
+
+// One request at a time: each decode step is the forward pass plus, without
+// async scheduling, the host gap for one request (2.213 ms), so the TPOT with
+// the flag is exactly that much shorter.
+TEST(VllmSchedulerTest, AsyncSchedulingRemovesTheHostGapFromEachDecodeStep) {
+  SimulateQuery q;
+  q.launch.engine = "vllm";
+  q.launch.version = "0.11.0";
+  q.launch.model = "meta-llama/Llama-3.1-8B-Instruct";
+  q.launch.gpu = "h100";
+  q.workload = ClosedLoop(1, 3, 512, 64);
+  q.calib = {1.0, 0.0, 0.0};
+  const SimulateResult off = Simulate(q);
+  q.launch.args = {"--async-scheduling"};
+  const SimulateResult on = Simulate(q);
+  EXPECT_NEAR(off.tpot_ms.mean - on.tpot_ms.mean, 2.213, 1e-6);
+  q.launch.version = "0.8.5";  // its parser has no --async-scheduling
+  EXPECT_THROW(Simulate(q), InputError);
 }
 
 // With --speculative-config num_speculative_tokens 3, a decoding request is

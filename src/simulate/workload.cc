@@ -24,6 +24,54 @@ void CheckLength(const char* which, const LengthSpec& s) {
   }
 }
 
+void CheckPrefixSpec(const WorkloadSpec& s) {
+  if (s.prefix_hit_rate) {
+    if (!(*s.prefix_hit_rate >= 0 && *s.prefix_hit_rate <= 1)) {
+      throw InputError(
+          fmt::format("--prefix-hit-rate {} must be from 0 to 1 (the fraction of each prompt "
+                      "found cached)",
+                      *s.prefix_hit_rate));
+    }
+    if (s.prefix_len || s.prefix_groups || !s.prefix_group_weights.empty()) {
+      throw InputError(
+          "--prefix-hit-rate is instead of --prefix-len and --prefix-groups: give one or the "
+          "other");
+    }
+    return;
+  }
+  if (s.prefix_len && *s.prefix_len < 1) throw InputError("--prefix-len must be >= 1 (tokens)");
+  for (double w : s.prefix_group_weights) {
+    if (!(w >= 0 && w < 1e12)) {
+      throw InputError(fmt::format("--prefix-group-weights: {} is not a weight >= 0", w));
+    }
+  }
+  const size_t weights = s.prefix_group_weights.size();
+  if (weights > 0 &&
+      !(*std::max_element(s.prefix_group_weights.begin(), s.prefix_group_weights.end()) > 0)) {
+    throw InputError("--prefix-group-weights: at least one weight must be > 0");
+  }
+  if (s.prefix_groups && weights > 0 && static_cast<size_t>(*s.prefix_groups) != weights) {
+    throw InputError(
+        fmt::format("--prefix-groups {} but {} --prefix-group-weights: give one "
+                    "weight per group",
+                    *s.prefix_groups, weights));
+  }
+  if (s.prefix_groups && *s.prefix_groups < 1) throw InputError("--prefix-groups must be >= 1");
+  const bool groups = s.prefix_groups || weights > 0;
+  if (!s.trace.empty()) {
+    if (groups) {
+      throw InputError(
+          "--prefix-groups and --prefix-group-weights are for generated requests; a trace "
+          "gives each row's group in its prefix_group column");
+    }
+    return;
+  }
+  if (groups != s.prefix_len.has_value()) {
+    throw InputError(groups ? "--prefix-groups needs --prefix-len (the tokens each group shares)"
+                            : "--prefix-len needs --prefix-groups (how many distinct prefixes)");
+  }
+}
+
 void CheckSpec(const WorkloadSpec& s) {
   const int kinds = s.concurrency.has_value() + s.rate.has_value() + !s.trace.empty();
   if (kinds != 1) throw InputError("give exactly one of --concurrency, --rate and --trace");
@@ -40,6 +88,7 @@ void CheckSpec(const WorkloadSpec& s) {
     CheckLength("input", s.input);
     CheckLength("output", s.output);
   }
+  CheckPrefixSpec(s);
 }
 
 }  // namespace
@@ -61,7 +110,12 @@ int64_t DrawLength(const LengthSpec& s, SimRng* rng) {
 Workload::Workload(const WorkloadSpec& spec)
     : spec_(spec), rng_(static_cast<uint64_t>(spec.seed.value_or(0))) {
   CheckSpec(spec_);
-  if (!spec_.trace.empty()) trace_ = std::make_unique<TraceReader>(spec_.trace);
+  if (!spec_.trace.empty()) {
+    trace_ = std::make_unique<TraceReader>(spec_.trace, spec_.prefix_len);
+  }
+  double sum = 0;
+  for (double w : spec_.prefix_group_weights) group_cdf_.push_back(sum += w);
+  for (double& c : group_cdf_) c /= sum;
 }
 
 Workload::~Workload() = default;
@@ -81,7 +135,10 @@ std::optional<ArrivingRequest> Workload::Next() {
   if (spec_.num_requests && issued_ >= *spec_.num_requests) return std::nullopt;
   if (trace_) {
     std::optional<ArrivingRequest> r = trace_->Next();
-    if (r) ++issued_;
+    if (!r) return r;
+    ++issued_;
+    if (r->prefix_group >= 0) trace_prefixes_ = true;
+    if (spec_.prefix_hit_rate) AddPrefix(&*r);
     return r;
   }
   ArrivingRequest r;
@@ -93,8 +150,45 @@ std::optional<ArrivingRequest> Workload::Next() {
   }
   r.input_tokens = DrawLength(spec_.input);
   r.output_tokens = DrawLength(spec_.output);
+  AddPrefix(&r);
   ++issued_;
   return r;
+}
+
+// The group's prefix goes before the drawn input (SGLang bench_serving's
+// generated-shared-prefix prompts: system prompt + question; vLLM's
+// --random-prefix-len); a hit rate marks that share of the prompt cached.
+void Workload::AddPrefix(ArrivingRequest* r) {
+  if (spec_.prefix_hit_rate) {
+    r->hit_tokens = static_cast<int64_t>(
+        std::floor(*spec_.prefix_hit_rate * static_cast<double>(r->input_tokens)));
+    return;
+  }
+  if (!spec_.prefix_len) return;
+  if (group_cdf_.empty()) {
+    const double u = rng_.Uniform();
+    r->prefix_group = std::min(*spec_.prefix_groups - 1,
+                               static_cast<int64_t>(u * static_cast<double>(*spec_.prefix_groups)));
+  } else {
+    const double u = rng_.Uniform();
+    const auto it = std::upper_bound(group_cdf_.begin(), group_cdf_.end(), u);
+    r->prefix_group =
+        std::min<int64_t>(static_cast<int64_t>(group_cdf_.size()) - 1, it - group_cdf_.begin());
+  }
+  r->prefix_len = *spec_.prefix_len;
+  r->input_tokens += r->prefix_len;
+}
+
+bool Workload::HasPrefixes() const { return spec_.HasPrefixes() || trace_prefixes_; }
+
+std::string DescribePrefixes(const WorkloadSpec& w) {
+  if (w.prefix_hit_rate) return fmt::format(", prefix hit rate {:g}", *w.prefix_hit_rate);
+  // A trace's --prefix-len is the length of the groups its rows name.
+  if (!w.prefix_len || !w.trace.empty()) return "";
+  const int64_t groups =
+      w.prefix_groups.value_or(static_cast<int64_t>(w.prefix_group_weights.size()));
+  return fmt::format(" + a shared prefix of {} ({} group{}{})", *w.prefix_len, groups,
+                     groups == 1 ? "" : "s", w.prefix_group_weights.empty() ? "" : ", weighted");
 }
 
 std::string Workload::Describe() const {
@@ -112,10 +206,11 @@ std::string Workload::Describe() const {
                            : spec_.arrival);
     if (spec_.duration_s) what += fmt::format(" for {} s", *spec_.duration_s);
   } else {
-    return "trace " + spec_.trace;
+    return "trace " + spec_.trace + DescribePrefixes(spec_);
   }
   if (spec_.num_requests) what += fmt::format(", {} requests", WithThousands(*spec_.num_requests));
-  return what + fmt::format(", input {}, output {}", len(spec_.input), len(spec_.output));
+  what += fmt::format(", input {}, output {}", len(spec_.input), len(spec_.output));
+  return what + DescribePrefixes(spec_);
 }
 
 }  // namespace kvplan

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kvplan/simulate.h"
 #include "simulate/rng.h"
@@ -18,6 +19,9 @@ namespace kvplan {
 struct ArrivingRequest {
   double arrival_us = 0;  // closed loop: 0 (the simulator issues it on a completion)
   int64_t input_tokens = 0, output_tokens = 0;
+  // Its first `prefix_len` input tokens are those of every request of
+  // `prefix_group` (-1: none); or `hit_tokens` of its input are found cached.
+  int64_t prefix_group = -1, prefix_len = 0, hit_tokens = 0;
 };
 
 class TraceReader;
@@ -37,16 +41,22 @@ class Workload {
   std::optional<ArrivingRequest> Next();
   // For people: "concurrency 16, 1,000 requests, input 1024, output 128".
   std::string Describe() const;
+  // Whether requests share prefixes or carry a hit rate (a trace: once a row
+  // named a group).
+  bool HasPrefixes() const;
 
  private:
   int64_t DrawLength(const LengthSpec& s);
   double NextGapUs();
+  void AddPrefix(ArrivingRequest* r);
 
   WorkloadSpec spec_;
   SimRng rng_;
   int64_t issued_ = 0;
   double clock_us_ = 0;
   std::unique_ptr<TraceReader> trace_;
+  std::vector<double> group_cdf_;  // --prefix-group-weights, cumulative and normalised
+  bool trace_prefixes_ = false;
 };
 
 // One length draw from `s` (exposed for the generator's tests).
