@@ -259,20 +259,25 @@ std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& e
   return kept;
 }
 
-// From 0.5.14 --cuda-graph-max-bs is --cuda-graph-max-bs-decode's deprecated alias
-// (server_args.py @v0.5.14 add_cli_args), and SGLang warns when it is given.
-bool GivesDeprecatedGraphMaxBs(const FlagParser& p, const std::string& release) {
-  const auto& given = p.given();
-  if (std::find(given.begin(), given.end(), "--cuda-graph-max-bs") == given.end()) return false;
-  std::string name;
-  int64_t key = 0, since = 0;
-  try {
-    SglangEraFor(release, &name, &key);
-  } catch (const InputError&) {
-    return false;  // the planner refuses the release in its own words
+// SGLang's warning for each given flag that `table` registers with a
+// Deprecated{StoreTrue,StoreConst,AliasStore}Action (python/sglang/srt/server_args.py from
+// v0.5.10, arg_groups/argparse_actions.py from v0.5.13; the same words to v0.5.18): "'--x' is
+// deprecated and will be removed in a future release. Use '--y' instead." Each still sets what it
+// did, so the plan reads it as before. DeprecatedAction is not warned here: at v0.5.3 it raises
+// its help text, from v0.5.8 it warns in other words, and it stores nothing.
+void AddDeprecationWarnings(const FlagParser& p, const FlagTable* table,
+                            std::vector<std::string>* notes) {
+  if (table == nullptr) return;
+  for (const std::string& given : p.given()) {
+    const EngineFlag* f = table->Resolve(given);
+    if (f == nullptr || f->deprecated.empty() || f->deprecated == "DeprecatedAction") continue;
+    const std::string use =
+        f->new_flag.empty() ? "" : fmt::format(" Use '{}' instead.", f->new_flag);
+    notes->push_back(fmt::format(
+        "'{}' is deprecated and will be removed in a future release.{} (SGLang's warning; the "
+        "same setting)",
+        given, use));
   }
-  SglangEraFor("0.5.14", &name, &since);
-  return key >= since;
 }
 
 }  // namespace
@@ -310,12 +315,7 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   a.unknown_flags = p.unknown_flags();
   if (!older_note.empty()) a.flag_notes.push_back(older_note);
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
-  if (GivesDeprecatedGraphMaxBs(p, canonical)) {
-    // python/sglang/srt/arg_groups/argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction.
-    a.flag_notes.push_back(
-        "'--cuda-graph-max-bs' is deprecated and will be removed in a future release. Use "
-        "'--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same setting)");
-  }
+  AddDeprecationWarnings(p, table, &a.flag_notes);
   unread_env = CheckEnvironmentNames(unread_env, table, canonical,
                                      older_note.empty() ? "" : canonical, &a.flag_notes);
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());

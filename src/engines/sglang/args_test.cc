@@ -289,6 +289,24 @@ TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
             std::string::npos);
 }
 
+// The warning comes from the release's table: server_args.py @v0.5.14 add_cli_args registers
+// --disable-cuda-graph with DeprecatedStoreTrueAction, new_flag
+// "--cuda-graph-backend-{decode,prefill}=disabled"; at v0.5.13.post1 it is a plain store_true.
+TEST(SglangArgs, DeprecatedFlagsWarnInSglangsWordsFromTheTable) {
+  const std::vector<std::string> off = {"--model-path", "m", "--disable-cuda-graph"};
+  EXPECT_TRUE(ParseSglangArgs(off, "0.5.13.post1").flag_notes.empty());
+  for (const char* release : {"0.5.14", "0.5.18"}) {
+    const SglangArgs a = ParseSglangArgs(off, release);
+    EXPECT_TRUE(a.disable_cuda_graph) << release;
+    EXPECT_EQ(a.flag_notes,
+              std::vector<std::string>(
+                  {"'--disable-cuda-graph' is deprecated and will be removed in a future release. "
+                   "Use '--cuda-graph-backend-{decode,prefill}=disabled' instead. (SGLang's "
+                   "warning; the same setting)"}))
+        << release;
+  }
+}
+
 // server_args.py @v0.5.15 _parse_cuda_graph_config: --cuda-graph-config's JSON has the highest
 // precedence, so its decode max_bs wins over --cuda-graph-max-bs; the help text's own example
 // sets decode max_bs 256, and the keys kvplan does not read are named in a note.
