@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
+#include "engines/common/suggested_flags.h"
 #include "engines/sglang/attention_backend.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
@@ -320,6 +321,11 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
                                      older_note.empty() ? "" : canonical, &a.flag_notes);
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
+}
+
+std::string SglangFlagToWrite(const std::string& release, std::string_view flag) {
+  std::string older_note, canonical;
+  return FlagToWrite("sglang", SglangFlagTable(release, &older_note, &canonical), flag);
 }
 
 }  // namespace kvplan

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/gpu.h"
@@ -64,6 +65,11 @@ struct SglangArgs {
 // Throws InputError on unknown flags, bad values and conflicts. With the
 // `release` whose parser data/flags/ holds, a flag SGLang would refuse is refused.
 SglangArgs ParseSglangArgs(const std::vector<std::string>& argv, const std::string& release = "");
+
+// How SGLang `release` ("" for main) spells `flag`, one of kvplan's suggested flags
+// (engines/common/suggested_flags.h): from 0.5.14 --cuda-graph-max-bs is
+// --cuda-graph-max-bs-decode. A release without a table uses the nearest older one.
+std::string SglangFlagToWrite(const std::string& release, std::string_view flag);
 
 // What the engine measures at start-up, when the user has it from a log.
 struct SglangMeasured {
