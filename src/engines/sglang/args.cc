@@ -269,15 +269,18 @@ std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& e
 void AddDeprecationWarnings(const FlagParser& p, const FlagTable* table,
                             std::vector<std::string>* notes) {
   if (table == nullptr) return;
-  for (const std::string& given : p.given()) {
-    const EngineFlag* f = table->Resolve(given);
+  // The flags kvplan reads, then those it skips (--cuda-graph-bs at 0.5.14: SGLang warns of both).
+  std::vector<std::string> given = p.given();
+  given.insert(given.end(), p.unknown_flags().begin(), p.unknown_flags().end());
+  for (const std::string& name : given) {
+    const EngineFlag* f = table->Resolve(name);
     if (f == nullptr || f->deprecated.empty() || f->deprecated == "DeprecatedAction") continue;
     const std::string use =
         f->new_flag.empty() ? "" : fmt::format(" Use '{}' instead.", f->new_flag);
     notes->push_back(fmt::format(
         "'{}' is deprecated and will be removed in a future release.{} (SGLang's warning; the "
         "same setting)",
-        given, use));
+        name, use));
   }
 }
 

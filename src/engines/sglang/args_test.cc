@@ -305,6 +305,15 @@ TEST(SglangArgs, DeprecatedFlagsWarnInSglangsWordsFromTheTable) {
                    "warning; the same setting)"}))
         << release;
   }
+  // A deprecated flag kvplan does not read is warned of too (@v0.5.14: --cuda-graph-bs is
+  // --cuda-graph-bs-decode's DeprecatedAliasStoreAction), beside the unknown-flag note.
+  const SglangArgs bs =
+      ParseSglangArgs({"--model-path", "m", "--cuda-graph-bs", "1", "2"}, "0.5.14");
+  EXPECT_EQ(bs.unknown_flags, std::vector<std::string>({"--cuda-graph-bs"}));
+  EXPECT_EQ(bs.flag_notes,
+            std::vector<std::string>(
+                {"'--cuda-graph-bs' is deprecated and will be removed in a future release. Use "
+                 "'--cuda-graph-bs-decode' instead. (SGLang's warning; the same setting)"}));
 }
 
 // server_args.py @v0.5.15 _parse_cuda_graph_config: --cuda-graph-config's JSON has the highest
