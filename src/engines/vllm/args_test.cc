@@ -158,7 +158,7 @@ TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   // Between two tables, and an rc of a tabled release (it precedes it): the older table.
   EXPECT_EQ(VllmFlagTableFor("0.19.0", &note)->release, "0.14.1");
   EXPECT_EQ(VllmFlagTableFor("0.12.0")->release, "0.11.0");
-  EXPECT_EQ(VllmFlagTableFor("0.22.0")->release, "0.20.1");
+  EXPECT_EQ(VllmFlagTableFor("0.22.0")->release, "0.21.0");
   EXPECT_EQ(VllmFlagTableFor("0.20.1rc0")->release, "0.20.1");
   EXPECT_EQ(VllmFlagTableFor("0.6.3")->release, "0.6.0");
   EXPECT_EQ(VllmFlagTableFor("not a release"), nullptr);
@@ -251,18 +251,37 @@ TEST(VllmFlagTable, RealLaunchesOf023And025Parse) {
             OlderFlagTableNote("vLLM", "0.25.0", *FindFlagTable("vllm", "0.24.0")));
 }
 
-// data/flags/vllm/0.23.0.json has --spec-method, new since 0.20.1.json: 0.20.1 refuses it, 0.22.0
-// (no table; checked against 0.20.1's) warns about it, 0.23.0 accepts it.
+// data/flags/vllm/0.23.0.json has --spec-method, new since 0.21.0.json: 0.21.0 refuses it, 0.22.0
+// (no table; checked against 0.21.0's) warns about it, 0.23.0 accepts it.
 TEST(VllmFlagTable, Release023AddsSpecMethod) {
   std::vector<std::string> argv = kQwenServe;
   argv.insert(argv.end(), {"--spec-method", "eagle3"});
   EXPECT_EQ(VllmErrorOf(argv, "0.20.1"),
             "vllm serve: error: unrecognized arguments: --spec-method eagle3");
+  EXPECT_EQ(VllmErrorOf(argv, "0.21.0"),
+            "vllm serve: error: unrecognized arguments: --spec-method eagle3");
   VllmArgs at22 = ParseVllmArgs(argv, "0.22.0");
   ASSERT_EQ(at22.flag_notes.size(), 2u);
-  EXPECT_EQ(at22.flag_notes[1].rfind("--spec-method: not in vLLM 0.20.1's parser", 0), 0u)
+  EXPECT_EQ(at22.flag_notes[1].rfind("--spec-method: not in vLLM 0.21.0's parser", 0), 0u)
       << at22.flag_notes[1];
   EXPECT_EQ(VllmErrorOf(argv, "0.23.0"), "");
+}
+
+// data/flags/vllm/0.21.0.json, read at upstream's tag v0.21.0 (commit ad7125a431e1, which
+// red-hat-data-services/vllm-cpu merged from releases/v0.21.0): vllm/engine/arg_utils.py there
+// registers --fingerprint-mode with choices full/hash/custom/none, which 0.20.1's parser lacks.
+// 0.20.1 refuses it, 0.21.0 takes it and refuses a value outside the choices, in argparse's words.
+TEST(VllmFlagTable, Release021AddsFingerprintMode) {
+  std::vector<std::string> argv = kQwenServe;
+  argv.insert(argv.end(), {"--fingerprint-mode", "hash"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.20.1"),
+            "vllm serve: error: unrecognized arguments: --fingerprint-mode hash");
+  EXPECT_EQ(VllmErrorOf(argv, "0.21.0"), "");
+  EXPECT_TRUE(ParseVllmArgs(argv, "0.21.0").flag_notes.empty());
+  argv.back() = "sha";
+  EXPECT_NE(VllmErrorOf(argv, "0.21.0").find("argument --fingerprint-mode: invalid choice: 'sha'"),
+            std::string::npos)
+      << VllmErrorOf(argv, "0.21.0");
 }
 
 // data/flags/vllm/0.24.0.json, read at upstream's tag v0.24.0 (commit ee0da84ab9e0, on
