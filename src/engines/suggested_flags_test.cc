@@ -102,7 +102,8 @@ const Fix* GraphBatchFix(const PlanResult& r) {
 }
 
 // The README's plan example (Qwen3-32B at TP 2 on H100, automatic mem_fraction_static): the fix
-// that lowers the decode graphs' largest batch names the flag each release takes.
+// that lowers the decode graphs' largest batch, and the settings row of that batch, name the flag
+// each release takes.
 TEST(SuggestedFlags, GraphBatchFixNamesTheReleaseFlag) {
   PlanRequest req;
   req.engine = "sglang";
@@ -121,6 +122,12 @@ TEST(SuggestedFlags, GraphBatchFixNamesTheReleaseFlag) {
     ASSERT_NE(f, nullptr) << release;
     EXPECT_EQ(f->flag, flag) << release;
     EXPECT_EQ(f->value, "128");
+    // The settings row of the same value is named alike.
+    const auto row = std::find_if(r.settings.begin(), r.settings.end(), [](const auto& s) {
+      return s.flag.rfind("--cuda-graph-max-bs", 0) == 0;
+    });
+    ASSERT_NE(row, r.settings.end()) << release;
+    EXPECT_EQ(row->flag, flag) << release;
   }
 }
 
