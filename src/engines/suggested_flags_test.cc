@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -61,6 +63,25 @@ TEST(SuggestedFlags, EveryTableHasEachSuggestionUndeprecated) {
     ASSERT_NE(t, nullptr) << release;
     for (std::string_view flag : SuggestedFlags("trtllm")) {
       EXPECT_NE(t->Find(TrtllmFlagToWrite(flag)), nullptr) << release << " " << flag;
+    }
+  }
+}
+
+// The fixed values the fixes and tune write (engines/sglang/fixes.cc AddFp8KvFix and the EAGLE3
+// fix, tune's NEXTN and fp8_e4m3, engines/vllm/fixes.cc Fp8Fix) are among each table's choices.
+TEST(SuggestedFlags, FixedValuesAreAmongEachTablesChoices) {
+  const std::vector<std::tuple<std::string, std::string, std::string>> kValues = {
+      {"sglang", "--kv-cache-dtype", "fp8_e4m3"},
+      {"sglang", "--speculative-algorithm", "EAGLE3"},
+      {"sglang", "--speculative-algorithm", "NEXTN"},
+      {"vllm", "--kv-cache-dtype", "fp8"}};
+  for (const auto& [engine, flag, value] : kValues) {
+    for (const std::string& release : FlagTableReleases(engine)) {
+      const EngineFlag* f = Exact(*FindFlagTable(engine, release), flag);
+      ASSERT_NE(f, nullptr) << engine << " " << release << " " << flag;
+      if (f->choices.empty()) continue;  // computed at run time: not read
+      EXPECT_NE(std::find(f->choices.begin(), f->choices.end(), value), f->choices.end())
+          << engine << " " << release << " " << flag << " " << value;
     }
   }
 }
