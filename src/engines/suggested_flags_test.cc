@@ -109,6 +109,34 @@ TEST(SuggestedFlags, SglangGraphBatchFollowsTheReleaseSpelling) {
   EXPECT_EQ(off->new_flag, "--cuda-graph-backend-{decode,prefill}=disabled");
 }
 
+// The prefill graphs' settings row names a flag of the release: --enable-piecewise-cuda-graph
+// where the table registers it, else (0.5.14 on, main) --cuda-graph-backend-prefill, whose values
+// the table's --disable-piecewise-cuda-graph and --enforce-piecewise-cuda-graph aliases name.
+TEST(SuggestedFlags, PrefillGraphRowNamesAFlagOfTheRelease) {
+  for (const std::string& release : FlagTableReleases("sglang")) {
+    const FlagTable* t = FindFlagTable("sglang", release);
+    const bool piecewise = Exact(*t, "--enable-piecewise-cuda-graph") != nullptr ||
+                           Exact(*t, "--cuda-graph-backend-prefill") != nullptr;
+    for (bool on : {true, false}) {
+      const auto [flag, value] = SglangPrefillGraphSetting(release, on);
+      if (!piecewise) {  // 0.4.6.post2 to 0.5.3: no piecewise graphs, kvplan's row says off
+        EXPECT_EQ(flag, "--enable-piecewise-cuda-graph") << release;
+        continue;
+      }
+      ASSERT_NE(Exact(*t, flag), nullptr) << release << " " << flag;
+      if (flag == "--cuda-graph-backend-prefill") {
+        const EngineFlag* alias =
+            Exact(*t, on ? "--enforce-piecewise-cuda-graph" : "--disable-piecewise-cuda-graph");
+        ASSERT_NE(alias, nullptr) << release;
+        EXPECT_EQ(alias->new_flag, flag + "=" + value) << release;
+      }
+    }
+  }
+  EXPECT_EQ(SglangPrefillGraphSetting("0.5.13.post1", true).first, "--enable-piecewise-cuda-graph");
+  EXPECT_EQ(SglangPrefillGraphSetting("main", false),
+            std::make_pair(std::string("--cuda-graph-backend-prefill"), std::string("disabled")));
+}
+
 TEST(SuggestedFlags, AnUnlistedFlagIsAProgrammingError) {
   EXPECT_THROW(SglangFlagToWrite("0.5.18", "--not-a-suggestion"), std::logic_error);
   EXPECT_THROW(VllmFlagToWrite("0.11.0", "--mem-fraction-static"), std::logic_error);

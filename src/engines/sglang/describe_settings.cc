@@ -88,8 +88,8 @@ void DescribeStartSettings(const SglangStages& s, const ModelSpec& model, const 
                                          fmt::format("divided by dp {} under DP attention", a.dp))
                                 : d.chunked_prefill_rule);
   if (s.launch.era->swa_mode == 2 || d.piecewise_cuda_graph) {
-    setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
-            a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
+    const auto [name, value] = SglangPrefillGraphSetting(s.launch.version, d.piecewise_cuda_graph);
+    setting(name, value, a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
   }
   setting("--page-size", std::to_string(st.page_size),
           a.page_size.has_value() && st.page_size == *a.page_size,

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu.h"
@@ -70,6 +71,12 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv, const std::stri
 // (engines/common/suggested_flags.h): from 0.5.14 --cuda-graph-max-bs is
 // --cuda-graph-max-bs-decode. A release without a table uses the nearest older one.
 std::string SglangFlagToWrite(const std::string& release, std::string_view flag);
+
+// The prefill graphs' switch as `release` spells it, with its value: from 0.5.14, whose table
+// registers --cuda-graph-backend-prefill (and no --enable-piecewise-cuda-graph), that flag with
+// tc_piecewise/disabled; before, --enable-piecewise-cuda-graph on/off (before 0.5.6 no release
+// has either flag: no piecewise graphs, the row says off).
+std::pair<std::string, std::string> SglangPrefillGraphSetting(const std::string& release, bool on);
 
 // What the engine measures at start-up, when the user has it from a log.
 struct SglangMeasured {
