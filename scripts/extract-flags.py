@@ -18,7 +18,8 @@ the config dataclass field, as vLLM's get_kwargs does.
 Each flag: names (first is the one argparse shows), kind ("value", "flag" for
 store_true/store_false/store_const/count, "bool" for BooleanOptionalAction,
 which adds --no-NAME), nargs when not one value, type, default, choices (only
-when they are literals that can be read from the source).
+when they are literals that can be read from the source), deprecated (the SGLang
+Deprecated*Action class that registers it) and new_flag (the flag its warning names instead).
 """
 import argparse
 import ast
@@ -229,7 +230,21 @@ def make_record(names, kw, src, owner):
             rec["choices"] = [x if x is not None else None for x in value]
         else:
             rec["choices_unread"] = True
+    mark_deprecated(rec, action_name, kw)
     return rec
+
+
+def mark_deprecated(rec, action_name, kw):
+    """SGLang's Deprecated*Action classes (python/sglang/srt/arg_groups/argparse_actions.py from
+    0.5.14; DeprecatedAction in server_args.py before) warn when the flag is given, naming
+    `new_flag` when the call passes one; kvplan never suggests such a flag. The class is kept,
+    as each prints its own words."""
+    if not (action_name or "").startswith("Deprecated"):
+        return
+    rec["deprecated"] = action_name
+    new_flag = kw.get("new_flag")
+    if new_flag is not None and isinstance(new_flag[1], ast.Constant):
+        rec["new_flag"] = new_flag[1].value
 
 
 # --- vLLM's get_kwargs(SomeConfig) --------------------------------------------

@@ -47,8 +47,8 @@ TEST(PlanEnv, AnUnreadVariableIsAWarningAndAForeignOneIsRefused) {
                 "planner does not read"),
             std::string::npos)
       << r.out;
-  // VLLM_ATTENTION_BACKEND is in vllm/envs.py up to 0.14.1 and gone by 0.20.1 and 0.23.0
-  // (data/flags/vllm/0.23.0.json's environment), the nearest parser to kvplan's default 0.28.0:
+  // VLLM_ATTENTION_BACKEND is in vllm/envs.py up to 0.14.1 and gone by 0.20.1 and 0.24.0
+  // (data/flags/vllm/0.24.0.json's environment), the nearest parser to kvplan's default 0.28.0:
   // the warning says it was removed.
   CliResult gone =
       RunKvplan({"plan", "--gpu", "h100", "--engine", "vllm", "--model", "Qwen/Qwen3-8B", "--json",
@@ -57,7 +57,7 @@ TEST(PlanEnv, AnUnreadVariableIsAWarningAndAForeignOneIsRefused) {
   EXPECT_NE(
       nlohmann::json::parse(gone.out)["warnings"].dump().find(
           "VLLM_ATTENTION_BACKEND=FLASHINFER: vllm/envs.py defines it up to vLLM 0.14.1's table "
-          "but not in 0.23.0's"),
+          "but not in 0.24.0's"),
       std::string::npos)
       << gone.out;
   CliResult bad = RunKvplan(

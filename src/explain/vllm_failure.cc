@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "base/text.h"
+#include "engines/vllm/release.h"
 
 namespace kvplan {
 namespace {
@@ -17,6 +18,7 @@ struct KvShort {
   double utilization = 0.9;              // vLLM's default when the log prints none
   std::optional<double> total_gib;       // total GPU memory, when known
   int tp = 0;                            // 0 when neither printed nor shown by rank tags
+  std::string version;                   // the logged release, "" when not printed
 };
 
 std::optional<double> FigureOrSetting(const RunRecord& r, const char* key) {
@@ -30,6 +32,7 @@ std::optional<KvShort> KvShortOf(const RunRecord& r) {
   std::optional<double> len = FigureOrSetting(r, "max_model_len");
   if (r.outcome != "failed" || !len || *len < 1) return std::nullopt;
   KvShort k;
+  k.version = r.version;
   k.max_model_len = std::llround(*len);
   std::optional<double> needed = r.Figure("needed_kv_gib");
   std::optional<double> avail = r.Figure("available_kv_cache_gib");
@@ -67,19 +70,20 @@ std::optional<KvShort> KvShortOf(const RunRecord& r) {
 Fix UtilizationFix(const KvShort& k) {
   double short_gib = k.needed_gib - k.available_gib;
   if (!k.total_gib) {
-    return {"--gpu-memory-utilization", fmt::format("above {:g}", k.utilization),
+    return {VllmFlagToWrite(k.version, "--gpu-memory-utilization"),
+            fmt::format("above {:g}", k.utilization),
             fmt::format("the budget is {:.2f} GiB short; each 0.01 adds 1 % of the GPU's memory "
                         "(give --gpu to compute the value)",
                         short_gib)};
   }
   double pct = std::ceil((k.utilization + short_gib / *k.total_gib) * 100 - 1e-9);
   if (pct > 99) {
-    return {"--gpu-memory-utilization", "(none)",
+    return {VllmFlagToWrite(k.version, "--gpu-memory-utilization"), "(none)",
             fmt::format("even 0.99 leaves the budget short: {:.2f} GiB more than {:.2f} GiB "
                         "x (0.99 - {:g}) is needed",
                         short_gib, *k.total_gib, k.utilization)};
   }
-  return {"--gpu-memory-utilization", fmt::format("{:g}", pct / 100),
+  return {VllmFlagToWrite(k.version, "--gpu-memory-utilization"), fmt::format("{:g}", pct / 100),
           fmt::format("adds {:.2f} GiB ({:.2f} GiB total x {:+.2f}) to the {:.2f} GiB budget: "
                       "enough for the {:.2f} GiB needed",
                       (pct / 100 - k.utilization) * *k.total_gib, *k.total_gib,
@@ -93,7 +97,8 @@ Fix MaxLenFix(const KvShort& k) {
                                          16);
   std::string how = k.estimated_len ? "the longest the budget holds (the engine's estimate)"
                                     : "max_model_len x available / needed, in blocks of 16";
-  return {"--max-model-len", std::to_string(len), how};  // as typed on the command line
+  return {VllmFlagToWrite(k.version, "--max-model-len"), std::to_string(len),
+          how};  // as typed on the command line
 }
 
 Fix TpFix(const KvShort& k) {
@@ -101,7 +106,8 @@ Fix TpFix(const KvShort& k) {
   // and the weights it frees make the budget larger still.
   double per_rank = k.needed_gib / 2;
   std::string verdict = per_rank <= k.available_gib ? "fits" : "still short";
-  return {"--tensor-parallel-size", k.tp > 0 ? std::to_string(2 * k.tp) : "2 x today's",
+  return {VllmFlagToWrite(k.version, "--tensor-parallel-size"),
+          k.tp > 0 ? std::to_string(2 * k.tp) : "2 x today's",
           fmt::format("each rank needs {:.2f} GiB of KV instead of {:.2f}: {} in today's {:.2f} "
                       "GiB budget, before the weights it frees",
                       per_rank, k.needed_gib, verdict, k.available_gib)};

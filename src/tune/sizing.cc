@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -16,21 +17,25 @@ namespace {
 // Replicas are not flags here: each replica is simulated alone.
 std::vector<std::string> EngineFlags(const SizingRequest& req, const TuneSpace& space,
                                      const TuneCandidate& c) {
-  std::vector<std::string> a = {"--tp-size", std::to_string(c.tp)};
+  std::vector<std::string> a;
+  // Each flag as the planned release spells it (engines/common/suggested_flags.h).
+  auto add = [&](std::string_view flag, std::string value) {
+    a.push_back(SglangFlagToWrite(req.tune.sglang_version, flag));
+    a.push_back(std::move(value));
+  };
+  add("--tp-size", std::to_string(c.tp));
   const TuneSpec& sp = space.specs[c.spec];
   if (sp.algorithm != SpecAlgorithm::kNone) {
-    a.insert(a.end(),
-             {"--speculative-algorithm", SpecAlgorithmName(sp.algorithm), "--speculative-num-steps",
-              std::to_string(sp.steps), "--speculative-eagle-topk", std::to_string(sp.topk),
-              "--speculative-num-draft-tokens", std::to_string(sp.draft_tokens)});
-    if (!req.tune.draft_path.empty()) {
-      a.insert(a.end(), {"--speculative-draft-model-path", req.tune.draft_path});
-    }
+    add("--speculative-algorithm", SpecAlgorithmName(sp.algorithm));
+    add("--speculative-num-steps", std::to_string(sp.steps));
+    add("--speculative-eagle-topk", std::to_string(sp.topk));
+    add("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens));
+    if (!req.tune.draft_path.empty()) add("--speculative-draft-model-path", req.tune.draft_path);
   }
-  if (c.mfs > 0) a.insert(a.end(), {"--mem-fraction-static", fmt::format("{}", c.mfs)});
-  a.insert(a.end(), {"--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs)});
-  if (c.kv_fp8) a.insert(a.end(), {"--kv-cache-dtype", "fp8_e4m3"});
-  a.insert(a.end(), {"--chunked-prefill-size", std::to_string(c.chunked_prefill)});
+  if (c.mfs > 0) add("--mem-fraction-static", fmt::format("{}", c.mfs));
+  add("--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs));
+  if (c.kv_fp8) add("--kv-cache-dtype", "fp8_e4m3");
+  add("--chunked-prefill-size", std::to_string(c.chunked_prefill));
   return a;
 }
 

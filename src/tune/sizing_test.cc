@@ -42,7 +42,7 @@ TEST(SizingTest, StopsAtTheFirstGpuCountWhereALaunchMeetsTheSla) {
     EXPECT_LE(w.figures.ttft_p90_ms, 500);
     EXPECT_LE(w.figures.tpot_p90_ms, 15);
     EXPECT_EQ(w.candidate.c.tp * w.candidate.c.replicas, rep.gpus);
-    EXPECT_NE(w.command.find("--tp "), std::string::npos);
+    EXPECT_NE(w.command.find("--tp-size "), std::string::npos);
   }
 }
 

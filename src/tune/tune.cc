@@ -464,24 +464,33 @@ std::string LaunchCommand(const TuneRequest& req, const TuneSpace& s, const Tune
   const TuneCandidate& c = r.c;
   const TuneSpec& sp = s.specs[c.spec];
   const bool spec = sp.algorithm != SpecAlgorithm::kNone;
-  std::string cmd =
-      fmt::format("{}python -m sglang.launch_server --model-path {} --tp {}",
-                  spec && req.sglang_spec_v2 ? "SGLANG_ENABLE_SPEC_V2=1 " : "", req.model.id, c.tp);
-  if (c.dp_attention) cmd += fmt::format(" --dp {} --enable-dp-attention", c.tp);
-  if (!c.dp_attention && c.replicas > 1) cmd += fmt::format(" --dp {}", c.replicas);
-  if (c.pp > 1) cmd += fmt::format(" --pp-size {}", c.pp);
-  if (c.ep > 1) cmd += fmt::format(" --ep-size {}", c.ep);
-  if (c.mfs > 0) cmd += fmt::format(" --mem-fraction-static {}", c.mfs);
-  cmd += fmt::format(" --cuda-graph-max-bs {}", c.cuda_graph_max_bs);
-  if (c.kv_fp8) cmd += " --kv-cache-dtype fp8_e4m3";
-  cmd += fmt::format(" --chunked-prefill-size {}", c.chunked_prefill);
-  if (!req.attention_backend.empty()) cmd += " --attention-backend " + req.attention_backend;
+  // Each flag as the planned release spells it (engines/common/suggested_flags.h).
+  auto add = [&](std::string* cmd, std::string_view flag, const std::string& value) {
+    *cmd += " " + SglangFlagToWrite(req.sglang_version, flag);
+    if (!value.empty()) *cmd += " " + value;
+  };
+  std::string cmd = fmt::format("{}python -m sglang.launch_server",
+                                spec && req.sglang_spec_v2 ? "SGLANG_ENABLE_SPEC_V2=1 " : "");
+  add(&cmd, "--model-path", req.model.id);
+  add(&cmd, "--tp-size", std::to_string(c.tp));
+  if (c.dp_attention) {
+    add(&cmd, "--dp-size", std::to_string(c.tp));
+    add(&cmd, "--enable-dp-attention", "");
+  }
+  if (!c.dp_attention && c.replicas > 1) add(&cmd, "--dp-size", std::to_string(c.replicas));
+  if (c.pp > 1) add(&cmd, "--pp-size", std::to_string(c.pp));
+  if (c.ep > 1) add(&cmd, "--ep-size", std::to_string(c.ep));
+  if (c.mfs > 0) add(&cmd, "--mem-fraction-static", fmt::format("{}", c.mfs));
+  add(&cmd, "--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs));
+  if (c.kv_fp8) add(&cmd, "--kv-cache-dtype", "fp8_e4m3");
+  add(&cmd, "--chunked-prefill-size", std::to_string(c.chunked_prefill));
+  if (!req.attention_backend.empty()) add(&cmd, "--attention-backend", req.attention_backend);
   if (spec) {
-    cmd += fmt::format(" --speculative-algorithm {}", SpecAlgorithmName(sp.algorithm));
-    if (!req.draft_path.empty()) cmd += " --speculative-draft-model-path " + req.draft_path;
-    cmd += fmt::format(
-        " --speculative-num-steps {} --speculative-eagle-topk {} --speculative-num-draft-tokens {}",
-        sp.steps, sp.topk, sp.draft_tokens);
+    add(&cmd, "--speculative-algorithm", SpecAlgorithmName(sp.algorithm));
+    if (!req.draft_path.empty()) add(&cmd, "--speculative-draft-model-path", req.draft_path);
+    add(&cmd, "--speculative-num-steps", std::to_string(sp.steps));
+    add(&cmd, "--speculative-eagle-topk", std::to_string(sp.topk));
+    add(&cmd, "--speculative-num-draft-tokens", std::to_string(sp.draft_tokens));
   }
   return cmd;
 }

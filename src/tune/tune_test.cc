@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -127,6 +128,32 @@ TEST(Tune, LaunchCommandParsesBackToTheCandidate) {
     if (x.c.mfs > 0) {
       EXPECT_EQ(a.mem_fraction_static.value_or(-1), x.c.mfs);
     }
+  }
+}
+
+// Each release's own parser (data/flags/sglang/, read at the release tags) takes the command
+// without a note: no flag it lacks, none it warns about (from v0.5.14 --cuda-graph-max-bs is
+// --cuda-graph-max-bs-decode's deprecated alias, server_args.py add_cli_args), no abbreviation.
+TEST(Tune, LaunchCommandUsesEachReleasesOwnFlags) {
+  TuneRequest r = SmallRequest();
+  const TuneSpace s = MakeTuneSpace(r);
+  const std::vector<TuneResult> ranked = RunTune(r).ranked;
+  ASSERT_FALSE(ranked.empty());
+  for (const auto& [release, decode] : {std::pair<const char*, bool>{"0.5.6", false},
+                                        {"0.5.13.post1", false},
+                                        {"0.5.14", true},
+                                        {"0.5.18", true}}) {
+    r.sglang_version = release;
+    std::istringstream words(LaunchCommand(r, s, ranked.front()));
+    std::vector<std::string> argv;
+    for (std::string w; words >> w;) argv.push_back(w);
+    argv.erase(argv.begin(), argv.begin() + 3);  // python -m sglang.launch_server
+    EXPECT_EQ(std::count(argv.begin(), argv.end(), "--cuda-graph-max-bs-decode"), decode ? 1 : 0);
+    EXPECT_EQ(std::count(argv.begin(), argv.end(), "--tp-size"), 1) << release;
+    const SglangArgs a = ParseSglangArgs(argv, release);
+    EXPECT_TRUE(a.flag_notes.empty()) << release << ": " << a.flag_notes.front();
+    EXPECT_TRUE(a.unknown_flags.empty()) << release;
+    EXPECT_EQ(a.cuda_graph_max_bs.value_or(-1), ranked.front().c.cuda_graph_max_bs) << release;
   }
 }
 

@@ -43,6 +43,8 @@ EngineFlag ReadFlag(const nlohmann::json& j) {
     // do not check such a flag's values at all.
     if (f.choices.size() != j["choices"].size()) f.choices.clear();
   }
+  f.deprecated = j.value("deprecated", "");
+  f.new_flag = j.value("new_flag", "");
   return f;
 }
 

@@ -19,6 +19,10 @@ struct EngineFlag {
   Kind kind = Kind::kValue;
   std::string nargs;                 // "" (one value), "?", "+", "*" or a count
   std::vector<std::string> choices;  // empty: any value
+  // The class of an SGLang Deprecated*Action that registers it ("" when current), and the flag
+  // its warning names instead ("" when none, or a flag=value such as
+  // "--cuda-graph-backend-prefill=disabled").
+  std::string deprecated, new_flag;
 };
 
 struct FlagTable {

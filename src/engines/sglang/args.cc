@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "engines/common/flag_parser.h"
+#include "engines/common/suggested_flags.h"
 #include "engines/sglang/attention_backend.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/sglang.h"
@@ -34,6 +35,9 @@ struct RawFlags {
   std::optional<bool> disable_radix_cache;
   std::optional<int64_t> graph_max_bs_decode;  // --cuda-graph-max-bs-decode, from 0.5.14
   std::optional<std::string> graph_config;     // --cuda-graph-config JSON, from 0.5.14
+  // --disable-prefill-cuda-graph and --cuda-graph-backend-prefill, from 0.5.14
+  std::optional<bool> prefill_graph_off;
+  std::optional<std::string> prefill_backend;
 };
 
 void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
@@ -59,6 +63,8 @@ void AddMemoryFlags(FlagParser& p, RawFlags& f, SglangArgs& a) {
   p.Bool({"--disable-cuda-graph"}, &f.disable_graph);
   p.Bool({"--enable-piecewise-cuda-graph"}, &f.piecewise_on);
   p.Bool({"--disable-piecewise-cuda-graph"}, &f.piecewise_off);
+  p.Bool({"--disable-prefill-cuda-graph"}, &f.prefill_graph_off);
+  p.String({"--cuda-graph-backend-prefill"}, &f.prefill_backend);
   p.String({"--quantization"}, &f.quantization);
   p.String({"--dtype"}, &f.dtype);
   p.String({"--speculative-algorithm", "--speculative-algo"}, &f.spec_algo);
@@ -149,6 +155,34 @@ void ReadCudaGraphConfig(const std::string& text, SglangArgs& a) {
         "--cuda-graph-config: kvplan reads only decode.max_bs; {} ignored, so this plan does not "
         "show what they change (the graphs captured and their memory)",
         unread));
+  }
+}
+
+// The prefill phase's graphs from 0.5.14 (server_args.py @v0.5.14 _parse_cuda_graph_config):
+// --disable-prefill-cuda-graph and --cuda-graph-backend-prefill=disabled turn them off, the
+// setting --disable-piecewise-cuda-graph is now the deprecated alias of (add_cli_args), and the
+// backend flag, given, wins. argparse's choices are cuda_graph_config.py's Backend.ALL; a backend
+// other than disabled (tc_piecewise is the default, breakable another capture) is not modelled.
+void ResolvePrefillGraphFlags(const RawFlags& f, SglangArgs& a) {
+  if (f.prefill_graph_off.value_or(false)) a.piecewise_cuda_graph = false;
+  if (!f.prefill_backend) return;
+  static const EngineFlag kBackend = [] {
+    EngineFlag e;
+    e.names = {"--cuda-graph-backend-prefill"};
+    e.choices = {"full", "breakable", "tc_piecewise", "disabled"};
+    return e;
+  }();
+  const std::string& b = *f.prefill_backend;
+  if (std::find(kBackend.choices.begin(), kBackend.choices.end(), b) == kBackend.choices.end()) {
+    throw InputError("launch_server.py: error: " + InvalidChoiceError(kBackend, b));
+  }
+  if (b == "disabled") {
+    a.piecewise_cuda_graph = false;
+  } else {
+    a.flag_notes.push_back(fmt::format(
+        "--cuda-graph-backend-prefill {}: kvplan models the prefill graphs SGLang captures by "
+        "default (tc_piecewise) or none (disabled); the plan counts the default's memory",
+        b));
   }
 }
 
@@ -259,20 +293,28 @@ std::vector<std::string> CheckEnvironmentNames(const std::vector<std::string>& e
   return kept;
 }
 
-// From 0.5.14 --cuda-graph-max-bs is --cuda-graph-max-bs-decode's deprecated alias
-// (server_args.py @v0.5.14 add_cli_args), and SGLang warns when it is given.
-bool GivesDeprecatedGraphMaxBs(const FlagParser& p, const std::string& release) {
-  const auto& given = p.given();
-  if (std::find(given.begin(), given.end(), "--cuda-graph-max-bs") == given.end()) return false;
-  std::string name;
-  int64_t key = 0, since = 0;
-  try {
-    SglangEraFor(release, &name, &key);
-  } catch (const InputError&) {
-    return false;  // the planner refuses the release in its own words
+// SGLang's warning for each given flag that `table` registers with a
+// Deprecated{StoreTrue,StoreConst,AliasStore}Action (python/sglang/srt/server_args.py from
+// v0.5.10, arg_groups/argparse_actions.py from v0.5.13; the same words to v0.5.18): "'--x' is
+// deprecated and will be removed in a future release. Use '--y' instead." Each still sets what it
+// did, so the plan reads it as before. DeprecatedAction is not warned here: at v0.5.3 it raises
+// its help text, from v0.5.8 it warns in other words, and it stores nothing.
+void AddDeprecationWarnings(const FlagParser& p, const FlagTable* table,
+                            std::vector<std::string>* notes) {
+  if (table == nullptr) return;
+  // The flags kvplan reads, then those it skips (--cuda-graph-bs at 0.5.14: SGLang warns of both).
+  std::vector<std::string> given = p.given();
+  given.insert(given.end(), p.unknown_flags().begin(), p.unknown_flags().end());
+  for (const std::string& name : given) {
+    const EngineFlag* f = table->Resolve(name);
+    if (f == nullptr || f->deprecated.empty() || f->deprecated == "DeprecatedAction") continue;
+    const std::string use =
+        f->new_flag.empty() ? "" : fmt::format(" Use '{}' instead.", f->new_flag);
+    notes->push_back(fmt::format(
+        "'{}' is deprecated and will be removed in a future release.{} (SGLang's warning; the "
+        "same setting)",
+        name, use));
   }
-  SglangEraFor("0.5.14", &name, &since);
-  return key >= since;
 }
 
 }  // namespace
@@ -310,16 +352,31 @@ SglangArgs ParseSglangArgs(const std::vector<std::string>& argv_in, const std::s
   a.unknown_flags = p.unknown_flags();
   if (!older_note.empty()) a.flag_notes.push_back(older_note);
   a.flag_notes.insert(a.flag_notes.end(), p.warnings().begin(), p.warnings().end());
-  if (GivesDeprecatedGraphMaxBs(p, canonical)) {
-    // python/sglang/srt/arg_groups/argparse_actions.py @v0.5.14 DeprecatedAliasStoreAction.
-    a.flag_notes.push_back(
-        "'--cuda-graph-max-bs' is deprecated and will be removed in a future release. Use "
-        "'--cuda-graph-max-bs-decode' instead. (SGLang's warning; the same setting)");
-  }
+  ResolvePrefillGraphFlags(f, a);
+  AddDeprecationWarnings(p, table, &a.flag_notes);
   unread_env = CheckEnvironmentNames(unread_env, table, canonical,
                                      older_note.empty() ? "" : canonical, &a.flag_notes);
   a.unknown_flags.insert(a.unknown_flags.end(), unread_env.begin(), unread_env.end());
   return a;
+}
+
+std::string SglangFlagToWrite(const std::string& release, std::string_view flag) {
+  std::string older_note, canonical;
+  return FlagToWrite("sglang", SglangFlagTable(release, &older_note, &canonical), flag);
+}
+
+std::pair<std::string, std::string> SglangPrefillGraphSetting(const std::string& release, bool on) {
+  std::string older_note, canonical;
+  const FlagTable* t = SglangFlagTable(release, &older_note, &canonical);
+  const bool has_switch =
+      t == nullptr || std::none_of(t->flags.begin(), t->flags.end(), [](const EngineFlag& f) {
+        return std::find(f.names.begin(), f.names.end(), "--cuda-graph-backend-prefill") !=
+               f.names.end();
+      });
+  if (has_switch) return {"--enable-piecewise-cuda-graph", on ? "on" : "off"};
+  // python/sglang/srt/model_executor/cuda_graph_config.py @v0.5.14 CudaGraphConfig: the prefill
+  // phase's default backend is tc_piecewise.
+  return {"--cuda-graph-backend-prefill", on ? "tc_piecewise" : "disabled"};
 }
 
 }  // namespace kvplan

@@ -3,6 +3,7 @@
 #include "engines/common/flag_table.h"
 #include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
+#include "kvplan/plan.h"
 #include "testing/input_error.h"
 
 namespace kvplan {
@@ -204,7 +205,7 @@ TEST(SglangFlagTable, Release0511AddsHttp2) {
 // From 0.5.14 ServerArgs registers most flags from its annotated dataclass fields
 // (arg_groups/arg_utils.py add_cli_args_from_dataclass), which scripts/extract-flags.py reads as
 // that function does. data/flags/sglang/0.5.14.json has --disable-prefill-cuda-graph (a bool
-// field: store_true), which 0.5.13.post1.json lacks.
+// field: store_true), which 0.5.13.post1.json lacks; kvplan reads it as the prefill graphs off.
 TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
   const std::vector<std::string> argv = {"--model-path", "m", "--tp-size", "2",
                                          "--disable-prefill-cuda-graph"};
@@ -214,8 +215,8 @@ TEST(SglangFlagTable, Release0514AddsDisablePrefillCudaGraph) {
     SglangArgs a = ParseSglangArgs(argv, release);
     EXPECT_EQ(a.tp, 2) << release;
     EXPECT_TRUE(a.flag_notes.empty()) << release;
-    EXPECT_EQ(a.unknown_flags, std::vector<std::string>({"--disable-prefill-cuda-graph"}))
-        << release;
+    EXPECT_TRUE(a.unknown_flags.empty()) << release;
+    EXPECT_EQ(a.piecewise_cuda_graph, std::optional<bool>(false)) << release;
   }
 }
 
@@ -287,6 +288,84 @@ TEST(SglangArgs, CudaGraphMaxBsDecodeFrom0514) {
                     "0.5.15")
                 .find("one setting in SGLang"),
             std::string::npos);
+}
+
+// The warning comes from the release's table: server_args.py @v0.5.14 add_cli_args registers
+// --disable-cuda-graph with DeprecatedStoreTrueAction, new_flag
+// "--cuda-graph-backend-{decode,prefill}=disabled"; at v0.5.13.post1 it is a plain store_true.
+TEST(SglangArgs, DeprecatedFlagsWarnInSglangsWordsFromTheTable) {
+  const std::vector<std::string> off = {"--model-path", "m", "--disable-cuda-graph"};
+  EXPECT_TRUE(ParseSglangArgs(off, "0.5.13.post1").flag_notes.empty());
+  for (const char* release : {"0.5.14", "0.5.18"}) {
+    const SglangArgs a = ParseSglangArgs(off, release);
+    EXPECT_TRUE(a.disable_cuda_graph) << release;
+    EXPECT_EQ(a.flag_notes,
+              std::vector<std::string>(
+                  {"'--disable-cuda-graph' is deprecated and will be removed in a future release. "
+                   "Use '--cuda-graph-backend-{decode,prefill}=disabled' instead. (SGLang's "
+                   "warning; the same setting)"}))
+        << release;
+  }
+  // A deprecated flag kvplan does not read is warned of too (@v0.5.14: --cuda-graph-bs is
+  // --cuda-graph-bs-decode's DeprecatedAliasStoreAction), beside the unknown-flag note.
+  const SglangArgs bs =
+      ParseSglangArgs({"--model-path", "m", "--cuda-graph-bs", "1", "2"}, "0.5.14");
+  EXPECT_EQ(bs.unknown_flags, std::vector<std::string>({"--cuda-graph-bs"}));
+  EXPECT_EQ(bs.flag_notes,
+            std::vector<std::string>(
+                {"'--cuda-graph-bs' is deprecated and will be removed in a future release. Use "
+                 "'--cuda-graph-bs-decode' instead. (SGLang's warning; the same setting)"}));
+}
+
+// server_args.py @v0.5.14: --disable-prefill-cuda-graph and --cuda-graph-backend-prefill=disabled
+// set cuda_graph_config[prefill].backend to disabled, as --disable-piecewise-cuda-graph (their
+// deprecated alias there) does; another backend is named as not modelled, an unknown one refused
+// with argparse's choices (cuda_graph_config.py Backend.ALL). Neither flag exists at 0.5.13.post1.
+TEST(SglangArgs, PrefillGraphFlagsFrom0514) {
+  for (const std::vector<std::string>& off :
+       {std::vector<std::string>{"--model-path", "m", "--disable-prefill-cuda-graph"},
+        std::vector<std::string>{"--model-path", "m", "--cuda-graph-backend-prefill",
+                                 "disabled"}}) {
+    const SglangArgs a = ParseSglangArgs(off, "0.5.14");
+    EXPECT_EQ(a.piecewise_cuda_graph, std::optional<bool>(false)) << off[2];
+    EXPECT_TRUE(a.unknown_flags.empty()) << off[2];
+    EXPECT_TRUE(a.flag_notes.empty()) << off[2];
+    EXPECT_EQ(ErrorOf(off, "0.5.13.post1")
+                  .rfind("launch_server.py: error: unrecognized arguments: " + off[2], 0),
+              0u)
+        << ErrorOf(off, "0.5.13.post1");
+  }
+  const SglangArgs breakable =
+      ParseSglangArgs({"--model-path", "m", "--cuda-graph-backend-prefill", "breakable"}, "0.5.18");
+  EXPECT_FALSE(breakable.piecewise_cuda_graph.has_value());
+  ASSERT_EQ(breakable.flag_notes.size(), 1u);
+  EXPECT_EQ(
+      breakable.flag_notes[0].rfind("--cuda-graph-backend-prefill breakable: kvplan models", 0),
+      0u);
+  EXPECT_EQ(ErrorOf({"--model-path", "m", "--cuda-graph-backend-prefill", "eager"}, "0.5.18"),
+            "launch_server.py: error: argument --cuda-graph-backend-prefill: invalid choice: "
+            "'eager' (choose from 'full', 'breakable', 'tc_piecewise', 'disabled')");
+}
+
+// In the plan the two spellings are one setting: the README's Qwen3-32B at TP 2 on H100 reserves
+// the same memory with --disable-prefill-cuda-graph as with its alias, and less than by default
+// (no prefill graphs), so SGLang's automatic mem_fraction_static is larger.
+TEST(SglangArgs, PrefillGraphOffPlansAsThePiecewiseAlias) {
+  auto fraction = [](const std::vector<std::string>& extra) {
+    PlanRequest req;
+    req.engine = "sglang";
+    req.version = "0.5.14";
+    req.model = "Qwen/Qwen3-32B";
+    req.gpu = "h100";
+    req.args = {"--tp-size", "2"};
+    req.args.insert(req.args.end(), extra.begin(), extra.end());
+    return PlanSglangRequest(req).fraction;
+  };
+  const double by_default = fraction({});
+  const double alias = fraction({"--disable-piecewise-cuda-graph"});
+  EXPECT_EQ(fraction({"--disable-prefill-cuda-graph"}), alias);
+  EXPECT_EQ(fraction({"--cuda-graph-backend-prefill", "disabled"}), alias);
+  EXPECT_GT(alias, by_default);
 }
 
 // server_args.py @v0.5.15 _parse_cuda_graph_config: --cuda-graph-config's JSON has the highest

@@ -88,8 +88,8 @@ void DescribeStartSettings(const SglangStages& s, const ModelSpec& model, const 
                                          fmt::format("divided by dp {} under DP attention", a.dp))
                                 : d.chunked_prefill_rule);
   if (s.launch.era->swa_mode == 2 || d.piecewise_cuda_graph) {
-    setting("--enable-piecewise-cuda-graph", d.piecewise_cuda_graph ? "on" : "off",
-            a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
+    const auto [name, value] = SglangPrefillGraphSetting(s.launch.version, d.piecewise_cuda_graph);
+    setting(name, value, a.piecewise_cuda_graph.has_value(), d.piecewise_rule);
   }
   setting("--page-size", std::to_string(st.page_size),
           a.page_size.has_value() && st.page_size == *a.page_size,
@@ -181,8 +181,10 @@ void DescribeSglangSettings(const SglangStages& s, const ModelSpec& model, const
        s.verdict.ok ? std::to_string(s.running.max_running_requests) : "not reached",
        a.max_running_requests.has_value() && !s.launch.deepseek_v4_requests, RequestsRuleText(s)});
   const int64_t graph_max_bs = s.slack.graph_max_bs;
+  // Named as the release spells it (from 0.5.14 --cuda-graph-max-bs-decode), as a fix would be.
   r->settings.push_back(
-      {"--cuda-graph-max-bs", a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
+      {SglangFlagToWrite(s.launch.version, "--cuda-graph-max-bs"),
+       a.disable_cuda_graph ? "disabled" : std::to_string(graph_max_bs),
        a.cuda_graph_max_bs.has_value() || a.disable_cuda_graph,
        d.cuda_graph_rule +
            (graph_max_bs < d.cuda_graph_max_bs

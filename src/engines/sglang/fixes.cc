@@ -95,7 +95,9 @@ void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, 
     SglangArgs a = args;
     a.ep = args.tp;  // experts whole on each rank: no block split of their weights
     PlanResult p = Replan(version, model, gpu, a, m, draft);
-    if (p.ok) r->fixes.push_back({"--ep-size", std::to_string(a.ep), Effect(p)});
+    if (p.ok)
+      r->fixes.push_back(
+          {SglangFlagToWrite(version, "--ep-size"), std::to_string(a.ep), Effect(p)});
   }
   // The nearest TP sizes below and above that load and start.
   auto starts_at = [&](int tp) {
@@ -103,7 +105,7 @@ void SglangAddShardingFixes(const std::string& version, const ModelSpec& model, 
     a.tp = tp;
     PlanResult p = Replan(version, model, gpu, a, m, draft);
     if (p.ok) {
-      r->fixes.push_back({"--tp-size", std::to_string(tp),
+      r->fixes.push_back({SglangFlagToWrite(version, "--tp-size"), std::to_string(tp),
                           fmt::format("{} GPUs per replica; {}", tp * args.pp, Effect(p))});
     }
     return p.ok;
@@ -121,7 +123,8 @@ void SglangAddContextFixes(const std::string& version, const ModelSpec& model, c
   shorter.context_length = model.max_position_embeddings;
   PlanResult p = Replan(version, model, gpu, shorter, measured, draft);
   if (p.ok) {
-    r->fixes.push_back({"--context-length", std::to_string(model.max_position_embeddings),
+    r->fixes.push_back({SglangFlagToWrite(version, "--context-length"),
+                        std::to_string(model.max_position_embeddings),
                         "the model's own length; " + Effect(p)});
   }
   SglangArgs allowed = args;
@@ -148,7 +151,7 @@ void SglangAddFitWeightsFixes(const std::string& version, const ModelSpec& model
     a.tp = tp;
     PlanResult p = Replan(version, model, gpu, a, m, draft);
     if (p.ok) {
-      r->fixes.push_back({"--tp-size", std::to_string(tp),
+      r->fixes.push_back({SglangFlagToWrite(version, "--tp-size"), std::to_string(tp),
                           fmt::format("{} GPUs per replica; {}", tp * a.pp, Effect(p))});
       return;
     }
@@ -161,7 +164,7 @@ void SglangAddFitWeightsFixes(const std::string& version, const ModelSpec& model
     a.pp = pp;
     PlanResult p = Replan(version, model, gpu, a, m, draft);
     if (p.ok) {
-      r->fixes.push_back({"--pp-size", std::to_string(pp),
+      r->fixes.push_back({SglangFlagToWrite(version, "--pp-size"), std::to_string(pp),
                           fmt::format("with --tp-size {}: {} GPUs per replica; {}", largest_tp,
                                       largest_tp * pp, Effect(p))});
       return;
@@ -199,7 +202,7 @@ void AddMinimumFractionFixes(const FixInput& in, PlanResult* r) {
     const double exact = 1 - ToGiB(r->post_load_free_bytes) / ToGiB(r->pre_load_free_bytes);
     if (!r->ok) {
       r->fixes.push_back(
-          {"--mem-fraction-static", fmt::format("{:.3f}", *m),
+          {SglangFlagToWrite(in.version, "--mem-fraction-static"), fmt::format("{:.3f}", *m),
            fmt::format("minimum viable (1 - post/pre = {:.4f}); {}", exact, Effect(p))});
     }
   }
@@ -208,7 +211,7 @@ void AddMinimumFractionFixes(const FixInput& in, PlanResult* r) {
     a.mem_fraction_static = *m;
     PlanResult p = in.Replan(a);
     r->fixes.push_back(
-        {"--mem-fraction-static", fmt::format("{:.3f}", *m),
+        {SglangFlagToWrite(in.version, "--mem-fraction-static"), fmt::format("{:.3f}", *m),
          fmt::format("smallest that holds one {}-token request; {}", one_request, Effect(p))});
   }
 }
@@ -223,7 +226,8 @@ void AddUserFractionFixes(const FixInput& in, PlanResult* r) {
     PlanResult p = in.Replan(a);
     if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
       r->fixes.push_back(
-          {"--mem-fraction-static", fmt::format("{:.3f}", p.fraction),
+          {SglangFlagToWrite(in.version, "--mem-fraction-static"),
+           fmt::format("{:.3f}", p.fraction),
            fmt::format("the value SGLang chooses itself (drop the flag); {}", Effect(p))});
     }
   }
@@ -236,7 +240,7 @@ void AddUserFractionFixes(const FixInput& in, PlanResult* r) {
     PlanResult p = in.Replan(a);
     if (p.ok) {
       r->fixes.push_back(
-          {"--mem-fraction-static", "0.880",
+          {SglangFlagToWrite(in.version, "--mem-fraction-static"), "0.880",
            fmt::format("SGLang's own choice when it cannot read the GPU capacity; {}", Effect(p))});
     }
   }
@@ -255,7 +259,7 @@ void AddGraphBatchFix(const FixInput& in, PlanResult* r) {
   a.cuda_graph_max_bs = 128;
   PlanResult p = in.Replan(a);
   if (p.ok && p.max_total_num_tokens > r->max_total_num_tokens) {
-    r->fixes.push_back({"--cuda-graph-max-bs", "128",
+    r->fixes.push_back({SglangFlagToWrite(in.version, "--cuda-graph-max-bs"), "128",
                         fmt::format("lowers the automatic reserve (mem_fraction_static {:.3f}); {}",
                                     p.fraction, Effect(p))});
   }
@@ -268,7 +272,7 @@ void AddFp8KvFix(const FixInput& in, PlanResult* r) {
   a.kv_cache_dtype = "fp8_e4m3";
   PlanResult p = in.Replan(a);
   if (p.ok && (!r->ok || p.max_total_num_tokens > r->max_total_num_tokens)) {
-    r->fixes.push_back({"--kv-cache-dtype", "fp8_e4m3",
+    r->fixes.push_back({SglangFlagToWrite(in.version, "--kv-cache-dtype"), "fp8_e4m3",
                         fmt::format("halves the KV bytes per token; {}", Effect(p))});
   }
 }
@@ -281,7 +285,7 @@ void AddDoubleTpFix(const FixInput& in, PlanResult* r) {
   PlanResult p = Replan(in.version, in.model, in.gpu, a,
                         MeasuredAtTp(in.model, args, a.tp, in.measured), in.draft);
   if (p.ok) {
-    r->fixes.push_back({"--tp-size", std::to_string(a.tp),
+    r->fixes.push_back({SglangFlagToWrite(in.version, "--tp-size"), std::to_string(a.tp),
                         fmt::format("{} GPUs per replica; {}", a.tp * a.pp, Effect(p))});
   }
 }
@@ -293,7 +297,7 @@ void SglangAddFixes(const std::string& version, const ModelSpec& model, const Gp
                     PlanResult* r) {
   const FixInput in{version, model, gpu, args, measured, draft};
   if (SglangEagleWithEagle3Draft(args.speculative_algorithm, draft)) {
-    r->fixes.push_back({"--speculative-algorithm", "EAGLE3",
+    r->fixes.push_back({SglangFlagToWrite(version, "--speculative-algorithm"), "EAGLE3",
                         "the draft is an EAGLE-3 head; under EAGLE SGLang accepts no draft token "
                         "(sglang PR #21272)"});
   }

@@ -8,6 +8,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu.h"
@@ -64,6 +66,17 @@ struct SglangArgs {
 // Throws InputError on unknown flags, bad values and conflicts. With the
 // `release` whose parser data/flags/ holds, a flag SGLang would refuse is refused.
 SglangArgs ParseSglangArgs(const std::vector<std::string>& argv, const std::string& release = "");
+
+// How SGLang `release` ("" for main) spells `flag`, one of kvplan's suggested flags
+// (engines/common/suggested_flags.h): from 0.5.14 --cuda-graph-max-bs is
+// --cuda-graph-max-bs-decode. A release without a table uses the nearest older one.
+std::string SglangFlagToWrite(const std::string& release, std::string_view flag);
+
+// The prefill graphs' switch as `release` spells it, with its value: from 0.5.14, whose table
+// registers --cuda-graph-backend-prefill (and no --enable-piecewise-cuda-graph), that flag with
+// tc_piecewise/disabled; before, --enable-piecewise-cuda-graph on/off (before 0.5.6 no release
+// has either flag: no piecewise graphs, the row says off).
+std::pair<std::string, std::string> SglangPrefillGraphSetting(const std::string& release, bool on);
 
 // What the engine measures at start-up, when the user has it from a log.
 struct SglangMeasured {

@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "catalog/sharding.h"
 #include "engines/trtllm/fixes.h"
+#include "engines/trtllm/flags.h"
 #include "engines/trtllm/stages.h"
 #include "engines/trtllm/trtllm.h"
 #include "kvplan/error.h"
@@ -52,7 +53,7 @@ std::vector<Fix> FitWeightsFixes(const std::string& v, const ModelSpec& m, const
     TrtllmArgs b = a;
     b.tp = tp;
     if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
-      return {{"--tp_size", std::to_string(tp),
+      return {{TrtllmFlagToWrite("--tp_size"), std::to_string(tp),
                fmt::format("{} GPUs per replica; {} (estimated terms)", tp * a.pp, Effect(*r))}};
     }
     Parallelism par;
@@ -64,7 +65,7 @@ std::vector<Fix> FitWeightsFixes(const std::string& v, const ModelSpec& m, const
     b.tp = largest_tp;
     b.pp = pp;
     if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
-      return {{"--pp_size", std::to_string(pp),
+      return {{TrtllmFlagToWrite("--pp_size"), std::to_string(pp),
                fmt::format("with --tp_size {}: {} GPUs per replica; {} (estimated terms)",
                            largest_tp, largest_tp * pp, Effect(*r))}};
     }
@@ -86,8 +87,8 @@ std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const Gpu
     TrtllmArgs b = a;
     b.free_gpu_memory_fraction = pct / 100.0;
     if (auto r = Try(v, m, g, b, ms)) {
-      out.push_back(
-          {"--kv_cache_free_gpu_memory_fraction", fmt::format("{}", pct / 100.0), Effect(*r)});
+      out.push_back({TrtllmFlagToWrite("--kv_cache_free_gpu_memory_fraction"),
+                     fmt::format("{}", pct / 100.0), Effect(*r)});
       break;
     }
   }
@@ -95,7 +96,8 @@ std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const Gpu
     TrtllmArgs b = a;
     b.max_seq_len = failed.max_total_num_tokens;
     if (auto r = Try(v, m, g, b, ms))
-      out.push_back({"--max_seq_len", std::to_string(*b.max_seq_len), Effect(*r)});
+      out.push_back(
+          {TrtllmFlagToWrite("--max_seq_len"), std::to_string(*b.max_seq_len), Effect(*r)});
   }
   if (a.kv_dtype == "auto" && m.dtype_bytes > 1) {
     TrtllmArgs b = a;
@@ -109,7 +111,8 @@ std::vector<Fix> TrtllmFixes(const std::string& v, const ModelSpec& m, const Gpu
     par.tp = tp;
     if (!ShardingProblems(m, par, ShardingEngine::kTrtllm).empty()) break;
     if (auto r = Try(v, m, g, b, WholeGpu(ms))) {
-      out.push_back({"--tp_size", std::to_string(tp), Effect(*r) + " (estimated terms)"});
+      out.push_back(
+          {TrtllmFlagToWrite("--tp_size"), std::to_string(tp), Effect(*r) + " (estimated terms)"});
       break;
     }
   }

@@ -16,6 +16,7 @@
 #include "base/embedded_data.h"
 #include "base/untrusted_text.h"
 #include "engines/common/flag_table.h"
+#include "engines/common/suggested_flags.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -268,6 +269,10 @@ void CheckLlmApiKeys(const TrtllmFlagTable& table, const std::map<std::string, s
         ExtraForbidden(field, fmt::format("{{{}}}", fmt::join(children, ", ")), "dict"));
   }
   if (!top_errors.empty()) ThrowExtraForbidden(origin, args_class, top_errors);
+}
+
+std::string TrtllmFlagToWrite(std::string_view flag) {
+  return FlagToWrite("trtllm", nullptr, flag);
 }
 
 }  // namespace kvplan

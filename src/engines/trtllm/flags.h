@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kvplan {
@@ -30,6 +31,11 @@ struct TrtllmFlagTable {
 
 // The table for exactly `release`, or nullptr when data/flags/trtllm/ has none.
 const TrtllmFlagTable* TrtllmFlagTableFor(const std::string& release);
+
+// How trtllm-serve spells `flag`, one of kvplan's suggested flags
+// (engines/common/suggested_flags.h). The click tables record no deprecated option, so it is
+// `flag` itself, kept in the one list the suggestion test walks.
+std::string TrtllmFlagToWrite(std::string_view flag);
 
 // Checks `argv` (the words after `trtllm-serve [serve]`) as click parses them:
 // an unknown option throws InputError with click's "Error: No such option"

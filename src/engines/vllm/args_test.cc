@@ -146,9 +146,9 @@ TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   std::string note;
   const FlagTable* t = VllmFlagTableFor("0.28.0", &note);
   ASSERT_NE(t, nullptr);
-  EXPECT_EQ(t->release, "0.23.0");  // the newest table in data/flags/vllm/
+  EXPECT_EQ(t->release, "0.24.0");  // the newest table in data/flags/vllm/
   EXPECT_EQ(note, OlderFlagTableNote("vLLM", "0.28.0", *t));
-  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM 0.23.0's parser"),
+  EXPECT_NE(note.find("vLLM 0.28.0's flags are checked against vLLM 0.24.0's parser"),
             std::string::npos)
       << note;
   EXPECT_NE(note.find("flags added since are unknown to kvplan"), std::string::npos) << note;
@@ -158,7 +158,7 @@ TEST(VllmFlagTable, AReleaseWithoutATableUsesTheNearestOlderOneAndSaysSo) {
   // Between two tables, and an rc of a tabled release (it precedes it): the older table.
   EXPECT_EQ(VllmFlagTableFor("0.19.0", &note)->release, "0.14.1");
   EXPECT_EQ(VllmFlagTableFor("0.12.0")->release, "0.11.0");
-  EXPECT_EQ(VllmFlagTableFor("0.22.0")->release, "0.20.1");
+  EXPECT_EQ(VllmFlagTableFor("0.22.0")->release, "0.21.0");
   EXPECT_EQ(VllmFlagTableFor("0.20.1rc0")->release, "0.20.1");
   EXPECT_EQ(VllmFlagTableFor("0.6.3")->release, "0.6.0");
   EXPECT_EQ(VllmFlagTableFor("not a release"), nullptr);
@@ -206,7 +206,8 @@ TEST(VllmFlagTable, AFlagAddedAfterTheNearestTableIsAWarningNamingIt) {
 // (tests/data/real/vllm/issue46169_rocm_v023_banner_hang.log, vLLM 0.23.0;
 // issue51454_v025_banner_dp8_cut_args.log, vLLM 0.25.0). 0.23.0 has its own parser now
 // (data/flags/vllm/0.23.0.json), so its launch parses with no note; 0.25.0's is checked against
-// it, with the one line that says so, and every flag it gives is there.
+// the nearest older one (0.24.0's), with the one line that says so, and every flag it gives is
+// there.
 TEST(VllmFlagTable, RealLaunchesOf023And025Parse) {
   VllmArgs a = ParseVllmArgs(
       {"vllm", "serve", "Qwen/Qwen3.5-2B", "--port", "3456", "--language-model-only"}, "0.23.0");
@@ -247,21 +248,61 @@ TEST(VllmFlagTable, RealLaunchesOf023And025Parse) {
   EXPECT_EQ(b.kv_cache_dtype, "fp8");
   ASSERT_EQ(b.flag_notes.size(), 1u);
   EXPECT_EQ(b.flag_notes[0],
-            OlderFlagTableNote("vLLM", "0.25.0", *FindFlagTable("vllm", "0.23.0")));
+            OlderFlagTableNote("vLLM", "0.25.0", *FindFlagTable("vllm", "0.24.0")));
 }
 
-// data/flags/vllm/0.23.0.json has --spec-method, new since 0.20.1.json: 0.20.1 refuses it, 0.22.0
-// (no table; checked against 0.20.1's) warns about it, 0.23.0 accepts it.
+// data/flags/vllm/0.23.0.json has --spec-method, new since 0.21.0.json: 0.21.0 refuses it, 0.22.0
+// (no table; checked against 0.21.0's) warns about it, 0.23.0 accepts it.
 TEST(VllmFlagTable, Release023AddsSpecMethod) {
   std::vector<std::string> argv = kQwenServe;
   argv.insert(argv.end(), {"--spec-method", "eagle3"});
   EXPECT_EQ(VllmErrorOf(argv, "0.20.1"),
             "vllm serve: error: unrecognized arguments: --spec-method eagle3");
+  EXPECT_EQ(VllmErrorOf(argv, "0.21.0"),
+            "vllm serve: error: unrecognized arguments: --spec-method eagle3");
   VllmArgs at22 = ParseVllmArgs(argv, "0.22.0");
   ASSERT_EQ(at22.flag_notes.size(), 2u);
-  EXPECT_EQ(at22.flag_notes[1].rfind("--spec-method: not in vLLM 0.20.1's parser", 0), 0u)
+  EXPECT_EQ(at22.flag_notes[1].rfind("--spec-method: not in vLLM 0.21.0's parser", 0), 0u)
       << at22.flag_notes[1];
   EXPECT_EQ(VllmErrorOf(argv, "0.23.0"), "");
+}
+
+// data/flags/vllm/0.21.0.json, read at upstream's tag v0.21.0 (commit ad7125a431e1, which
+// red-hat-data-services/vllm-cpu merged from releases/v0.21.0): vllm/engine/arg_utils.py there
+// registers --fingerprint-mode with choices full/hash/custom/none, which 0.20.1's parser lacks.
+// 0.20.1 refuses it, 0.21.0 takes it and refuses a value outside the choices, in argparse's words.
+TEST(VllmFlagTable, Release021AddsFingerprintMode) {
+  std::vector<std::string> argv = kQwenServe;
+  argv.insert(argv.end(), {"--fingerprint-mode", "hash"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.20.1"),
+            "vllm serve: error: unrecognized arguments: --fingerprint-mode hash");
+  EXPECT_EQ(VllmErrorOf(argv, "0.21.0"), "");
+  EXPECT_TRUE(ParseVllmArgs(argv, "0.21.0").flag_notes.empty());
+  argv.back() = "sha";
+  EXPECT_NE(VllmErrorOf(argv, "0.21.0").find("argument --fingerprint-mode: invalid choice: 'sha'"),
+            std::string::npos)
+      << VllmErrorOf(argv, "0.21.0");
+}
+
+// data/flags/vllm/0.24.0.json, read at upstream's tag v0.24.0 (commit ee0da84ab9e0, on
+// neuralmagic/vllm's varun/v0.24.0): vllm/engine/arg_utils.py there registers
+// --prefill-schedule-interval in the scheduler group, which 0.23.0's parser lacks. 0.23.0 refuses
+// it in argparse's words, 0.24.0 accepts it with no note, 0.25.0 (no table; 0.24.0's stands in)
+// accepts it with only the line naming the table.
+TEST(VllmFlagTable, Release024AddsPrefillScheduleInterval) {
+  std::vector<std::string> argv = kQwenServe;
+  argv.insert(argv.end(), {"--prefill-schedule-interval", "4"});
+  EXPECT_EQ(VllmErrorOf(argv, "0.23.0"),
+            "vllm serve: error: unrecognized arguments: --prefill-schedule-interval 4");
+  EXPECT_EQ(VllmErrorOf(argv, "0.24.0"), "");
+  EXPECT_TRUE(ParseVllmArgs(argv, "0.24.0").flag_notes.empty());
+  const VllmArgs at25 = ParseVllmArgs(argv, "0.25.0");
+  EXPECT_EQ(at25.flag_notes, std::vector<std::string>({OlderFlagTableNote(
+                                 "vLLM", "0.25.0", *FindFlagTable("vllm", "0.24.0"))}));
+  // A flag of both: 0.23.0's --spec-method is still there at the tag.
+  std::vector<std::string> spec = kQwenServe;
+  spec.insert(spec.end(), {"--spec-method", "eagle3"});
+  EXPECT_EQ(VllmErrorOf(spec, "0.24.0"), "");
 }
 
 // vllm/envs.py at each tag (the tables' `environment`, read by scripts/extract-flags.py):
@@ -287,11 +328,11 @@ TEST(VllmFlagTable, AVariableEnvsPyLacksHasNoEffect) {
             0u)
       << only_note("0.14.1");
   EXPECT_EQ(ParseVllmArgs({"VLLM_USE_V1=1", "vllm", "serve", "m"}, "0.11.0").use_v1, true);
-  // At 0.28.0 (checked against 0.23.0's table): 0.11.0's envs.py had it and 0.23.0's has not, so
+  // At 0.28.0 (checked against 0.24.0's table): 0.11.0's envs.py had it and 0.24.0's has not, so
   // it was removed, not added since; kvplan refused VLLM_USE_V1=0 there as "V0 removed".
   const std::string at28 = only_note("0.28.0");
   EXPECT_EQ(at28.rfind("VLLM_USE_V1=0: vllm/envs.py defines it up to vLLM 0.11.0's table but "
-                       "not in 0.23.0's",
+                       "not in 0.24.0's",
                        0),
             0u)
       << at28;

@@ -11,6 +11,7 @@
 #include "catalog/sharding.h"
 #include "engines/vllm/budget.h"
 #include "engines/vllm/model_support.h"
+#include "engines/vllm/release.h"
 #include "engines/vllm/stages.h"
 #include "kvplan/error.h"
 
@@ -48,7 +49,7 @@ std::optional<Fix> FixAtUtilization(int pct, const std::string& v, const ModelSp
                                              static_cast<double>(failed.gpu_total_bytes));
   }
   if (auto r = TryPlan(v, model, gpu, b, mm, d)) {
-    return Fix{"--gpu-memory-utilization", PyFloat(pct / 100.0), Effect(*r)};
+    return Fix{VllmFlagToWrite(v, "--gpu-memory-utilization"), PyFloat(pct / 100.0), Effect(*r)};
   }
   return std::nullopt;
 }
@@ -80,7 +81,7 @@ std::optional<Fix> MaxLenFix(const std::string& v, const ModelSpec& model, const
   VllmArgs b = a;
   b.max_model_len = static_cast<int64_t>(est->value);
   if (auto r = TryPlan(v, model, gpu, b, m, d)) {
-    return Fix{"--max-model-len", std::to_string(*b.max_model_len), Effect(*r)};
+    return Fix{VllmFlagToWrite(v, "--max-model-len"), std::to_string(*b.max_model_len), Effect(*r)};
   }
   return std::nullopt;
 }
@@ -90,7 +91,8 @@ std::optional<Fix> Fp8Fix(const std::string& v, const ModelSpec& model, const Gp
   if (a.kv_cache_dtype != "auto" || model.dtype_bytes <= 1) return std::nullopt;
   VllmArgs b = a;
   b.kv_cache_dtype = "fp8";
-  if (auto r = TryPlan(v, model, gpu, b, m, d)) return Fix{"--kv-cache-dtype", "fp8", Effect(*r)};
+  if (auto r = TryPlan(v, model, gpu, b, m, d))
+    return Fix{VllmFlagToWrite(v, "--kv-cache-dtype"), "fp8", Effect(*r)};
   return std::nullopt;
 }
 
@@ -113,7 +115,8 @@ std::optional<Fix> TpFix(const std::string& v, const ModelSpec& model, const Gpu
     b.tp = tp;
     if (!Shards(model, b)) break;
     if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
-      return Fix{"--tensor-parallel-size", std::to_string(tp), Effect(*r) + " (estimated terms)"};
+      return Fix{VllmFlagToWrite(v, "--tensor-parallel-size"), std::to_string(tp),
+                 Effect(*r) + " (estimated terms)"};
     }
   }
   return std::nullopt;
@@ -132,7 +135,8 @@ std::optional<Fix> SmallestTp(const std::string& v, const ModelSpec& model, cons
     b.tp = tp;
     if (!Shards(model, b)) continue;
     if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
-      return Fix{"--tensor-parallel-size", std::to_string(tp), OnGpus(tp * b.pp, *r)};
+      return Fix{VllmFlagToWrite(v, "--tensor-parallel-size"), std::to_string(tp),
+                 OnGpus(tp * b.pp, *r)};
     }
   }
   return std::nullopt;
@@ -159,7 +163,7 @@ std::vector<Fix> FitWeightsFixes(const std::string& v, const ModelSpec& model, c
       b.tp = tp;
       b.pp = pp;
       if (auto r = TryPlan(v, model, gpu, b, WholeGpuMeasurements(m), d)) {
-        out.push_back({"--pipeline-parallel-size", std::to_string(pp),
+        out.push_back({VllmFlagToWrite(v, "--pipeline-parallel-size"), std::to_string(pp),
                        fmt::format("with --tensor-parallel-size {}: {}", tp, OnGpus(tp * pp, *r))});
       }
     }
@@ -191,7 +195,8 @@ std::vector<Fix> MaxLenRefusalFixes(const std::string& v, const ModelSpec& model
   VllmArgs shorter = a;
   shorter.max_model_len = model.max_position_embeddings;
   if (auto r = TryPlan(v, model, gpu, shorter, m, d)) {
-    out.push_back({"--max-model-len", std::to_string(model.max_position_embeddings),
+    out.push_back({VllmFlagToWrite(v, "--max-model-len"),
+                   std::to_string(model.max_position_embeddings),
                    "the model's own length; " + Effect(*r)});
   }
   VllmArgs allowed = a;

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "engines/common/flag_table.h"
+#include "engines/common/suggested_flags.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
@@ -184,5 +185,9 @@ const FlagTable* VllmFlagTableFor(const std::string& release, std::string* older
 }
 
 bool IsV0(VllmEra era) { return era == VllmEra::kV0Legacy || era == VllmEra::kV0; }
+
+std::string VllmFlagToWrite(const std::string& release, std::string_view flag) {
+  return FlagToWrite("vllm", VllmFlagTableFor(release), flag);
+}
 
 }  // namespace kvplan

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace kvplan {
 
@@ -44,5 +45,9 @@ struct FlagTable;
 // release, rc or dev build without one the nearest older table (then `*older_note`, when given,
 // says so in one line: OlderFlagTableNote). nullptr for text that is no modelled release.
 const FlagTable* VllmFlagTableFor(const std::string& release, std::string* older_note = nullptr);
+
+// How vLLM `release` spells `flag`, one of kvplan's suggested flags
+// (engines/common/suggested_flags.h); a release kvplan cannot read keeps `flag`.
+std::string VllmFlagToWrite(const std::string& release, std::string_view flag);
 
 }  // namespace kvplan
