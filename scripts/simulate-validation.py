@@ -362,6 +362,26 @@ def inferencex_flags(run, conc):
     return flags(wl["isl"]["fixed"], wl["osl"]["fixed"], conc) if flags else []
 
 
+# InferenceX's vLLM scripts for these models pass --max-model-len $MAX_MODEL_LEN at every
+# export date (benchmarks/single_node/{kimik2.5,minimaxm2.5}_*.sh @ 12ba0ae0, 2026-03-25, and
+# @ 6cca39e1, 2026-04-27), which its sweep generator sets to ISL + OSL + 256
+# (utils/matrix_logic/generate_sweep_configs.py). Their other flags (memory fraction, request
+# and token limits) changed between those dates, which a row's export date does not pin.
+INFERENCEX_VLLM_MAX_MODEL_LEN = ("MiniMaxAI/MiniMax-M2.5", "moonshotai/Kimi-K2.5")
+
+
+def inferencex_vllm_flags(run):
+    """The launch flags an InferenceX vLLM row had at every date, or none."""
+    if aic_gap_analysis(run) or run["engine"] != "vllm":
+        return []
+    if not any(s.startswith("inferencex") for s in run.get("sub_source") or []):
+        return []
+    if run["model"] not in INFERENCEX_VLLM_MAX_MODEL_LEN:
+        return []
+    wl = run["workload"]
+    return ["--max-model-len", str(wl["isl"]["fixed"] + wl["osl"]["fixed"] + 256)]
+
+
 def aic_gap_analysis(run):
     """Whether a concurrency row comes from AIConfigurator's own gap-analysis
     runs rather than from InferenceX."""
@@ -412,7 +432,7 @@ def concurrency(run):
         c = p["concurrency"]
         n = p.get("num_requests") if isinstance(p.get("num_requests"), int) else rounds * c
         cmd = args + ["--concurrency", str(c), "--num-requests", str(n)]
-        cmd += inferencex_flags(run, c)
+        cmd += inferencex_flags(run, c) + inferencex_vllm_flags(run)
         metrics = []
         for section in ("ttft_ms", "tpot_ms", "e2e_ms"):
             m = p["measured"].get(section, {})
@@ -627,6 +647,10 @@ WHY_LEFT = [
     "- InferenceX's experimental vLLM nightlies (2026-02-13/16, H200, TP 8, C 4-64): GLM-5-FP8",
     "  with MTP TTFT -66 %, TPOT -54 %; Qwen3.5-397B bf16 TTFT -98 %, TPOT -76 % (4.6 s to the",
     "  first token of a 1k prompt at C 4, a week after vLLM first served the model).",
+    "- Those InferenceX vLLM rows keep vLLM's defaults but for Kimi-K2.5's and MiniMax-M2.5's",
+    "  --max-model-len: their scripts' memory fraction (0.9-0.95), --max-num-seqs (C, 256 or",
+    "  512) and, from April, MiniMax's --max-num-batched-tokens 2 x ISL changed by date, and a",
+    "  row carries its export's date, not its launch's.",
     "- SGLang Llama-3.1-8B fp8 (quantized at load, gap analysis, H200, C 32-512):",
     "  TTFT +232 % (both signs by row, -85 to +314 %), TPOT -23 % (not analysed further).",
 ]
