@@ -808,7 +808,18 @@ def render(rows, cannot, runs, raw):
     return "\n".join(out) + "\n", med, held_out, missed
 
 
+def check_served_checkpoints():
+    """Every served checkpoint the table names is bundled or says why not: a
+    typo would otherwise read as one more refusal."""
+    for ckpt in SERVED_CHECKPOINTS.values():
+        path = os.path.join(ROOT, "data", "models", ckpt.replace("/", "--") + ".json")
+        if ckpt not in UNBUNDLED_CHECKPOINTS and not os.path.exists(path):
+            sys.exit(f"SERVED_CHECKPOINTS names {ckpt}, neither in data/models nor in "
+                     "UNBUNDLED_CHECKPOINTS")
+
+
 def main():
+    check_served_checkpoints()
     ap = argparse.ArgumentParser()
     ap.add_argument("kvplan")
     ap.add_argument("--check", action="store_true")
