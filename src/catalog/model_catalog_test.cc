@@ -162,22 +162,11 @@ TEST(ModelCatalog, NvidiaNvfp4SidecarPricesTheExpertsAtFourAndAHalfBits) {
 // this list when its config is bundled (the test below then fails until it is removed).
 const std::map<std::string, std::string>& NotBundled() {
   static const std::map<std::string, std::string> kNotBundled = {
-      {"01-ai/Yi-34B", "no byte-faithful public copy of its config.json found"},
-      // Real configs found (AIC), held back: bundling them makes the simulator validation
-      // (docs/SIMULATOR_VALIDATION.md) express their 117 and 15 serving points, where its
-      // medians miss their regression bounds. For the lead to add with the simulator's fix.
-      {"MiniMaxAI/MiniMax-M2.5", "held back: its serving points fail the simulator's bounds"},
-      {"Qwen/Qwen3.5-397B-A17B", "held back: its serving points fail the simulator's bounds"},
-      {"RedHatAI/Llama-4-Scout-17B-16E-Instruct-FP8-dynamic", "no public copy found"},
-      {"codellama/CodeLlama-34b-Instruct-hf", "no public copy found"},
       {"deepseek-ai/DeepSeek-V2-Lite-Chat", "only code fixtures that retype its fields"},
       {"deepseek-ai/DeepSeek-V3.2-Exp", "no public copy found (DeepSeek-V3.2 is bundled)"},
       {"deepseek-ai/DeepSeek-V3.2-Exp-16L64E", "a cut-down test checkpoint, not a Hub model"},
       {"google/gemma-3-4b-it", "no byte-faithful public copy found"},
-      {"meta-llama/Llama-3.1-70B-Instruct", "only the base Meta-Llama-3.1-70B file was found"},
       {"meta-llama/Llama-3.2-11B-Vision", "MllamaForConditionalGeneration is not accepted"},
-      {"mistralai/Mistral-Nemo-Instruct-2407", "only code fixtures that retype its fields"},
-      {"mistralai/Mixtral-8x22B-Instruct-v0.1", "only the base Mixtral-8x22B-v0.1 was found"},
       {"neuralmagic/Meta-Llama-3.1-70B-Instruct-quantized.w8a8", "no public copy found"},
       {"nvidia/Llama-3.1-8B-Instruct-FP8",
        "no public copy found; its quantization is in hf_quant_config.json, which a one-file "
