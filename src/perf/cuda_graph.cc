@@ -52,6 +52,12 @@ std::vector<int> VllmLaunchCaptureSizes(const VllmGraphSizing& g) {
   return VllmCapturePattern(static_cast<int>(std::clamp<int64_t>(max_size, 0, 1 << 20)));
 }
 
+bool DecodeReplaysGraph(int64_t group_batch, int largest, const Parallelism& par) {
+  const int64_t ranks = par.dp_attention ? std::max(1, par.dp) : 1;
+  const int64_t largest_rank = (group_batch + ranks - 1) / ranks;
+  return largest_rank <= largest;
+}
+
 int64_t CudaGraphMemoryBytes(const ModelGeometry& m, const Parallelism& par, double max_tokens) {
   GraphMemoryShape shape;
   shape.layers_per_rank = LayersPerPipelineRank(m.layers, par.pp);

@@ -41,6 +41,13 @@ struct VllmGraphSizing {
 // up to min(max_cudagraph_capture_size or min(2 * max_num_seqs, 512), max_num_batched_tokens).
 std::vector<int> VllmLaunchCaptureSizes(const VllmGraphSizing& g);
 
+// Whether a decode of `group_batch` requests (the whole TP group's) replays a graph captured up
+// to `largest` (0: none). python/sglang/srt/model_executor/cuda_graph_runner.py can_run (SGLang
+// v0.5): under DP attention (require_mlp_tp_gather) the graph batch is the largest rank's,
+// max(global_num_tokens), not the group's sum; the ranks are dealt round robin, so the largest
+// holds ceil(group_batch / dp). Without DP attention a replica's batch is its own.
+bool DecodeReplaysGraph(int64_t group_batch, int largest, const Parallelism& par);
+
 // Memory of the CUDA graphs of one model on one rank when the largest graph
 // runs `max_tokens` tokens (decode: max_bs; verify: max_bs x draft tokens):
 // the fit in engines/common/cuda_graph_memory.h (kGraphMemPerHidden, kGraphMemPerExpert)

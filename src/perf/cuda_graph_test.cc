@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "base/units.h"
+#include "catalog/gpu.h"
+#include "catalog/model.h"
+#include "perf/perf_report.h"
 #include "perf/reference_hardware.h"
 
 namespace kvplan {
@@ -56,6 +59,48 @@ TEST(CudaGraph, MemoryGrowsWithCaptureSize) {
     EXPECT_GT(g, prev);
     prev = g;
   }
+}
+
+// python/sglang/srt/model_executor/cuda_graph_runner.py can_run (SGLang v0.5): under DP
+// attention the batch matched against the captured graphs is max(global_num_tokens), the
+// largest DP rank's, not the TP group's. DeepSeek-V3 at TP 8 with DP 8, graphs to 32: a group
+// of 64 (8 per rank) replays a graph, a group of 264 (33 on the largest rank) runs eagerly;
+// without DP attention the 64 requests are one batch, above 32.
+TEST(CudaGraph, DpAttentionMatchesTheLargestRanksBatch) {
+  Parallelism dp8;
+  dp8.tp = 8;
+  dp8.dp = 8;
+  dp8.dp_attention = true;
+  EXPECT_TRUE(DecodeReplaysGraph(64, 32, dp8));
+  EXPECT_TRUE(DecodeReplaysGraph(256, 32, dp8));
+  EXPECT_FALSE(DecodeReplaysGraph(257, 32, dp8));  // round robin: one rank holds 33
+  EXPECT_FALSE(DecodeReplaysGraph(1, 0, dp8));     // nothing captured
+  Parallelism tp8;
+  tp8.tp = 8;
+  EXPECT_FALSE(DecodeReplaysGraph(64, 32, tp8));
+  EXPECT_TRUE(DecodeReplaysGraph(32, 32, tp8));
+}
+
+// `kvplan perf`'s decode rows take the same rule: its batch is the TP group's.
+TEST(CudaGraph, PerfRowsUnderDpAttentionAreGraphedByTheRanksBatch) {
+  PerfRequest r;
+  r.model = LoadModel("deepseek-ai/DeepSeek-V3");
+  r.gpu = FindGpu("h200");
+  r.par.tp = 8;
+  r.par.dp = 8;
+  r.par.dp_attention = true;
+  r.cuda_graph_max_bs = 32;
+  r.batch_sizes = {64, 264};
+  r.prompt_lengths = {128};
+  const PerfReport dp = RunPerf(r);
+  ASSERT_EQ(dp.largest_graphed_batch, 32);
+  ASSERT_EQ(dp.decode.size(), 2u);
+  EXPECT_TRUE(dp.decode[0].cuda_graph);
+  EXPECT_FALSE(dp.decode[1].cuda_graph);
+  r.par.dp = 1;
+  r.par.dp_attention = false;
+  const PerfReport tp = RunPerf(r);
+  EXPECT_FALSE(tp.decode[0].cuda_graph);
 }
 
 }  // namespace

@@ -282,7 +282,7 @@ PerfReport RunPerf(const PerfRequest& r) {
   for (int b : r.batch_sizes) {
     DecodeRow row;
     row.batch = b;
-    row.cuda_graph = b <= out.largest_graphed_batch;
+    row.cuda_graph = DecodeReplaysGraph(b, out.largest_graphed_batch, r.par);
     const double bs = b;
     const ForwardShape s{bs, 1, static_cast<double>(r.context), bs, row.cuda_graph};
     const StepBreakdown d = ForwardTime(tc, s);

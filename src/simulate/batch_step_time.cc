@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "perf/cuda_graph.h"
+
 namespace kvplan {
 namespace {
 
@@ -35,6 +37,7 @@ size_t BatchStepTimer::KeyHash::operator()(const Key& k) const {
 
 BatchStepTimer::BatchStepTimer(const PerfRequest& req)
     : geometry_(MakeGeometry(req.model)),
+      par_(req.par),
       pp_(std::max(1, req.par.pp)),
       dp_attention_ranks_(req.par.dp_attention ? std::max(1, req.par.dp) : 1) {
   ctx_ = MakeStepContext(geometry_, req);
@@ -64,18 +67,13 @@ double BatchStepTimer::SpecDecodeUs(int64_t batch, int64_t ctx_bucket) {
   if (it != cache_.end()) return it->second;
   if (cache_.size() >= kMaxCached) cache_.clear();
   const double nb = static_cast<double>(batch);
-  const double us = SpeculativeStep(ctx_, draft_ctx_, spec_, spec_engine_, nb,
-                                    BucketCtx(ctx_bucket), Graphed(batch, spec_largest_graphed_))
-                        .iteration_us *
-                    pp_;
+  const double us =
+      SpeculativeStep(ctx_, draft_ctx_, spec_, spec_engine_, nb, BucketCtx(ctx_bucket),
+                      DecodeReplaysGraph(batch, spec_largest_graphed_, par_))
+          .iteration_us *
+      pp_;
   cache_.emplace(k, us);
   return us;
-}
-
-// model_executor/cuda_graph_runner.py can_run (SGLang v0.5): under DP attention the graph
-// batch is the largest rank's (max of global_num_tokens), not the TP group's sum.
-bool BatchStepTimer::Graphed(int64_t group_batch, int largest) const {
-  return group_batch <= static_cast<int64_t>(largest) * dp_attention_ranks_;
 }
 
 BatchShape BatchStepTimer::AcrossRanks(const BatchShape& b) const {
@@ -104,7 +102,8 @@ void BatchStepTimer::UseCaptureSizes(std::vector<int> sizes) {
 // rows attend to no context, so the mean context shrinks and the KV read stays.
 ForwardShape BatchStepTimer::DecodeShape(const Key& k) const {
   const double nd = static_cast<double>(k.decode);
-  const ForwardShape real{nd, 1, BucketCtx(k.decode_ctx), nd, Graphed(k.decode, largest_graphed_)};
+  const ForwardShape real{nd, 1, BucketCtx(k.decode_ctx), nd,
+                          DecodeReplaysGraph(k.decode, largest_graphed_, par_)};
   // Capture sizes are vLLM's (no DP attention ranks there): the group's batch is the rank's.
   if (capture_sizes_.empty() || k.decode > largest_graphed_) return real;
   // vllm/v1/worker/gpu_model_runner.py (v0.11+): num_input_tokens padded to the next

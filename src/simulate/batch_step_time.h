@@ -68,9 +68,6 @@ class BatchStepTimer {
   double Compute(const Key& k) const;
   // The TP group's batch when every DP attention rank runs `b` (b itself without DP attention).
   BatchShape AcrossRanks(const BatchShape& b) const;
-  // Whether a decode of `group_batch` requests (the TP group's) replays a graph captured up
-  // to `largest`.
-  bool Graphed(int64_t group_batch, int largest) const;
   double GroupStepUs(const BatchShape& b);
   ForwardShape DecodeShape(const Key& k) const;
 
@@ -78,6 +75,7 @@ class BatchStepTimer {
 
   ModelGeometry geometry_;
   StepContext ctx_;
+  Parallelism par_;  // whether a decode replays a graph is perf's DecodeReplaysGraph for it
   int pp_ = 1;
   int dp_attention_ranks_ = 1;
   int largest_graphed_ = 0;

@@ -161,10 +161,11 @@ void Evaluate(const TuneRequest& req, const TuneSpace& s, const TimeSetup& t, co
   }
   r.batch = batch;
   const double per_replica = std::ceil(batch / c.replicas);
-  const double per_rank = c.dp_attention ? std::ceil(per_replica / c.tp) : per_replica;
-  const bool graph = per_rank <= c.cuda_graph_max_bs;
   const int ctx_i = x.layout * static_cast<int>(s.kv_fp8.size()) + x.kv;
   const StepContext& tc = t.target_ctx[ctx_i];
+  // The grid's cuda_graph_max_bs values are each the last size SGLang's capture list holds.
+  const bool graph =
+      DecodeReplaysGraph(static_cast<int64_t>(per_replica), c.cuda_graph_max_bs, tc.par);
   const double ctx = static_cast<double>(req.context) / 2;  // mean KV length while decoding
   const TuneSpec& sp = s.specs[c.spec];
   double tpot_us = 0, tok_s = 0;
