@@ -30,6 +30,8 @@ nlohmann::json WinnerJson(const SizedLaunch& w) {
   j["gpus"] = w.gpus;
   j["tp"] = c.tp;
   j["replicas"] = c.replicas;
+  j["ep"] = c.ep;
+  j["enable_dp_attention"] = c.dp_attention;
   j["mem_fraction_static"] = w.candidate.mfs;
   j["cuda_graph_max_bs"] = c.cuda_graph_max_bs;
   j["kv_cache_dtype"] = c.kv_fp8 ? "fp8_e4m3" : "auto";

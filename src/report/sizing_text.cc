@@ -45,6 +45,8 @@ void PrintCounts(std::string& out, const SizingReport& rep) {
 std::string LayoutText(const TuneCandidate& c) {
   std::string s = fmt::format("tp{}", c.tp);
   if (c.replicas > 1) s += fmt::format(" x{} replicas", c.replicas);
+  if (c.ep > 1) s += fmt::format(" ep{}", c.ep);
+  if (c.dp_attention) s += " dp-attn";
   return s;
 }
 
@@ -53,7 +55,8 @@ bool SameOutcome(const SizedLaunch& a, const SizedLaunch& b) {
   return x.ttft_p90_ms == y.ttft_p90_ms && x.tpot_p90_ms == y.tpot_p90_ms &&
          x.e2e_p90_ms == y.e2e_p90_ms && x.goodput_req_s == y.goodput_req_s &&
          x.kv_tokens == y.kv_tokens && a.candidate.c.tp == b.candidate.c.tp &&
-         a.candidate.c.replicas == b.candidate.c.replicas &&
+         a.candidate.c.replicas == b.candidate.c.replicas && a.candidate.c.ep == b.candidate.c.ep &&
+         a.candidate.c.dp_attention == b.candidate.c.dp_attention &&
          a.candidate.c.kv_fp8 == b.candidate.c.kv_fp8;
 }
 

@@ -7,45 +7,30 @@
 
 #include <fmt/format.h>
 
-#include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
 
 namespace kvplan {
 namespace {
 
-// The tune candidate as SGLang's own flags, for the simulator's planner.
-// Replicas are not flags here: each replica is simulated alone.
-std::vector<std::string> EngineFlags(const SizingRequest& req, const TuneSpace& space,
-                                     const TuneCandidate& c) {
-  std::vector<std::string> a;
-  // Each flag as the planned release spells it (engines/common/suggested_flags.h).
-  auto add = [&](std::string_view flag, std::string value) {
-    a.push_back(SglangFlagToWrite(req.tune.sglang_version, flag));
-    a.push_back(std::move(value));
-  };
-  add("--tp-size", std::to_string(c.tp));
-  const TuneSpec& sp = space.specs[c.spec];
-  if (sp.algorithm != SpecAlgorithm::kNone) {
-    add("--speculative-algorithm", SpecAlgorithmName(sp.algorithm));
-    add("--speculative-num-steps", std::to_string(sp.steps));
-    add("--speculative-eagle-topk", std::to_string(sp.topk));
-    add("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens));
-    if (!req.tune.draft_path.empty()) add("--speculative-draft-model-path", req.tune.draft_path);
-  }
-  if (c.mfs > 0) add("--mem-fraction-static", fmt::format("{}", c.mfs));
-  add("--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs));
-  if (c.kv_fp8) add("--kv-cache-dtype", "fp8_e4m3");
-  add("--chunked-prefill-size", std::to_string(c.chunked_prefill));
+// The engine flags of one replica of `c` for the simulator's planner: the flags its printed
+// command launches it with (LaunchFlags, the one owner), less --model-path (the query's model)
+// and the replicas' --dp-size (each replica is simulated alone).
+std::vector<std::string> ReplicaFlags(const SizingRequest& req, const TuneSpace& space,
+                                      const TuneCandidate& c) {
+  TuneCandidate one = c;
+  one.replicas = 1;
+  std::vector<std::string> a = LaunchFlags(req.tune, space, one);
+  a.erase(a.begin(), a.begin() + 2);  // --model-path and its value
   return a;
 }
 
-// What the simulator models: tensor parallelism, whole replicas and
-// speculation, without pipeline stages, DP attention or expert parallelism
-// (its step time is perf's at --tp only). A trace cannot be split between replicas.
+// What the simulator models: tensor parallelism, whole replicas, speculation, SGLang's DP
+// attention (a scheduler per DP rank, simulate.cc LaunchParallelism) and expert parallelism
+// (perf's step time at --ep-size); not pipeline stages. A trace cannot be split between
+// replicas.
 bool Simulable(const TuneResult& r, bool trace) {
   const TuneCandidate& c = r.c;
-  return r.verdict == TuneVerdict::kOk && c.pp == 1 && !c.dp_attention && c.ep == 1 &&
-         (!trace || c.replicas == 1);
+  return r.verdict == TuneVerdict::kOk && c.pp == 1 && (!trace || c.replicas == 1);
 }
 
 // One replica's share of the load: 1/replicas of the rate and of the requests.
@@ -68,7 +53,7 @@ SimulateQuery LaunchQuery(const SizingRequest& req, const TuneSpace& space,
   q.launch.model = req.model_arg;
   q.launch.gpu = req.gpu_arg;
   q.launch.gpu_capacity_mib = req.gpu_capacity_mib;
-  q.launch.args = EngineFlags(req, space, c);
+  q.launch.args = ReplicaFlags(req, space, c);
   q.workload = ReplicaLoad(req.load, c.replicas);
   q.eff = req.tune.eff;
   q.calib = req.calib;
@@ -303,9 +288,9 @@ SizingReport RunSizing(const SizingRequest& req) {
     rep.spec = SpecBreakEvenOf(req, space, rep.winners.front().candidate.c);
   }
   rep.notes.push_back(
-      "Proposed: tensor parallelism and whole replicas (each replica simulated alone at its "
-      "share of the rate); pipeline stages, DP attention and expert parallelism are not "
-      "simulated.");
+      "Proposed: tensor parallelism, whole replicas (each replica simulated alone at its "
+      "share of the rate), DP attention and expert parallelism (each simulated as its command "
+      "launches it); pipeline stages are not simulated.");
   if (!req.load.trace.empty()) {
     rep.notes.push_back("A trace is not split between replicas: only single-replica launches.");
   }

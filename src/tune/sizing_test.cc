@@ -1,8 +1,12 @@
 #include "tune/sizing.h"
 
+#include <sstream>
+
 #include <gtest/gtest.h>
 
+#include "engines/sglang/sglang.h"
 #include "kvplan/error.h"
+#include "perf/topology.h"
 
 namespace kvplan {
 namespace {
@@ -130,6 +134,87 @@ TEST(SizingTest, ReportsTheConcurrencyWhereSpeculationStopsPaying) {
   for (size_t i = 0; i + 1 < b.points.size(); ++i) {
     EXPECT_GT(b.points[i].spec_tok_s, b.points[i].plain_tok_s) << b.points[i].concurrency;
   }
+}
+
+// A MoE model whose weights need two L40S GPUs (Qwen3-30B-A3B in BF16, 61 GB): at two GPUs
+// the search proposes TP 2 alone, with --ep-size 2, with DP attention over both ranks, and
+// with both; a loose SLA lets every launch that starts meet it.
+SizingRequest MoeRequest() {
+  SizingRequest r = Request(4, 2);
+  r.tune.model = LoadModel("Qwen/Qwen3-30B-A3B");
+  r.tune.gpu = FindGpu("l40s");
+  r.tune.topology = DefaultTopology(r.tune.gpu);  // PCIe, as the simulator takes it
+  r.tune.sglang_version = "0.5.18";               // a release with its own parser table
+  r.tune.context = 512 + 128;
+  r.model_arg = "Qwen/Qwen3-30B-A3B";
+  r.gpu_arg = "l40s";
+  r.load.num_requests = 40;
+  r.load.input.mean = 512;
+  r.load.output.mean = 128;
+  r.ttft_p90_ms = 60000;
+  r.tpot_p90_ms = 1000;
+  return r;
+}
+
+// The printed command served directly by kvplan::Simulate at the searched release: its words
+// after `python -m sglang.launch_server` (which that release's parser takes without a note),
+// --model-path as the query's model.
+SimulateResult SimulatePrinted(const SizingRequest& req, const std::string& command) {
+  std::istringstream words(command);
+  std::vector<std::string> argv;
+  for (std::string w; words >> w;) argv.push_back(w);
+  if (argv.size() < 5) {
+    ADD_FAILURE() << "too short a command: " << command;
+    return {};
+  }
+  EXPECT_EQ(argv[2], "sglang.launch_server");
+  EXPECT_EQ(argv[3], "--model-path");
+  const SglangArgs parsed =
+      ParseSglangArgs({argv.begin() + 3, argv.end()}, req.tune.sglang_version);
+  EXPECT_TRUE(parsed.unknown_flags.empty()) << command;
+  for (const std::string& note : parsed.flag_notes) ADD_FAILURE() << note << ": " << command;
+  SimulateQuery q;
+  q.launch.engine = "sglang";
+  q.launch.version = req.tune.sglang_version;
+  q.launch.model = argv[4];
+  q.launch.gpu = req.gpu_arg;
+  q.launch.args.assign(argv.begin() + 5, argv.end());
+  q.workload = req.load;
+  return Simulate(q);
+}
+
+// DP attention and expert parallelism are proposed, simulated, and what sizing reports for
+// such a launch is what the simulator gives for the command it prints: the same numbers
+// through both paths (the DP attention launch as SGLang's --dp-size/--enable-dp-attention
+// launch, one scheduler per rank).
+TEST(SizingTest, DpAttentionAndEpLaunchesAreSimulatedAsTheirCommandsLaunch) {
+  const SizingRequest req = MoeRequest();
+  const SizingReport rep = RunSizing(req);
+  ASSERT_EQ(rep.gpus, 2);
+  const SizedLaunch* dp = nullptr;
+  const SizedLaunch* ep = nullptr;
+  for (const SizedLaunch& w : rep.winners) {
+    if (w.candidate.c.dp_attention && !dp) dp = &w;
+    if (!w.candidate.c.dp_attention && w.candidate.c.ep == 2 && !ep) ep = &w;
+  }
+  ASSERT_NE(dp, nullptr);
+  ASSERT_NE(ep, nullptr);
+  EXPECT_NE(dp->command.find("--enable-dp-attention"), std::string::npos);
+  EXPECT_NE(ep->command.find("--ep-size 2"), std::string::npos);
+  for (const SizedLaunch* w : {dp, ep}) {
+    SCOPED_TRACE(w->command);
+    const SimulateResult r = SimulatePrinted(req, w->command);
+    EXPECT_EQ(r.dp_ranks, w->candidate.c.dp_attention ? 2 : 1);
+    EXPECT_DOUBLE_EQ(w->figures.ttft_p90_ms, r.ttft_ms.p90);
+    EXPECT_DOUBLE_EQ(w->figures.tpot_p90_ms, r.tpot_ms.p90);
+    EXPECT_DOUBLE_EQ(w->figures.output_tok_s, r.output_tok_s);
+    EXPECT_EQ(w->figures.kv_tokens, r.kv_tokens);
+    EXPECT_EQ(w->figures.completed, r.completed);
+  }
+  ASSERT_FALSE(rep.notes.empty());
+  EXPECT_EQ(rep.notes[0].find("DP attention and expert parallelism are not"), std::string::npos);
+  EXPECT_NE(rep.notes[0].find("DP attention and expert parallelism (each simulated"),
+            std::string::npos);
 }
 
 }  // namespace

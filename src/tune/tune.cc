@@ -461,38 +461,45 @@ const char* TuneVerdictName(TuneVerdict v) {
   return "?";
 }
 
-std::string LaunchCommand(const TuneRequest& req, const TuneSpace& s, const TuneResult& r) {
-  const TuneCandidate& c = r.c;
+std::vector<std::string> LaunchFlags(const TuneRequest& req, const TuneSpace& s,
+                                     const TuneCandidate& c) {
   const TuneSpec& sp = s.specs[c.spec];
-  const bool spec = sp.algorithm != SpecAlgorithm::kNone;
-  // Each flag as the planned release spells it (engines/common/suggested_flags.h).
-  auto add = [&](std::string* cmd, std::string_view flag, const std::string& value) {
-    *cmd += " " + SglangFlagToWrite(req.sglang_version, flag);
-    if (!value.empty()) *cmd += " " + value;
+  std::vector<std::string> a;
+  // Each flag as the planned release spells it (engines/common/suggested_flags.h); "" for a
+  // flag without a value.
+  auto add = [&](std::string_view flag, std::string value) {
+    a.push_back(SglangFlagToWrite(req.sglang_version, flag));
+    if (!value.empty()) a.push_back(std::move(value));
   };
+  add("--model-path", req.model.id);
+  add("--tp-size", std::to_string(c.tp));
+  if (c.dp_attention) {
+    add("--dp-size", std::to_string(c.tp));
+    add("--enable-dp-attention", "");
+  }
+  if (!c.dp_attention && c.replicas > 1) add("--dp-size", std::to_string(c.replicas));
+  if (c.pp > 1) add("--pp-size", std::to_string(c.pp));
+  if (c.ep > 1) add("--ep-size", std::to_string(c.ep));
+  if (c.mfs > 0) add("--mem-fraction-static", fmt::format("{}", c.mfs));
+  add("--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs));
+  if (c.kv_fp8) add("--kv-cache-dtype", "fp8_e4m3");
+  add("--chunked-prefill-size", std::to_string(c.chunked_prefill));
+  if (!req.attention_backend.empty()) add("--attention-backend", req.attention_backend);
+  if (sp.algorithm != SpecAlgorithm::kNone) {
+    add("--speculative-algorithm", SpecAlgorithmName(sp.algorithm));
+    if (!req.draft_path.empty()) add("--speculative-draft-model-path", req.draft_path);
+    add("--speculative-num-steps", std::to_string(sp.steps));
+    add("--speculative-eagle-topk", std::to_string(sp.topk));
+    add("--speculative-num-draft-tokens", std::to_string(sp.draft_tokens));
+  }
+  return a;
+}
+
+std::string LaunchCommand(const TuneRequest& req, const TuneSpace& s, const TuneResult& r) {
+  const bool spec = s.specs[r.c.spec].algorithm != SpecAlgorithm::kNone;
   std::string cmd = fmt::format("{}python -m sglang.launch_server",
                                 spec && req.sglang_spec_v2 ? "SGLANG_ENABLE_SPEC_V2=1 " : "");
-  add(&cmd, "--model-path", req.model.id);
-  add(&cmd, "--tp-size", std::to_string(c.tp));
-  if (c.dp_attention) {
-    add(&cmd, "--dp-size", std::to_string(c.tp));
-    add(&cmd, "--enable-dp-attention", "");
-  }
-  if (!c.dp_attention && c.replicas > 1) add(&cmd, "--dp-size", std::to_string(c.replicas));
-  if (c.pp > 1) add(&cmd, "--pp-size", std::to_string(c.pp));
-  if (c.ep > 1) add(&cmd, "--ep-size", std::to_string(c.ep));
-  if (c.mfs > 0) add(&cmd, "--mem-fraction-static", fmt::format("{}", c.mfs));
-  add(&cmd, "--cuda-graph-max-bs", std::to_string(c.cuda_graph_max_bs));
-  if (c.kv_fp8) add(&cmd, "--kv-cache-dtype", "fp8_e4m3");
-  add(&cmd, "--chunked-prefill-size", std::to_string(c.chunked_prefill));
-  if (!req.attention_backend.empty()) add(&cmd, "--attention-backend", req.attention_backend);
-  if (spec) {
-    add(&cmd, "--speculative-algorithm", SpecAlgorithmName(sp.algorithm));
-    if (!req.draft_path.empty()) add(&cmd, "--speculative-draft-model-path", req.draft_path);
-    add(&cmd, "--speculative-num-steps", std::to_string(sp.steps));
-    add(&cmd, "--speculative-eagle-topk", std::to_string(sp.topk));
-    add(&cmd, "--speculative-num-draft-tokens", std::to_string(sp.draft_tokens));
-  }
+  for (const std::string& word : LaunchFlags(req, s, r.c)) cmd += " " + word;
   return cmd;
 }
 

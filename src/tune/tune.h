@@ -108,6 +108,11 @@ std::vector<TuneResult> EvaluateTuneGrid(
 TuneReport RunTune(const TuneRequest& req,
                    const std::function<void(int64_t, int64_t)>& progress = {});
 
+// The SGLang flags that launch `c` (--model-path first), each spelled as the planned release
+// spells it: the one owner of a candidate's launch, which LaunchCommand prints and sizing
+// simulates.
+std::vector<std::string> LaunchFlags(const TuneRequest& req, const TuneSpace& space,
+                                     const TuneCandidate& c);
 // The command that launches `r`.
 std::string LaunchCommand(const TuneRequest& req, const TuneSpace& space, const TuneResult& r);
 const char* TuneVerdictName(TuneVerdict v);

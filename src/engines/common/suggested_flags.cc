@@ -10,7 +10,7 @@ namespace kvplan {
 namespace {
 
 // Data: what the fixes (engines/*/fixes.cc, explain/vllm_failure.cc) and tune's commands
-// (tune/tune.cc LaunchCommand, tune/sizing.cc EngineFlags) write, by engine.
+// (tune/tune.cc LaunchFlags, which sizing also simulates) write, by engine.
 const std::map<std::string_view, std::vector<std::string_view>>& Suggested() {
   static const std::map<std::string_view, std::vector<std::string_view>> kSuggested = {
       {"sglang",
