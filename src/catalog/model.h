@@ -261,6 +261,11 @@ ModelSpec ParseModelConfig(std::string_view json_text, const std::string& origin
 // The bundled catalog ids, sorted.
 std::vector<std::string> CatalogModelIds();
 
+// Every bundled entry kvplan can read, as LoadModel gives it, in id order. Parsed once per
+// process: a look-up by class over the whole catalog (explain's model from a log that names
+// only the class) must not re-parse 100+ configs for every run it explains.
+const std::vector<ModelSpec>& CatalogModels();
+
 // The multi-token-prediction head a checkpoint ships (DeepSeek-V3
 // num_nextn_predict_layers), as SGLang loads it for --speculative-algorithm
 // EAGLE without a draft path: num_nextn_predict_layers MoE decoder layers plus

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "base/embedded_data.h"
@@ -67,6 +69,20 @@ std::vector<std::string> CatalogModelIds() {
   }
   std::sort(ids.begin(), ids.end());
   return ids;
+}
+
+const std::vector<ModelSpec>& CatalogModels() {
+  static const std::vector<ModelSpec> models = [] {
+    std::vector<ModelSpec> all;
+    for (const std::string& id : CatalogModelIds()) {
+      try {
+        all.push_back(LoadModel(id));
+      } catch (const std::exception&) {  // an entry kvplan cannot read is not a model of it
+      }
+    }
+    return all;
+  }();
+  return models;
 }
 
 }  // namespace kvplan

@@ -96,22 +96,16 @@ bool SameKvGeometry(const ModelSpec& a, const ModelSpec& b) {
 // every catalog model of that class has one KV geometry, the cell is known.
 bool ModelOfClass(const RunRecord& run, SglangReplanInputs* in) {
   if (run.model_class.empty()) return false;
-  std::vector<ModelSpec> same;
-  for (const std::string& id : CatalogModelIds()) {
-    ModelSpec m;
-    try {
-      m = LoadModel(id);
-    } catch (const std::exception&) {  // an entry kvplan cannot read names no class
-      continue;
-    }
+  std::vector<const ModelSpec*> same;
+  for (const ModelSpec& m : CatalogModels()) {
     if (m.architecture != run.model_class) continue;
-    if (!same.empty() && !SameKvGeometry(same.front(), m)) return false;
-    same.push_back(std::move(m));
+    if (!same.empty() && !SameKvGeometry(*same.front(), m)) return false;
+    same.push_back(&m);
   }
   if (same.empty()) return false;
   std::string ids;
-  for (const ModelSpec& m : same) ids += (ids.empty() ? "" : ", ") + m.id;
-  in->model = same.front();
+  for (const ModelSpec* m : same) ids += (ids.empty() ? "" : ", ") + m->id;
+  in->model = *same.front();
   in->notes.push_back(fmt::format(
       "model: the log names only the class {}; kvplan's catalog models of that class ({}) "
       "share one KV geometry, so the cell is {}'s (the weights are measured)",
