@@ -172,7 +172,8 @@ const std::map<std::string, std::string>& NotBundled() {
        "no public copy found; its quantization is in hf_quant_config.json, which a one-file "
        "catalog entry cannot carry"},
       {"nytopop/Qwen3-30B-A3B.w4a16", "a personal quantization; no public copy found"},
-      {"Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", "no public copy found"},
+      {"Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8",
+       "no public copy found (the bf16 Qwen3-Coder-30B-A3B-Instruct is bundled)"},
       {"Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8",
        "no public copy found (the bf16 Qwen3-Coder-480B-A35B-Instruct is bundled)"},
       {"zhipuai/GLM-5", "the case's own spelling: the Hub repository is zai-org/GLM-5, bundled"},
