@@ -31,7 +31,8 @@ struct PoolTokensRow {
 std::vector<PoolTokensRow> ReadPoolTokensTable() {
   std::vector<PoolTokensRow> rows;
   for (const std::vector<std::string>& c : testing::RealTsvRows("pool_tokens.tsv", 10)) {
-    rows.push_back({c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[8], testing::SplitFields(c[5], ' ')});
+    rows.push_back(
+        {c[0], c[1], c[2], c[3], c[4], c[6], c[7], c[8], testing::SplitFields(c[5], ' ')});
   }
   return rows;
 }
@@ -73,8 +74,8 @@ int64_t PlannedTokens(const PoolTokensRow& row, double kv_gib) {
 }
 
 TEST(PoolTokensCorpus, TokensFromTheMeasuredMemoryOnEveryPublicLog) {
-  std::string table = fmt::format("{:<66} {:>8} {:>10} {:>10} {:>10}  {}\n", "log", "GiB",
-                                  "logged", "plan lo", "plan hi", "kinds");
+  std::string table = fmt::format("{:<66} {:>8} {:>10} {:>10} {:>10}  {}\n", "log", "GiB", "logged",
+                                  "plan lo", "plan hi", "kinds");
   int exact = 0;
   const std::vector<PoolTokensRow> rows = ReadPoolTokensTable();
   ASSERT_GE(rows.size(), 12u);
@@ -87,8 +88,8 @@ TEST(PoolTokensCorpus, TokensFromTheMeasuredMemoryOnEveryPublicLog) {
     EXPECT_LE(lo, logged) << row.log << " (" << row.kinds << ")";
     EXPECT_GE(hi, logged) << row.log << " (" << row.kinds << ")";
     if (lo == logged && hi == logged) ++exact;
-    table += fmt::format("{:<66} {:>8.2f} {:>10} {:>10} {:>10}  {}\n", row.log, gib, logged, lo,
-                         hi, row.kinds);
+    table += fmt::format("{:<66} {:>8.2f} {:>10} {:>10} {:>10}  {}\n", row.log, gib, logged, lo, hi,
+                         row.kinds);
   }
   std::cout << table
             << fmt::format("pool tokens: {} logs, {} equal at both ends of the printed memory\n",
