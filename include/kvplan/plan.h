@@ -101,6 +101,9 @@ struct PlanResult {
   int64_t cell_size_bytes = 0;       // KV bytes per token per rank
   int64_t max_total_num_tokens = 0;  // tokens of one pool, see kv_scope
   KvScope kv_scope;
+  // SGLang runs DP attention (kv_scope.pools ranks) after its own overrides: a DeepSeek DSA
+  // model's forced DP attention is here, not in the typed flags.
+  bool dp_attention = false;
   int64_t max_running_requests = 0;
   int64_t context_length = 0;
 

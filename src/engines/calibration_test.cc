@@ -37,8 +37,10 @@
 // Qwen3-Next-80B at TP2 on H200 at 0.10.2 (tests/data/real/hybrid_vllm/, -1.2 %).
 // SGLang 5 logs, median 0.95 % (target 2 %: met), p95 15.3 %, 4 within 5 %; releases 0.4.6.post2
 // (xinference#3481, -0.95 %), 0.4.9, 0.5.5 (+15.3 %, the one beyond 5 %), 0.5.10 (2); the other
-// SGLang corpus logs with a KV line predate 0.4.6 (pr4826, pr4840), run a PR build of DSA
-// defaults kvplan models from 0.5.5 (pr11309), a non-NVIDIA device, or show no launch flags.
+// SGLang corpus logs with a KV line predate 0.4.6 (pr4826, pr4840), run DeepSeek-V3.2
+// at 0.5.3 / 0.5.3.post1 (pr11309: -8.1 % and -5.1 %, the weights estimate; checked in
+// engines/sglang/from_scratch_test.cc, not here, where they would move the median), a non-NVIDIA
+// device, or show no launch flags.
 // Fitted constants, only on the rows marked `fit`: vLLM's V1 sampler bytes before 0.17
 // (vllm#21429; the sweep's 0.15/0.16 rows hold it out: 5.64 GiB logged), the non-torch increase
 // from 0.18 (the campaign's 0.19.0 logs; the sweep places the step between 0.17.0 and 0.18.0) and

@@ -153,6 +153,20 @@ TEST(DpAttentionTest, EachRankHasThePlansPoolAndRequestLimit) {
   EXPECT_TRUE(said);
 }
 
+// SGLang 0.5.3 forces DP attention with dp_size = tp_size for DeepSeek-V3.2 (server_args.py
+// @v0.5.3, engines/sglang/dsa_overrides.h): a typed `--tp-size 8 --dp-size 2` without
+// --enable-dp-attention runs 8 DP-attention schedulers, not 2 whole replicas.
+TEST(DpAttentionTest, ADsaModelRunsTheDpTheEngineForces) {
+  SimulateQuery q = DpQuery("sglang", {"--tp-size", "8", "--dp-size", "2"});
+  q.launch.model = "deepseek-ai/DeepSeek-V3.2";
+  q.launch.gpu = "b200";
+  q.launch.version = "0.5.3";
+  const SimulateResult r = Simulate(q);
+  EXPECT_EQ(r.dp_ranks, 8);
+  EXPECT_EQ(PlanLaunch(q.launch).kv_scope.pools, 8);
+  EXPECT_EQ(r.completed, 32);
+}
+
 TEST(DpAttentionTest, WhatTheSimulationCannotRunIsRefusedInOneLine) {
   const std::string replicas = testing::InputErrorOf([] {
     Simulate(DpQuery("sglang", {"--tp-size", "8", "--dp-size", "2"}));

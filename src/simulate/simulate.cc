@@ -126,7 +126,11 @@ Parallelism LaunchParallelism(const PlanRequest& launch, const PlanResult& plan)
     }
     return par;
   }
-  const Parallelism par = SglangParallelism(ParseSglangArgs(launch.args, plan.engine_version));
+  Parallelism par = SglangParallelism(ParseSglangArgs(launch.args, plan.engine_version));
+  // DP attention as the engine runs it (the plan): a DeepSeek DSA model's forced DP attention
+  // and dp_size (engines/sglang/dsa_overrides.h) replace the typed flags.
+  par.dp_attention = plan.dp_attention;
+  if (plan.dp_attention) par.dp = std::max(1, plan.kv_scope.pools);
   if (par.dp > 1 && !par.dp_attention) {
     throw InputError(
         fmt::format("--dp-size {} without --enable-dp-attention (whole replicas): simulate one "

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "catalog/layer_geometry.h"
+#include "engines/sglang/dsa_overrides.h"
 #include "engines/sglang/speculative.h"
 #include "kvplan/error.h"
 
@@ -56,7 +57,7 @@ int DraftLayers(const ModelSpec& model, const ModelSpec* draft, const std::strin
 }
 
 // model_runner.py: (kv_lora_rank + qk_rope_head_dim) * layers * kv_size, not split by TP
-void MlaCell(const SglangEra& era, int64_t version, const ModelSpec& model, SglangCell* c) {
+void MlaCell(int64_t version, const ModelSpec& model, SglangCell* c) {
   c->mla = true;
   int64_t dim = model.kv_lora_rank + model.qk_rope_head_dim;
   if (model.index_head_dim > 0 && c->elem_bytes == 1) {
@@ -66,9 +67,9 @@ void MlaCell(const SglangEra& era, int64_t version, const ModelSpec& model, Sgla
   }
   c->base_bytes = dim * c->layers * c->elem_bytes;
   c->bytes = c->base_bytes;
-  if (model.index_head_dim > 0 &&
-      (era.dsa_indexer_in_cell || version >= SglangVersionKey(0, 5, 4))) {
-    // #11309 (2025-10-08): the indexer cache is in the budget.
+  const SglangDsaRow* dsa = SglangDsaRowFor(version);
+  if (model.index_head_dim > 0 && dsa != nullptr && dsa->indexer_in_cell) {
+    // #11309 (2025-10-08): the indexer cache is in the budget (dsa_overrides.cc, by release).
     c->indexer_bytes = (model.index_head_dim + model.index_head_dim / 128 * 4) * c->layers;
     c->bytes += c->indexer_bytes;
   }
@@ -174,7 +175,7 @@ SglangCell SglangCellSize(const SglangEra& era, int64_t version, const ModelSpec
   c.draft_layers =
       era.draft_kv_in_cell && has_draft ? DraftLayers(model, draft, a.speculative_algorithm) : 0;
   if (model.attention == AttentionKind::kMla) {
-    MlaCell(era, version, model, &c);
+    MlaCell(version, model, &c);
   } else if (!GqaCell(era, model, a, &c)) {
     return c;
   }

@@ -44,6 +44,8 @@ std::string KvRuleText(SglangKvRule rule, const ModelSpec& model, const GpuSpec&
       return fmt::format("auto: the model dtype ({})", model.torch_dtype);
     case SglangKvRule::kDeepseekV4:
       return "auto: fp8_e4m3 for DeepSeek-V4";
+    case SglangKvRule::kDsaForcedFp8:
+      return "DeepSeek DSA/NSA forces fp8_e4m3 on SM100 whatever was typed";
     case SglangKvRule::kDsaCapability:
       break;
   }
@@ -161,6 +163,7 @@ void DescribeSglangLaunchWarnings(const SglangLaunch& l, const std::string& aske
         "skipped and no draft token is accepted (accept len 1.00, slower than no speculation; "
         "sglang PR #21272); use --speculative-algorithm EAGLE3");
   }
+  for (std::string& w : SglangDsaWarnings(l.dsa, l.version)) r->warnings.push_back(std::move(w));
   if (l.dp_attention_turned_off) {
     r->warnings.push_back("--enable-dp-attention with --dp-size 1 is turned off by SGLang");
   }

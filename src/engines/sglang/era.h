@@ -68,8 +68,6 @@ struct SglangEra {
   int req_to_token_extra_rows = 0;
   // v0.4.6-v0.5.6 max_running_requests = min(tokens // 2 or user, pool size).
   bool scheduler_min_pool = true;
-  // v0.5.4 (#11309, 2025-10-08): the DSA indexer bytes are in the cell.
-  bool dsa_indexer_in_cell = false;
   // Hybrid sliding-window pool: 0 none (all layers full), 1 v0.5.x split of
   // one cell over all layers, 2 the 2026 per-kind cell (#18039).
   int swa_mode = 0;

@@ -77,5 +77,30 @@ TEST(SglangFromScratch, Fp8BlocksMustDivide) {
   EXPECT_TRUE(ep_fix);
 }
 
+// sgl-project/sglang PR #11309 (tests/data/real/sglang/pr11309_dsv32_nsa_dp8_*.log, cases
+// sglang-b200-dsv32-nsa-dpattn-pr11309-main and -with-indexer): DeepSeek-V3.2-Exp on 8 x B200,
+// `--tp 8 --dp 8 --enable-dp-attention`, nothing measured. Main before the PR is 0.5.3 (the 0.8
+// fraction forced, fp8 NSA cell 61 * 656 B, no indexer): 1,462,784 tokens logged; the PR's build
+// is 0.5.3.post1 (automatic fraction, the indexer's 61 * 132 B in the cell): 975,424. The
+// catalog's DeepSeek-V3.2 has the -Exp config's shapes. Both are under by the weights estimate
+// (90.99 GiB per rank; the -main log's 54.52 GiB pool + 35.27 GiB slack leave 86.6 GiB): -8.1 %
+// and -5.1 % now, -56.7 % and -35.1 % before SGLang's DSA overrides were modelled per release.
+TEST(SglangFromScratch, DeepSeekV32DsaOverrides_pr11309) {
+  SglangArgs a;
+  a.tp = 8;
+  a.dp = 8;
+  a.enable_dp_attention = true;
+  const ModelSpec m = LoadModel("deepseek-ai/DeepSeek-V3.2");
+  const PlanResult main = PlanSglang("0.5.3", m, FindGpu("b200"), a, {});
+  ASSERT_TRUE(main.ok) << main.error_message;
+  EXPECT_DOUBLE_EQ(main.fraction, 0.8);
+  EXPECT_EQ(main.cell_size_bytes, 61 * 656);
+  EXPECT_NEAR(static_cast<double>(main.max_total_num_tokens), 1462784, 0.085 * 1462784);
+  const PlanResult pr = PlanSglang("0.5.3.post1", m, FindGpu("b200"), a, {});
+  ASSERT_TRUE(pr.ok) << pr.error_message;
+  EXPECT_EQ(pr.cell_size_bytes, 61 * (656 + 132));
+  EXPECT_NEAR(static_cast<double>(pr.max_total_num_tokens), 975424, 0.055 * 975424);
+}
+
 }  // namespace
 }  // namespace kvplan

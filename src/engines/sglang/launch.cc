@@ -60,11 +60,6 @@ void Validate(const SglangArgs& a) {
         fmt::format("--mem-fraction-static must be between 0 and 1 (exclusive), got {}",
                     *a.mem_fraction_static));
   }
-  if (a.enable_dp_attention && a.tp % a.dp != 0) {
-    throw InputError(fmt::format(
-        "--enable-dp-attention needs --tp-size divisible by --dp-size, got tp {} and dp {}", a.tp,
-        a.dp));
-  }
   if (a.page_size) positive("--page-size", *a.page_size);
   if (a.context_length) positive("--context-length", *a.context_length);
   if (a.max_running_requests) positive("--max-running-requests", *a.max_running_requests);
@@ -96,6 +91,49 @@ void Validate(const SglangArgs& a) {
         "speculative flags are given without --speculative-algorithm (expected EAGLE, EAGLE3, "
         "NEXTN, STANDALONE or NGRAM)");
   }
+}
+
+// server_args.py _handle_data_parallelism: assert tp_size % dp_size == 0 under DP attention,
+// checked after the model's overrides (a DSA model's forced dp_size replaces the typed one).
+void ValidateDpAttention(const SglangArgs& a) {
+  if (a.enable_dp_attention && a.tp % a.dp != 0) {
+    throw InputError(fmt::format(
+        "--enable-dp-attention needs --tp-size divisible by --dp-size, got tp {} and dp {}", a.tp,
+        a.dp));
+  }
+}
+
+// The DeepSeek DSA/NSA row of the release (engines/sglang/dsa_overrides.h) applied to the
+// arguments: DP attention, the fraction, the KV dtype.
+SglangDsaApplied ApplyDsaOverrides(const ModelSpec& model, const GpuSpec& gpu, int64_t vkey,
+                                   SglangArgs* a) {
+  SglangDsaApplied d;
+  if (model.index_head_dim <= 0 || !model.compress_ratios.empty()) return d;
+  d.row = SglangDsaRowFor(vkey);
+  if (d.row == nullptr) return d;
+  d.typed_dp = a->dp;
+  d.typed_dp_attention = a->enable_dp_attention;
+  d.typed_kv = a->kv_cache_dtype;
+  if (d.row->dp != SglangDsaDp::kNone) {
+    d.dp_attention_forced = !a->enable_dp_attention;
+    a->enable_dp_attention = true;
+    if (d.row->dp == SglangDsaDp::kForcedTpSize && a->dp != a->tp) {
+      d.dp_forced = true;
+      a->dp = a->tp;
+    }
+  }
+  // The forced fraction replaces the resolved one in the settings stage (settings.cc).
+  d.mem_fraction_forced = d.row->mem_fraction_static > 0;
+  const bool sm100 = gpu.compute_capability >= 100;
+  if (d.row->kv == SglangDsaKv::kFp8OnSm100) {
+    if (sm100) {
+      d.kv_forced = a->kv_cache_dtype != "auto" && a->kv_cache_dtype != "fp8_e4m3";
+      a->kv_cache_dtype = "fp8_e4m3";
+    }
+  } else if (a->kv_cache_dtype == "auto") {
+    a->kv_cache_dtype = sm100 ? "fp8_e4m3" : "bfloat16";
+  }
+  return d;
 }
 
 }  // namespace
@@ -138,11 +176,13 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
   const int64_t vkey = l.version_key;
   l.newer_than_modelled = vkey > SglangVersionKey(0, 5, 19) && vkey != SglangVersionKey(0, 5, 999);
   l.eagle_with_eagle3_draft = SglangEagleWithEagle3Draft(a.speculative_algorithm, draft);
+  l.dsa = ApplyDsaOverrides(model, gpu, vkey, &a);
   if (a.enable_dp_attention && a.dp == 1) {
     // server_args.py @v0.5.3 _handle_data_parallelism: turned off with dp_size 1
     a.enable_dp_attention = false;
     l.dp_attention_turned_off = true;
   }
+  ValidateDpAttention(a);
   // ModelConfig is built (tokenizer manager, then each worker) before any weight.
   if (a.context_length && model.max_position_embeddings > 0 &&
       *a.context_length > model.max_position_embeddings && !a.allow_overwrite_longer_context_len) {
@@ -162,15 +202,15 @@ SglangLaunch SglangLaunchOf(const std::string& version, const ModelSpec& model, 
   l.sharding_problems = ShardingProblems(model, SglangParallelism(a), ShardingEngine::kSglang);
   if (!l.sharding_problems.empty()) return l;
   l.kv_rule = a.kv_cache_dtype == "auto" ? SglangKvRule::kModelDtype : SglangKvRule::kUser;
+  if (l.dsa.kv_forced) {
+    l.kv_rule = SglangKvRule::kDsaForcedFp8;
+  } else if (l.dsa.row != nullptr && l.dsa.typed_kv == "auto" && a.kv_cache_dtype != "auto") {
+    l.kv_rule = SglangKvRule::kDsaCapability;
+  }
   if (SglangIsDeepseekV4(model)) {
     if (a.kv_cache_dtype == "auto") l.kv_rule = SglangKvRule::kDeepseekV4;
     l.deepseek_v4_requests = !a.max_running_requests;
     ApplySglangDeepseekV4Defaults(&a);
-  }
-  // server_args.py @v0.5.5: DeepSeek DSA picks an fp8 KV cache on SM100+ and bf16 below.
-  if (model.index_head_dim > 0 && a.kv_cache_dtype == "auto" && vkey >= SglangVersionKey(0, 5, 5)) {
-    a.kv_cache_dtype = gpu.compute_capability >= 100 ? "fp8_e4m3" : "bfloat16";
-    l.kv_rule = SglangKvRule::kDsaCapability;
   }
   return l;
 }

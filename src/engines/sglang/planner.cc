@@ -18,8 +18,10 @@ PlanResult Refused(const SglangLaunch& l, PlanResult r, const GpuSpec& gpu, std:
   r.ok = false;
   r.error_message = std::move(message);
   r.gpu_total_bytes = gpu.total_bytes;
-  r.fraction = l.args.mem_fraction_static.value_or(0);
-  r.fraction_user = l.args.mem_fraction_static.has_value();
+  // A DeepSeek DSA release that forces the fraction (dsa_overrides.h) replaces the typed one.
+  r.fraction = l.dsa.mem_fraction_forced ? l.dsa.row->mem_fraction_static
+                                         : l.args.mem_fraction_static.value_or(0);
+  r.fraction_user = l.args.mem_fraction_static.has_value() && !l.dsa.mem_fraction_forced;
   r.figures.push_back({"gpus_per_replica", static_cast<double>(l.args.tp * l.args.pp), ""});
   return r;
 }
@@ -51,7 +53,8 @@ void FillNumbers(const SglangStages& s, const GpuSpec& gpu, PlanResult* r) {
   r->ok = s.verdict.ok;
   r->error_message = s.verdict.error_message;
   r->fraction = s.settings.mem_fraction_static;
-  r->fraction_user = s.launch.args.mem_fraction_static.has_value();
+  r->fraction_user =
+      s.launch.args.mem_fraction_static.has_value() && !s.launch.dsa.mem_fraction_forced;
   r->context_length = s.settings.context_length;
   r->gpu_total_bytes = gpu.total_bytes;
   r->pre_load_free_bytes = s.weights.pre_load_free;
@@ -81,6 +84,7 @@ PlanResult PlanSglang(const std::string& version, const ModelSpec& model, const 
   // attention), one per DP replica without it.
   r.kv_scope = KvScopeOf(l.args.tp * l.args.pp / (l.args.enable_dp_attention ? l.args.dp : 1),
                          l.args.dp, l.args.enable_dp_attention);
+  r.dp_attention = l.args.enable_dp_attention;
   if (explain) DescribeSglangLaunchWarnings(l, version, draft, &r);
   if (!l.context_refusal.empty()) {
     r = Refused(l, std::move(r), gpu, l.context_refusal);

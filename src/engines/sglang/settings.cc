@@ -86,12 +86,28 @@ SglangSettings SglangSettingsOf(const SglangLaunch& l, const ModelSpec& model, c
   in.version = l.version_key;
   in.explain = explain;
   in.args = &a;
+  // server_args.py: _handle_gpu_memory_settings runs before the DSA overrides, so its DP
+  // attention reserve reads the typed layout (engines/sglang/dsa_overrides.h).
+  SglangArgs typed;
+  if (l.dsa.dp_attention_forced || l.dsa.dp_forced) {
+    typed = a;
+    typed.dp = l.dsa.typed_dp;
+    typed.enable_dp_attention = l.dsa.typed_dp_attention && l.dsa.typed_dp > 1;
+    in.args = &typed;
+  }
   in.model = &model;
   in.gpu_mem_mib = measured.gpu_capacity_mib.value_or(gpu.capacity_mib);
   in.is_mla = model.attention == AttentionKind::kMla;
   in.speculative = l.spec;
   s.gpu_mem_mib = in.gpu_mem_mib;
   s.defaults = l.era->defaults(in);
+  if (l.dsa.mem_fraction_forced) {
+    // server_args.py @v0.5.3 (dsa_overrides.cc): the DSA branch sets the fraction after the
+    // defaults, whatever was typed or resolved.
+    s.defaults.mem_fraction_static = l.dsa.row->mem_fraction_static;
+    Rule(in, &s.defaults.mem_fraction_rule, "DeepSeek DSA/NSA forces {} ({})",
+         l.dsa.row->mem_fraction_static, l.dsa.row->source);
+  }
   s.mem_fraction_static = s.defaults.mem_fraction_static;
   s.multimodal_factor = MultimodalFactor(l, model);
   if (s.multimodal_factor != 0) s.mem_fraction_static *= s.multimodal_factor;

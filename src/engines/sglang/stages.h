@@ -18,6 +18,7 @@
 #include "catalog/weights.h"
 #include "engines/common/plan.h"
 #include "engines/sglang/cell.h"
+#include "engines/sglang/dsa_overrides.h"
 #include "engines/sglang/era.h"
 #include "engines/sglang/graph_estimate.h"
 #include "engines/sglang/refusal.h"
@@ -31,6 +32,7 @@ enum class SglangKvRule {
   kUser,           // --kv-cache-dtype given
   kModelDtype,     // auto: the model dtype
   kDsaCapability,  // auto for DeepSeek DSA, by compute capability
+  kDsaForcedFp8,   // DeepSeek DSA on SM100 at 0.5.3-0.5.4.post1: fp8_e4m3 whatever was typed
   kDeepseekV4,     // auto for DeepSeek-V4: fp8_e4m3 (engines/sglang/dsv4_pool.h)
 };
 
@@ -43,6 +45,7 @@ struct SglangLaunch {
   bool newer_than_modelled = false;
   bool eagle_with_eagle3_draft = false;
   bool dp_attention_turned_off = false;
+  SglangDsaApplied dsa;  // DeepSeek DSA/NSA overrides of the release (row nullptr: none)
   SglangKvRule kv_rule = SglangKvRule::kUser;
   // ModelConfig's refusal of --context-length above the model ("" when none);
   // it comes before any sharding check.

@@ -103,7 +103,6 @@ const SglangEra& SglangEra2026Early() {
     e.req_to_token_extra_rows = 1;
     e.swa_mode = 2;
     e.scheduler_min_pool = false;
-    e.dsa_indexer_in_cell = true;
     return e;
   }();
   return era;
