@@ -87,6 +87,7 @@ void RunBuilder::CloseCurrent() {
   in_traceback_ = false;
   failure_kind_ = FailureKind::kGeneric;
   failure_rank_.clear();
+  failure_raised_ = false;
 }
 
 void RunBuilder::StartLaunch() {
@@ -146,13 +147,20 @@ void RunBuilder::SetFigure(const std::string& key, double value) {
   current_.last_line = line_number_;
 }
 
-void RunBuilder::Fail(std::string_view message, FailureKind kind) {
+void RunBuilder::Fail(std::string_view message, FailureKind kind, bool raised) {
   std::string text = Kept(message);
   RunRecord& r = current_;
   if (r.outcome == "failed") {
     if (text == r.error) return;  // the same failure from another rank
-    if (kind == failure_kind_ && line_.rank == failure_rank_ && kind != FailureKind::kGeneric) {
-      // The same process failing again with another message: it was relaunched.
+    bool same_process =
+        kind == failure_kind_ && line_.rank == failure_rank_ && kind != FailureKind::kGeneric;
+    if (same_process && raised && failure_raised_) {
+      // The next exception of one chain: Python prints the cause first, then what was raised
+      // from it (vLLM 0.19's torch.OutOfMemoryError, then its "CUDA out of memory occurred
+      // when warming up sampler", v1/worker/gpu_model_runner.py _dummy_sampler_run); the last
+      // is what ended the launch.
+    } else if (same_process) {
+      // The same process giving another verdict of its own: it was relaunched.
       CloseCurrent();
     } else if (kind <= failure_kind_) {
       return;
@@ -165,6 +173,7 @@ void RunBuilder::Fail(std::string_view message, FailureKind kind) {
   now.error = std::move(text);
   failure_kind_ = kind;
   failure_rank_ = line_.rank;
+  failure_raised_ = raised;
 }
 
 void RunBuilder::MarkReady() {

@@ -43,7 +43,9 @@ class RunBuilder {
   void SetFigureIfRead(const std::string& key, std::optional<double> value) {
     if (value) SetFigure(key, *value);
   }
-  void Fail(std::string_view message, FailureKind kind);
+  // `raised`: the exception line of a traceback, which may follow another one of the same
+  // chain; an engine's own verdict line (its sizing error) is not.
+  void Fail(std::string_view message, FailureKind kind, bool raised = false);
   void MarkReady();
   // A decode report (`rank` says whose) and vLLM's speculative report after it.
   // A run that decodes has started, whether or not its ready line is in the log.
@@ -79,6 +81,7 @@ class RunBuilder {
   bool collecting_ = false;
   FailureKind failure_kind_ = FailureKind::kGeneric;
   std::string failure_rank_;
+  bool failure_raised_ = false;
 };
 
 }  // namespace kvplan
