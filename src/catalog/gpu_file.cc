@@ -1,15 +1,11 @@
 // --gpu FILE.json: a user's GPU, read once per path and kept for the program's
 // life, so FindGpu hands out a reference as it does for catalog GPUs.
-#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 
-#include <fmt/core.h>
-
+#include "base/input_file.h"
 #include "catalog/gpu.h"
-#include "kvplan/error.h"
 
 namespace kvplan {
 
@@ -26,11 +22,11 @@ const GpuSpec& UserGpuFromFile(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex);
   auto it = loaded.find(path);
   if (it != loaded.end()) return *it->second;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read GPU file '{}'", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  auto gpu = std::make_unique<const GpuSpec>(ParseUserGpu(text.str(), path));
+  // Real GPU files are a few hundred bytes; through the bounded opener, so a
+  // FIFO named x.json is refused, not waited on, and a huge file is not read.
+  static const InputKind kGpuFile{"GPU file", "a GPU description (a JSON object under 64 KiB)",
+                                  int64_t{64} << 10};
+  auto gpu = std::make_unique<const GpuSpec>(ParseUserGpu(ReadInputFile(path, kGpuFile), path));
   return *loaded.emplace(path, std::move(gpu)).first->second;
 }
 

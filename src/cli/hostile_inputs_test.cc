@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "testing/cli_test_util.h"
 #include "testing/scratch_dir.h"
@@ -65,6 +67,24 @@ TEST(HostileInputs, SpecialFilesAreRefusedNotWaitedOn) {
   const std::string trt = "plan --engine trtllm --gpu h100 --model Qwen/Qwen3-32B ";
   ExpectOneLineError(trt + "--extra_llm_api_options " + fifo, "is a FIFO");
   ExpectOneLineError(trt + "--extra_llm_api_options /dev/zero", "is a character device");
+  ExpectOneLineError(kPlan + "/dev/urandom", "is a character device");
+  const std::string sim = "simulate --gpu h100 --model Qwen/Qwen3-8B --trace ";
+  ExpectOneLineError(sim + fifo, "trace " + fifo + " is a FIFO");
+  ExpectOneLineError(sim + "/dev/urandom", "is a character device");
+}
+
+// --gpu FILE.json was read with std::ifstream: a FIFO named *.json waited
+// forever, and a link to /dev/zero read until memory ran out.
+TEST(HostileInputs, GpuFilesAreBoundedLikeEveryOtherInput) {
+  testing::ScratchDir t;
+  const std::string fifo = t.File("fifo.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string model = " --model Qwen/Qwen3-8B";
+  ExpectOneLineError("plan --gpu " + fifo + model, "GPU file " + fifo + " is a FIFO");
+  fs::create_symlink("/dev/zero", t.File("zero.json"));
+  ExpectOneLineError("plan --gpu " + t.File("zero.json") + model, "is a character device");
+  MakeSparse(t.File("big.json"), int64_t{2} << 30);
+  ExpectOneLineError("plan --gpu " + t.File("big.json") + model, "over the 64.0 KiB limit");
 }
 
 TEST(HostileInputs, OversizedFilesAreRefusedBeforeReading) {
@@ -152,6 +172,22 @@ TEST(HostileInputs, PastedCommandWithAHugeWordDoesNotCrash) {
   EXPECT_TRUE(r.status == 0 || r.status == 2) << r.status << ": " << r.out.substr(0, 500);
 }
 
+// `-=1` died with SIGSEGV (flag_parser.cc's '_'-for-'-' retry read past a
+// one-character name), as an option and inside any pasted command.
+TEST(HostileInputs, DashEqualsWordsEndInAResultOrOneLine) {
+  for (const std::string& args :
+       {std::string("plan --gpu h100 --model Qwen/Qwen3-8B -=1"),
+        std::string("plan --gpu h100 -- python3 -m sglang.launch_server --model-path "
+                    "Qwen/Qwen3-8B -=1"),
+        std::string("plan --gpu h100 -- vllm serve Qwen/Qwen3-8B -=1 --=2 -"),
+        std::string("plan --gpu h100 -- trtllm-serve Qwen/Qwen3-8B -=1")}) {
+    SCOPED_TRACE(args);
+    const CliRun r = Kvplan(args);
+    EXPECT_TRUE(r.status == 0 || r.status == 2) << r.status << ": " << r.out.substr(0, 500);
+    if (r.status == 2) ExpectOneLineError(args, "-");
+  }
+}
+
 TEST(HostileInputs, JsonOutputOfANonUtf8PathIsValid) {
   testing::ScratchDir t;
   const std::string dir = t.File("bad\xff");
@@ -160,6 +196,35 @@ TEST(HostileInputs, JsonOutputOfANonUtf8PathIsValid) {
   const CliRun r = Kvplan(kPlan + "'" + dir + "' --json");
   EXPECT_EQ(r.status, 0) << r.out.substr(0, 500);
   EXPECT_NE(r.out.find("bad\xef\xbf\xbd"), std::string::npos);  // U+FFFD
+}
+
+// "internal error", exit 1, was every --json output's answer to such a path,
+// not only plan's: each verb that echoes a model or log path prints valid JSON.
+TEST(HostileInputs, EveryJsonOutputOfANonUtf8PathIsValid) {
+  testing::ScratchDir t;
+  const std::string dir = t.File("bad\xff");
+  fs::create_directories(dir);
+  fs::copy_file(Hostile("regex_catastrophic.json"), dir + "/config.json");
+  const std::string log = dir + "/run\xfe.log";
+  fs::copy_file(kvplan::testing::SyntheticData("sglang/story_baseline_auto_mfs.log"), log);
+  const std::string db = t.File("runs.db");
+  ASSERT_EQ(testing::RunKvplan({"ingest", "--db", db, log}).exit_code, 0);
+  const std::vector<std::vector<std::string>> verbs = {
+      {"compare", "--gpu", "h100", "--model", dir, "--json"},
+      {"perf", "--gpu", "h100", "--model", dir, "--json"},
+      {"simulate", "--gpu", "h100", "--model", dir, "--concurrency", "2", "--num-requests", "4",
+       "--json"},
+      {"explain", log, "--json"},
+      {"diff", log, log, "--json"},
+      {"runs", "--db", db, "--json"},
+  };
+  for (const std::vector<std::string>& args : verbs) {
+    SCOPED_TRACE(args[0]);
+    const testing::CliResult r = testing::RunKvplan(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+    EXPECT_FALSE(nlohmann::json::parse(r.out, nullptr, false).is_discarded())
+        << r.out.substr(0, 500);
+  }
 }
 
 }  // namespace

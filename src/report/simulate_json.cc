@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvplan/simulate.h"
+#include "logs/run_record_json.h"
 #include "report/perf_assumed.h"
 #include "report/simulate_assumed.h"
 
@@ -50,7 +51,8 @@ std::string RenderSimulateJson(const SimulateResult& r) {
   j["prefix_cache_query_tokens"] = r.prefix_query_tokens;
   j["assumed"] = AssumedJson(SimulateAssumptions(r));
   j["notes"] = r.notes;
-  return j.dump(2);
+  // DumpJson: a model path that is not UTF-8 is replaced (U+FFFD), not an internal error.
+  return DumpJson(j, 2);
 }
 
 }  // namespace kvplan
