@@ -62,6 +62,7 @@
 
 #include "engines/engine.h"
 #include "kvplan/error.h"
+#include "testing/corpus_plan.h"
 #include "testing/test_data.h"
 #include "testing/tsv.h"
 
@@ -120,13 +121,7 @@ EngineSummary CalibrateEngine(const std::string& engine) {
                                   "release", "set", "logged", "planned", "error%", "bound");
   for (const CalibrationRow& row : ReadCalibrationTable()) {
     if (row.engine != engine) continue;
-    PlanRequest req;
-    req.engine = row.engine;
-    req.version = row.version;
-    req.args = row.args;
-    // A config.json under tests/data/real/configs/ for a model the catalog lacks.
-    req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
-    req.gpu = row.gpu;
+    PlanRequest req = testing::CorpusPlanRequest(row);
     double planned = std::nan("");
     try {
       planned = PredictedFigure(row, PlanLaunch(req));

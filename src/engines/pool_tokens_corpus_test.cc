@@ -17,6 +17,7 @@
 
 #include "engines/engine.h"
 #include "kvplan/error.h"
+#include "testing/corpus_plan.h"
 #include "testing/test_data.h"
 #include "testing/tsv.h"
 
@@ -58,12 +59,7 @@ bool LogHolds(const PoolTokensRow& row, const std::string& text) {
 }
 
 int64_t PlannedTokens(const PoolTokensRow& row, double kv_gib) {
-  PlanRequest req;
-  req.engine = row.engine;
-  req.version = row.version;
-  req.args = row.args;
-  req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
-  req.gpu = row.gpu;
+  PlanRequest req = testing::CorpusPlanRequest(row);
   req.measured_gib["kv_cache"] = kv_gib;
   try {
     return PlanLaunch(req).max_total_num_tokens;

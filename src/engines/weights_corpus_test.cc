@@ -20,6 +20,7 @@
 
 #include "engines/engine.h"
 #include "kvplan/error.h"
+#include "testing/corpus_plan.h"
 #include "testing/test_data.h"
 #include "testing/tsv.h"
 
@@ -97,12 +98,7 @@ std::set<std::string> LogsThatPrintWeights() {
 }
 
 double PlannedGiB(const WeightsRow& row) {
-  PlanRequest req;
-  req.engine = row.engine;
-  req.version = row.version;
-  req.args = row.args;
-  req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
-  req.gpu = row.gpu;
+  PlanRequest req = testing::CorpusPlanRequest(row);
   try {
     return static_cast<double>(PlanLaunch(req).weights_bytes_per_gpu) / (1024.0 * 1024 * 1024);
   } catch (const InputError& e) {

@@ -20,6 +20,7 @@
 #include "kvplan/error.h"
 #include "kvplan/explain.h"
 #include "logs/log_scanner.h"
+#include "testing/corpus_plan.h"
 #include "testing/test_data.h"
 #include "testing/tsv.h"
 
@@ -72,7 +73,7 @@ Verdict PlanFromScratch(const FailedLaunchRow& row) {
   PlanRequest req;
   std::tie(req.engine, req.version) = SplitEngineSpec(row.engine);
   req.args = row.args;
-  req.model = row.model.rfind("configs/", 0) == 0 ? testing::RealData(row.model) : row.model;
+  req.model = testing::CorpusModel(row.model);
   req.gpu = row.gpu;
   if (row.measured != "-") {
     for (const std::string& m : testing::SplitFields(row.measured, ' ')) {
