@@ -185,6 +185,18 @@ def probes(t, size):
         sparse(f"{t}/z.log", size, b"")
         return ["explain", f"{t}/z.log"]
 
+    @add("log of SIZE: journald lines of no engine", True)
+    def _(t):
+        repeat_to(f"{t}/j.log", size, b"",
+                  b"Dec 01 12:00:00 host systemd[1]: Started Session 42 of user root.\n")
+        return ["explain", f"{t}/j.log"]
+
+    @add("journald lines of no engine, ingested", True)
+    def _(t):
+        repeat_to(f"{t}/j.log", size, b"",
+                  b"Dec 01 12:00:00 host systemd[1]: Started Session 42 of user root.\n")
+        return ["ingest", "--db", f"{t}/s.db", f"{t}/j.log"]
+
     @add("log of SIZE: one line, no newline", None)
     def _(t):
         repeat_to(f"{t}/l.log", size, b"[2025-07-21 08:51:01] server_args=ServerArgs(x='", b"a")

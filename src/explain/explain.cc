@@ -274,7 +274,7 @@ ExplainResult ExplainRun(const RunRecord& r, const std::string& log_path, int la
 }
 
 ExplainResult ExplainLog(const ExplainRequest& request) {
-  LoadedLog log = LoadLog(request.log_path);
+  LoadedLog log = LoadLog(request.log_path, ReadOnlyScan());
   RunRecord run = PickLaunch(log, request.log_path, request.launch);
   const RunRecord as_logged = run;
   if (!request.gpu.empty()) {

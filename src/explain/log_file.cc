@@ -10,6 +10,12 @@
 
 namespace kvplan {
 
+ScanOptions ReadOnlyScan() {
+  ScanOptions o;
+  o.hash_content = false;
+  return o;
+}
+
 LoadedLog LoadLog(const std::string& path, const ScanOptions& options) {
   ScanResult scanned = ScanLogFile(path, options);
   LoadedLog out;

@@ -19,6 +19,9 @@ struct LoadedLog {
   int64_t bytes = 0;
 };
 
+// The scan of a verb that reads a log without storing it: no content hash.
+ScanOptions ReadOnlyScan();
+
 // Throws InputError when the log cannot be read or holds no start-up lines.
 LoadedLog LoadLog(const std::string& path, const ScanOptions& options = {});
 

@@ -202,8 +202,8 @@ DiffResult DiffLogs(const DiffRequest& request) {
                     paths.front());
   }
   if (paths.size() != 2) throw InputError("diff takes two logs: A.log B.log (or --last-good LOG)");
-  LoadedLog a = LoadLog(paths[0]);
-  LoadedLog b = LoadLog(paths[1]);
+  LoadedLog a = LoadLog(paths[0], ReadOnlyScan());
+  LoadedLog b = LoadLog(paths[1], ReadOnlyScan());
   return DiffRuns(a.runs.back(), paths[0], b.runs.back(), paths[1]);
 }
 

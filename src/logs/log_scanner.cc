@@ -141,11 +141,18 @@ bool HoldsStartUpLines(const RunRecord& r) {
   return !r.engine.empty() || !r.settings.empty() || !r.timeline.empty() || !r.figures.empty();
 }
 
+// Whether the window for the first sign of a launch has passed with none: checked
+// only while nothing has been read, so a log with a launch is read to its end.
+bool NoLaunchWithin(const ScanOptions& o, const LineReader& reader, const RunBuilder& b) {
+  return o.first_launch_within > 0 && reader.bytes_read() >= o.first_launch_within &&
+         b.NothingRead();
+}
+
 }  // namespace
 
 ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
   ContentHasher hasher;
-  reader.set_hasher(&hasher);
+  if (options.hash_content) reader.set_hasher(&hasher);
   RunBuilder builder;
   LineCleaner cleaner(builder);
   ScanResult result;
@@ -171,6 +178,10 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
     }
     if (nul) continue;  // binary junk: no engine writes NUL bytes
     cleaner.Feed(raw, reader.line_number());
+    if (NoLaunchWithin(options, reader, builder)) {
+      result.stopped_without_launch = options.first_launch_within;
+      break;
+    }
     if (builder.closed_runs() >= options.max_runs) {  // launch max_runs + 1 began
       result.stopped_at_max_runs = options.max_runs;
       break;
@@ -183,7 +194,8 @@ ScanResult ScanLog(LineReader& reader, const ScanOptions& options) {
   cleaner.Finish();
   result.runs = builder.Finish(ended_mid_line, saw_cut_line);
   for (RunRecord& r : result.runs) AssignProvenance(&r);
-  result.content_hash = hasher.HexDigest();
+  if (options.hash_content) result.content_hash = hasher.HexDigest();
+  reader.set_hasher(nullptr);
   result.bytes = reader.bytes_read();
   result.lines = reader.line_number();
   if (options.progress) options.progress(result.bytes);
@@ -218,6 +230,13 @@ std::vector<RunRecord> ReadRunsOrThrow(const std::string& path, const ScanResult
   }
   const std::string name = EscapeForError(path);
   if (scanned.bytes == 0) throw InputError(fmt::format("log {} is empty", name));
+  if (scanned.stopped_without_launch > 0) {
+    throw InputError(fmt::format(
+        "log {}: its first {} hold no SGLang, vLLM or TensorRT-LLM line, launch command or "
+        "traceback, so it was not read further; expected an engine's log (one whose start-up "
+        "comes later: cut the log there, e.g. with tail -n +LINE)",
+        name, DescribeBytes(scanned.stopped_without_launch)));
+  }
   if (scanned.stopped_as_binary) {
     throw InputError(fmt::format(
         "log {}: the first {} are binary data (most lines hold NUL or control bytes); expected "

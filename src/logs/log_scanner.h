@@ -23,16 +23,26 @@ struct ScanOptions {
   // summary (about 30 KB), so a 2 GB log of 300,000 restarts took 9 GB. Past
   // this many the log is refused (ReadRunsOrThrow), never cut silently.
   size_t max_runs = 1000;
+  // The SHA-256 of the bytes read (ScanResult::content_hash), which only the store needs
+  // (ingest's identity of a log, diff --last-good's "not this same log"): a third of the
+  // scan's time, so the verbs that only read a log leave it off.
+  bool hash_content = true;
+  // A log whose first this many bytes hold nothing of a launch is refused there
+  // (ReadRunsOrThrow) rather than read to its end: a 2 GB text that is no engine's log
+  // took 5 s to refuse, and a refusal must come within 2 s (issue 13). 0: read it all.
+  int64_t first_launch_within = int64_t{256} << 20;
 };
 
 struct ScanResult {
   std::vector<RunRecord> runs;
-  std::string content_hash;  // of the bytes read
+  std::string content_hash;  // of the bytes read; empty unless ScanOptions::hash_content
   int64_t bytes = 0;
   int64_t lines = 0;
   int64_t binary_lines = 0;        // lines holding NUL bytes
   bool stopped_as_binary = false;  // reading stopped early: binary data, not a log
   size_t stopped_at_max_runs = 0;  // reading stopped early at this many launches (max_runs)
+  // Reading stopped early: nothing of a launch in this many bytes (first_launch_within).
+  int64_t stopped_without_launch = 0;
 };
 
 ScanResult ScanLog(LineReader& reader, const ScanOptions& options = {});

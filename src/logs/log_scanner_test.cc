@@ -201,6 +201,70 @@ TEST(MixedLogs, ServerArgsCutOffKeepsWhatWasRead) {
   EXPECT_EQ(runs[0].outcome, "incomplete");
 }
 
+// Synthetic: journald-shaped lines of no engine, `bytes` of them.
+std::string OtherLines(size_t bytes) {
+  const std::string line = "Dec 01 12:00:00 host systemd[1]: Started Session 42 of user root.\n";
+  std::string text;
+  while (text.size() < bytes) text += line;
+  return text;
+}
+
+ScanOptions Window(int64_t bytes) {
+  ScanOptions o;
+  o.buffer_bytes = 4096;  // the window is checked line by line, whatever the buffer
+  o.first_launch_within = bytes;
+  return o;
+}
+
+TEST(MixedLogs, TextWithoutALaunchIsRefusedAtTheWindowNotReadToItsEnd) {
+  const std::string text = OtherLines(200'000);
+  ScanResult r = ScanLogText(text, Window(64 << 10));
+  EXPECT_EQ(r.stopped_without_launch, 64 << 10);
+  EXPECT_GE(r.bytes, 64 << 10);
+  EXPECT_LT(r.bytes, 64 << 10 | 8192);  // stopped within a buffer of the window
+  try {
+    ReadRunsOrThrow("other.log", r);
+    FAIL() << "expected a refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("first 64.0 KiB hold no SGLang"), std::string::npos)
+        << e.what();
+  }
+  // Without the window the same text is read to its end and refused for what it lacks.
+  ScanResult whole = ScanLogText(text, Window(0));
+  EXPECT_EQ(whole.stopped_without_launch, 0);
+  EXPECT_EQ(whole.bytes, static_cast<int64_t>(text.size()));
+  EXPECT_THROW(ReadRunsOrThrow("other.log", whole), InputError);
+}
+
+TEST(MixedLogs, ALaunchInsideTheWindowIsReadToTheLogsEnd) {
+  // The story's baseline launch, then more unrelated text than the window: all of it is read,
+  // and the launch is kept whole.
+  const std::string launch = ReadData("sglang/story_baseline_auto_mfs.log");
+  const std::string text = OtherLines(1000) + launch + OtherLines(200'000);
+  ScanResult r = ScanLogText(text, Window(64 << 10));
+  EXPECT_EQ(r.stopped_without_launch, 0);
+  EXPECT_EQ(r.bytes, static_cast<int64_t>(text.size()));
+  ASSERT_EQ(ReadRunsOrThrow("story.log", r).size(), ScanLogText(launch).runs.size());
+}
+
+TEST(MixedLogs, ALaunchAfterTheWindowIsRefusedSayingWhy) {
+  const std::string text = OtherLines(100'000) + ReadData("sglang/story_baseline_auto_mfs.log");
+  ScanResult r = ScanLogText(text, Window(64 << 10));
+  EXPECT_EQ(r.stopped_without_launch, 64 << 10);
+  EXPECT_THROW(ReadRunsOrThrow("late.log", r), InputError);
+  EXPECT_FALSE(ScanLogText(text, Window(0)).runs.empty());  // the launch is there
+}
+
+TEST(MixedLogs, TheContentHashIsOnlyComputedWhenAsked) {
+  const std::string launch = ReadData("sglang/story_baseline_auto_mfs.log");
+  EXPECT_EQ(ScanLogText(launch).content_hash.size(), 64u);  // SHA-256, hex
+  ScanOptions o;
+  o.hash_content = false;
+  ScanResult r = ScanLogText(launch, o);
+  EXPECT_TRUE(r.content_hash.empty());
+  EXPECT_EQ(r.runs.size(), ScanLogText(launch).runs.size());
+}
+
 TEST(MixedLogs, NoEngineLinesIsAClearInputError) {
   ScanResult junk = ScanLogText(std::string("hello\0world\n\x01\x02\xff\xfe", 16));
   ASSERT_TRUE(junk.runs.empty());

@@ -68,6 +68,12 @@ bool RunBuilder::HasLaunchContent() const {
          r.outcome != "incomplete" || !decode_.empty();
 }
 
+bool RunBuilder::NothingRead() const {
+  const RunRecord& r = current_;
+  return done_.empty() && r.first_line == 0 && r.launch_command.empty() && r.gpu_name.empty() &&
+         r.engine.empty() && r.traceback.empty() && !HasLaunchContent();
+}
+
 void RunBuilder::CloseCurrent() {
   if (current_.first_line == 0 && current_.launch_command.empty() && current_.gpu_name.empty()) {
     return;

@@ -64,6 +64,8 @@ class RunBuilder {
 
   std::vector<RunRecord> Finish(bool ended_mid_line, bool saw_cut_line);
   size_t closed_runs() const { return done_.size(); }  // launches ended so far
+  // Nothing of a launch read yet: no engine line, launch command, GPU table or traceback.
+  bool NothingRead() const;
 
  private:
   bool HasLaunchContent() const;
