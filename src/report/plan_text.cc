@@ -87,7 +87,7 @@ std::string RenderMemoryBar(const PlanResult& r, int width) {
 
 std::string RenderPlanText(const PlanResult& r, const PlanContext& ctx) {
   std::string out;
-  out += fmt::format("{} {} (rules of {}) · {} on {}x {}\n\n", r.engine, r.engine_version, r.era,
+  out += fmt::format("{} {}, rules of {} · {} on {}x {}\n\n", r.engine, r.engine_version, r.era,
                      ctx.model, ctx.gpus, ctx.gpu);
   if (!r.settings.empty()) {
     out += "Settings\n";

@@ -13,7 +13,7 @@ namespace {
 
 // DeepSeek V4 (#23882) reached main on 2026-05-07 (older releases: catalog/engine_support.cc);
 // the pool split kvplan mirrors (the c128
-// state as a fixed request pool, #28612, 2026-07-01) is in the 2026-mid era, 0.5.15 on.
+// state as a fixed request pool, #28612, 2026-07-01) is in the v0.5.15 era (0.5.15 on).
 constexpr int64_t kDsv4PoolsSince = SglangVersionKey(0, 5, 15);
 
 // mem_cache/deepseek_v4_memory_pool.py @30cb848 get_compress_state_ring_size (online c128,

@@ -2,7 +2,7 @@
 // applies, the bytes per full-pool token DSV4PoolConfigurator divides the budget by, and the
 // request-scoped c128 compress-state pool it takes off first. Rules as at main 2026-08-11
 // (commit 30cb848d4, python/sglang/srt/model_executor/pool_configurator.py and
-// arg_groups/overrides.py / deepseek_v4_hook.py); kvplan's 2026-mid era (0.5.15 - main).
+// arg_groups/overrides.py / deepseek_v4_hook.py); kvplan's v0.5.15 era (0.5.15 - main).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ namespace kvplan {
 bool SglangIsDeepseekV4(const ModelSpec& model);
 
 // Why kvplan does not plan DeepSeek-V4 on this release (kNotModelled; kNone when it does):
-// releases before the 2026-mid era split the pools another way (or predate the model).
+// releases before the v0.5.15 era split the pools another way (or predate the model).
 SglangRefusal SglangDeepseekV4Refusal(const ModelSpec& model, int64_t version_key,
                                       const std::string& version);
 

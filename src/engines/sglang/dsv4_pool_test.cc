@@ -105,7 +105,7 @@ TEST(SglangDeepseekV4, PlansTheFullPoolTokens) {
   }
 }
 
-// Releases before the 2026-mid era are not planned, each saying why in one line.
+// Releases before the v0.5.15 era are not planned, each saying why in one line.
 TEST(SglangDeepseekV4, OlderReleasesSayWhy) {
   const ModelSpec m = V4("deepseek-ai--DeepSeek-V4-Flash.json");
   SglangArgs a;

@@ -41,7 +41,7 @@ struct SglangDefaults {
 };
 
 struct SglangEra {
-  std::string id;        // "v0.4.6", "v0.4.7.post1-v0.5.2", ...
+  std::string id;        // its first release: "v0.4.6", "v0.4.7.post1", "v0.5.15"
   std::string releases;  // the releases it covers, for people
   std::string source;    // files and commits the rules mirror
   // Resolves mem_fraction_static, chunked_prefill_size, cuda_graph_max_bs and

@@ -129,9 +129,9 @@ TEST(SglangVersionsTest, EveryListedReleaseResolves) {
   EXPECT_EQ(SglangEraFor("0.4.7.post1", &c, &k).id, "v0.4.7.post1");
   EXPECT_EQ(SglangEraFor("0.5.2", &c, &k).id, "v0.4.7.post1");
   EXPECT_EQ(SglangEraFor("0.5.6.post2", &c, &k).id, "v0.5.3");
-  EXPECT_EQ(SglangEraFor("0.5.10", &c, &k).id, "2026-early");
-  EXPECT_EQ(SglangEraFor("0.5.15", &c, &k).id, "2026-mid");
-  EXPECT_EQ(SglangEraFor("", &c, &k).id, "2026-mid");
+  EXPECT_EQ(SglangEraFor("0.5.10", &c, &k).id, "v0.5.7");
+  EXPECT_EQ(SglangEraFor("0.5.15", &c, &k).id, "v0.5.15");
+  EXPECT_EQ(SglangEraFor("", &c, &k).id, "v0.5.15");
 }
 
 TEST(SglangRounding, PyRoundMatchesPython) {

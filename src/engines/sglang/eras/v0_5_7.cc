@@ -91,7 +91,7 @@ SglangDefaults DefaultsMid(const SglangDefaultsInput& in) {
 const SglangEra& SglangEra2026Early() {
   static const SglangEra era = [] {
     SglangEra e;
-    e.id = "2026-early";
+    e.id = "v0.5.7";
     e.releases = "v0.5.7 - v0.5.14 (Dec 2025 - Jun 2026)";
     e.source =
         "python/sglang/srt/server_args.py, model_executor/model_runner_kv_cache_mixin.py "
@@ -111,7 +111,7 @@ const SglangEra& SglangEra2026Early() {
 const SglangEra& SglangEra2026Mid() {
   static const SglangEra era = [] {
     SglangEra e = SglangEra2026Early();
-    e.id = "2026-mid";
+    e.id = "v0.5.15";
     e.releases = "v0.5.15 - main (Jul 2026 onward)";
     e.source =
         "python/sglang/srt/{server_args.py,mem_cache/kv_cache_configurator.py,"
